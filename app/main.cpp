@@ -1,0 +1,2 @@
+// skelview entry point.
+int main() { return 0; }

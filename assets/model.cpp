@@ -1,0 +1,18 @@
+// Model statistics.
+#include "assets/model.h"
+
+namespace assets {
+
+size_t Model::vertex_count() const {
+  size_t n = 0;
+  for (const Mesh& m : meshes) n += m.positions.size();
+  return n;
+}
+
+size_t Model::triangle_count() const {
+  size_t n = 0;
+  for (const Mesh& m : meshes) n += m.indices.size() / 3;
+  return n;
+}
+
+}  // namespace assets

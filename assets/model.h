@@ -1,0 +1,89 @@
+// Model: everything skelview knows about a loaded file, as plain data — the skeleton, skinned
+// meshes, materials, textures and animation clips. Immutable once loaded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "ik/skeleton.h"
+
+namespace assets {
+
+// A triangle mesh skinned to the model's skeleton. Every mesh is drawn through skinning: a mesh
+// that is not skinned in the file has one bone (the node that carries it, identity inverse bind)
+// and every vertex weighted 1 to it, so it follows its node rigidly.
+struct Mesh {
+  std::string name;
+  bool skinned = false;  // false: rigidly attached to bones[0] as described above
+  std::vector<glm::vec3> positions;  // bind-time mesh space
+  std::vector<glm::vec3> normals;    // unit length
+  std::vector<glm::vec2> uvs;        // empty when the file has none
+  std::vector<glm::u16vec4> joints;  // per vertex: indices into `bones`
+  std::vector<glm::vec4> weights;    // per vertex: sum to 1, unused slots 0
+  std::vector<uint32_t> indices;     // triangles
+  // Mesh bone b is skeleton joint bone_joints[b] with inverse bind matrix bone_inverse_binds[b]
+  // (S⁻¹: mesh space -> joint space at bind time). Skinned position:
+  //   Σ_k weights[k] · (𝕋[bone_joints[joints[k]]] · bone_inverse_binds[joints[k]]) · position
+  std::vector<int> bone_joints;
+  std::vector<glm::mat4> bone_inverse_binds;
+  int material = -1;  // index into Model::materials, -1 for the default material
+};
+
+struct Texture {
+  std::string name;
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4 bytes, first row at the top
+};
+
+struct Material {
+  std::string name;
+  glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
+  int base_color_texture = -1;  // index into Model::textures, -1 for none
+};
+
+enum class Interpolation { kStep, kLinear, kCubicSpline };
+
+// Keyframes of one joint property. For kCubicSpline, values hold three entries per key
+// (in-tangent, value, out-tangent) as in glTF.
+template <typename T>
+struct Track {
+  Interpolation interpolation = Interpolation::kLinear;
+  std::vector<float> times;  // seconds, increasing
+  std::vector<T> values;
+  bool empty() const { return times.empty(); }
+};
+
+struct JointAnimation {
+  int joint = -1;  // skeleton joint index
+  Track<glm::vec3> translation;
+  Track<glm::quat> rotation;
+  Track<glm::vec3> scale;
+};
+
+struct Clip {
+  std::string name;
+  float duration = 0.0f;  // seconds; times run from 0 to duration
+  std::vector<JointAnimation> channels;
+};
+
+struct Model {
+  std::string source;  // file path, or "<built-in>"
+  ik::Skeleton skeleton;
+  // Per joint: true when some skin deforms vertices with it (a bone), false for plain nodes
+  // (scene root, mesh holders, helpers) that are part of the hierarchy.
+  std::vector<bool> is_bone;
+  std::vector<Mesh> meshes;
+  std::vector<Material> materials;
+  std::vector<Texture> textures;
+  std::vector<Clip> clips;
+  std::vector<std::string> warnings;  // what was repaired while loading, shown to the user
+
+  size_t vertex_count() const;
+  size_t triangle_count() const;
+};
+
+}  // namespace assets

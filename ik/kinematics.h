@@ -1,0 +1,31 @@
+// Forward kinematics and the skin palette: local transforms -> model-space matrices 𝕋_i, and
+// 𝕋_i · S_i⁻¹ per joint for skinning.
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "ik/skeleton.h"
+
+namespace ik {
+
+// Model-space matrix of every joint: 𝕋_i = 𝕋_parent(i) · T_i, roots use T_i alone.
+// `models` is resized to the joint count. `pose` must have one local per joint.
+void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::mat4>* models);
+
+// Recomputes 𝕋 for `joint` and all its descendants only, leaving the others as they are; `models`
+// must already hold valid matrices for the ancestors of `joint`.
+void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
+                      std::vector<glm::mat4>* models);
+
+// Skin palette 𝕋_i · S_i⁻¹ with the skeleton's inverse bind matrices.
+void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,
+                 std::vector<glm::mat4>* palette);
+
+// World position of a joint (translation column of its model matrix).
+inline glm::vec3 JointPosition(const std::vector<glm::mat4>& models, int joint) {
+  return glm::vec3(models[joint][3]);
+}
+
+}  // namespace ik

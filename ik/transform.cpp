@@ -1,0 +1,81 @@
+// Transform <-> matrix conversions and small numeric helpers shared by the kinematics code.
+#include "ik/transform.h"
+
+#include <cmath>
+
+namespace ik {
+
+glm::mat3 RotationMatrix(const glm::quat& q) {
+  const float x = q.x, y = q.y, z = q.z, w = q.w;
+  const float xx = x * x, yy = y * y, zz = z * z;
+  const float xy = x * y, xz = x * z, yz = y * z;
+  const float wx = w * x, wy = w * y, wz = w * z;
+  glm::mat3 r;  // glm is column major: r[col][row]
+  r[0][0] = 1.0f - 2.0f * (yy + zz);
+  r[0][1] = 2.0f * (xy + wz);
+  r[0][2] = 2.0f * (xz - wy);
+  r[1][0] = 2.0f * (xy - wz);
+  r[1][1] = 1.0f - 2.0f * (xx + zz);
+  r[1][2] = 2.0f * (yz + wx);  // row 3, column 2 in the seed's 1-based notation
+  r[2][0] = 2.0f * (xz + wy);
+  r[2][1] = 2.0f * (yz - wx);
+  r[2][2] = 1.0f - 2.0f * (xx + yy);
+  return r;
+}
+
+glm::mat4 Transform::ToMatrix() const {
+  const glm::mat3 r = RotationMatrix(rotation);
+  glm::mat4 m(1.0f);
+  m[0] = glm::vec4(r[0] * scale.x, 0.0f);
+  m[1] = glm::vec4(r[1] * scale.y, 0.0f);
+  m[2] = glm::vec4(r[2] * scale.z, 0.0f);
+  m[3] = glm::vec4(translation, 1.0f);
+  return m;
+}
+
+glm::mat4 Compose(const glm::mat4& parent_model, const Transform& child_local) {
+  return parent_model * child_local.ToMatrix();
+}
+
+bool IsFinite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+bool IsFinite(const glm::quat& q) {
+  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
+}
+bool IsFinite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!std::isfinite(m[c][r])) return false;
+  return true;
+}
+
+bool Transform::IsFinite() const {
+  return ik::IsFinite(translation) && ik::IsFinite(rotation) && ik::IsFinite(scale);
+}
+
+bool Transform::FromMatrix(const glm::mat4& m, Transform* out) {
+  if (!ik::IsFinite(m)) return false;
+  glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
+  glm::vec3 s(glm::length(c0), glm::length(c1), glm::length(c2));
+  if (s.x < 1e-12f || s.y < 1e-12f || s.z < 1e-12f) return false;
+  if (glm::dot(glm::cross(c0, c1), c2) < 0.0f) s.x = -s.x;
+  glm::mat3 r(c0 / s.x, c1 / s.y, c2 / s.z);
+  glm::quat q = glm::quat_cast(r);
+  const float len = glm::length(q);
+  if (!(len > 0.0f)) return false;
+  out->translation = glm::vec3(m[3]);
+  out->rotation = q / len;
+  out->scale = s;
+  return true;
+}
+
+glm::mat4 AffineInverse(const glm::mat4& m) {
+  const glm::mat3 a(m);
+  const glm::mat3 a_inv = glm::inverse(a);
+  glm::mat4 r(a_inv);
+  r[3] = glm::vec4(-(a_inv * glm::vec3(m[3])), 1.0f);
+  return r;
+}
+
+}  // namespace ik

@@ -1,0 +1,43 @@
+// Transform: a joint's local translation, rotation and scale (T·R·S), and conversions to and from
+// 4x4 matrices. Rotations are unit quaternions; glm stores them x,y,z,w but constructs them w first.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace ik {
+
+struct Transform {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // identity: w = 1 (glm's constructor is w, x, y, z)
+  glm::vec3 scale{1.0f};
+
+  static Transform Identity() { return {}; }
+
+  // The matrix trans(t) · rot(q) · scale(s). Unlike the seed's printed scale matrix, the scale
+  // part's last column is (0, 0, 0, 1).
+  glm::mat4 ToMatrix() const;
+
+  // Decomposes an affine matrix without shear into T, R, S. A negative determinant is carried by
+  // a negative x scale. Returns false (and leaves *out unchanged) for non-finite or singular input.
+  static bool FromMatrix(const glm::mat4& m, Transform* out);
+
+  bool IsFinite() const;
+};
+
+// Composition of transforms as matrices: parent.ToMatrix() * child.ToMatrix().
+glm::mat4 Compose(const glm::mat4& parent_model, const Transform& child_local);
+
+// The inverse of a rigid-with-scale affine matrix (upper 3x3 invertible, last row 0,0,0,1),
+// cheaper than glm::inverse and exact for rotations.
+glm::mat4 AffineInverse(const glm::mat4& m);
+
+// Rotation matrix of a unit quaternion, written out (entry (3,2) is 2(yz + wx), not the seed's
+// printed 2(yz - wx)).
+glm::mat3 RotationMatrix(const glm::quat& q);
+
+bool IsFinite(const glm::vec3& v);
+bool IsFinite(const glm::quat& q);
+bool IsFinite(const glm::mat4& m);
+
+}  // namespace ik

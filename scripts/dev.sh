@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One entry point for the README's two commands:
+#   scripts/dev.sh run [skelview arguments]   install what is missing, build, open the viewer
+#   scripts/dev.sh test [--no-sanitizers]     install, build, run the whole suite, then again
+#                                             under AddressSanitizer + UndefinedBehaviorSanitizer
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+configure_and_build() {  # build_dir, extra cmake args...
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" > "$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log"; exit 1; }
+  cmake --build "$dir" -j "$jobs"
+}
+
+cmd=${1:-run}
+shift || true
+bash scripts/install-deps.sh
+case "$cmd" in
+  run)
+    configure_and_build build
+    exec build/app/skelview "$@"
+    ;;
+  test)
+    sanitizers=1
+    [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
+    configure_and_build build
+    (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
+    if [ $sanitizers = 1 ]; then
+      echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
+      configure_and_build build-asan -DSKELVIEW_SANITIZE=ON -DSKELVIEW_BUILD_BENCH=ON
+      (cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+         ctest --output-on-failure -j "$jobs" --timeout 900)
+    fi
+    echo "skelview: all tests passed"
+    ;;
+  *)
+    echo "usage: scripts/dev.sh run [args] | test [--no-sanitizers]" >&2
+    exit 2
+    ;;
+esac
