@@ -1,2 +1,4 @@
-// skelview entry point.
-int main() { return 0; }
+// skelview entry point: everything happens in app::RunCommandLine.
+#include "app/cli.h"
+
+int main(int argc, char** argv) { return app::RunCommandLine(argc, argv); }

@@ -1,0 +1,53 @@
+// Orbit camera of the viewer and the screen <-> world math built on it (pure math, no window):
+// orbit about a target, pan, zoom, frame a bounding box, cursor rays, projecting points to pixels.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace app {
+
+struct Ray {
+  glm::vec3 origin{0.0f};
+  glm::vec3 direction{0.0f, 0.0f, -1.0f};  // unit length
+};
+
+// Pixel coordinates have their origin at the window's top-left corner, x right, y down.
+struct Viewport {
+  int width = 1;
+  int height = 1;
+  float aspect() const { return height > 0 ? float(width) / float(height) : 1.0f; }
+};
+
+class OrbitCamera {
+ public:
+  // World up is +Y. Yaw turns about +Y, pitch tilts toward +Y; both in radians.
+  glm::vec3 target{0.0f, 1.0f, 0.0f};
+  float yaw = 0.5f;
+  float pitch = 0.25f;
+  float distance = 3.5f;
+  float fov_y = glm::radians(40.0f);
+
+  glm::vec3 Eye() const;
+  glm::vec3 Forward() const;  // unit vector from the eye toward the target
+  glm::mat4 View() const;
+  // Near and far planes follow the distance so models of any unit (cm or m) are not clipped.
+  glm::mat4 Projection(float aspect) const;
+
+  // Mouse-driven moves, in pixels of the given viewport.
+  void Orbit(float dx_px, float dy_px);
+  void Pan(float dx_px, float dy_px, const Viewport& viewport);
+  // Positive steps zoom in (wheel up); each step changes the distance by ~12%.
+  void Zoom(float steps);
+  // Aims at the box's centre and backs off so the whole box fits the view.
+  void Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect);
+};
+
+// The ray through pixel (x, y) (top-left origin) for the given view and projection.
+Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
+                 float x, float y);
+
+// The pixel (top-left origin) where a world point appears; false when it is behind the camera.
+bool ProjectToPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
+                    const glm::vec3& world, glm::vec2* pixel);
+
+}  // namespace app

@@ -1,0 +1,36 @@
+// The headless commands of the command line: info, render, pose, export. Each returns the process
+// exit code: 0 success, 2 bad input (one line on stderr naming the file or argument and the
+// reason), 1 when the machine cannot do it (no OpenGL context).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "assets/model.h"
+
+namespace app {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+// What every pose-producing command takes.
+struct PoseArgs {
+  std::string model_path;  // "" for the built-in character
+  std::optional<int> anim;
+  std::optional<float> time;
+  std::vector<std::string> ik;  // raw --ik values
+};
+
+// Loads `path`, or builds the built-in character for "". On failure returns false with the
+// importer's message (which names the file).
+bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error);
+
+int RunInfo(const std::string& model_path, bool json);
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size);
+int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
+int RunExport(const PoseArgs& args, const std::string& out_path);
+
+}  // namespace app

@@ -1,0 +1,128 @@
+// Overlay geometry and the frame's draw order.
+#include "app/scene_draw.h"
+
+#include <algorithm>
+
+#include "assets/skinning.h"
+#include "renderer/grid.h"
+
+namespace app {
+
+namespace rc = renderer::colors;
+
+float ModelSize(const assets::Model& model) {
+  const assets::Bounds bounds = assets::RestBounds(model);
+  const float size = bounds.diagonal();
+  return size > 1e-6f ? size : 1.0f;
+}
+
+void BuildOverlays(const assets::Model& model, const std::vector<IkChainRequest>& requests,
+                   const PoseState& state, const SceneOptions& options, float model_size,
+                   renderer::DebugLines* lines, renderer::DebugLines* xray_lines) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  const float joint_size = model_size * 0.012f;
+  const bool any_bone =
+      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
+  const std::vector<bool>* bones = any_bone ? &model.is_bone : nullptr;
+  // A model without meshes is shown as its skeleton whatever the toggle says.
+  const bool skeleton_visible = options.skeleton || model.meshes.empty();
+  if (skeleton_visible) {
+    renderer::DebugLines* target = options.skeleton_xray ? xray_lines : lines;
+    target->width = 2.0f;
+    target->AddSkeleton(skeleton, state.models, glm::vec4(0.95f, 0.75f, 0.3f, 0.9f), joint_size,
+                        bones);
+  }
+  if (options.selected_joint >= 0 && options.selected_joint < skeleton.joint_count()) {
+    xray_lines->width = 3.0f;
+    const int j = options.selected_joint;
+    xray_lines->AddCross(glm::vec3(state.models[j][3]), joint_size * 3.0f, rc::kCyan);
+    if (skeleton.parent(j) >= 0) {
+      xray_lines->AddLine(glm::vec3(state.models[skeleton.parent(j)][3]),
+                          glm::vec3(state.models[j][3]), rc::kCyan);
+    }
+  }
+  if (options.joint_axes) {
+    xray_lines->width = 2.0f;
+    for (int i = 0; i < skeleton.joint_count(); ++i) {
+      if (bones && !(*bones)[i]) continue;
+      xray_lines->AddAxes(state.models[i], model_size * 0.04f);
+    }
+  }
+  if (!options.ik_overlay && !options.reach_shell) return;
+  for (size_t i = 0; i < requests.size() && i < state.ik.size(); ++i) {
+    const ik::TwoBoneIkResult& r = state.ik[i];
+    if (r.solve_case == ik::TwoBoneCase::kDegenerate) continue;
+    if (options.reach_shell) {
+      lines->width = 1.0f;
+      const glm::vec4 shell(0.6f, 0.7f, 1.0f, 0.35f);
+      if (r.reach_min > 1e-6f) lines->AddSphere(r.a, r.reach_min, shell, 48);
+      lines->AddSphere(r.a, r.reach_max, shell, 64);
+    }
+    if (!options.ik_overlay) continue;
+    xray_lines->width = 2.0f;
+    // The knee circle: where the sphere about the hip meets the sphere about the target.
+    if (r.circle.radius > 1e-6f) {
+      xray_lines->AddCircle(r.circle.center, r.circle.normal, r.circle.radius,
+                            glm::vec4(rc::kYellow.r, rc::kYellow.g, rc::kYellow.b, 0.85f));
+      xray_lines->AddLine(r.circle.center, r.b_final, glm::vec4(1.0f, 0.9f, 0.4f, 0.5f));
+    }
+    // Knee before (grey) and after (yellow); the solved limb in orange.
+    xray_lines->AddCross(r.b_before, joint_size * 2.0f, glm::vec4(0.7f, 0.7f, 0.7f, 0.9f));
+    xray_lines->AddCross(r.b_final, joint_size * 2.5f, rc::kYellow);
+    xray_lines->width = 3.0f;
+    xray_lines->AddLine(r.a, r.b_final, rc::kOrange);
+    xray_lines->AddLine(r.b_final, r.c_final, rc::kOrange);
+    // Target: green when reached, red when not; a thin line shows the miss.
+    const glm::vec4 target_color = r.reached ? rc::kGreen : rc::kRed;
+    xray_lines->AddCross(requests[i].target.position, joint_size * 4.0f, target_color);
+    if (!r.reached) {
+      xray_lines->width = 1.5f;
+      xray_lines->AddLine(r.c_final, requests[i].target.position, target_color);
+    }
+    if (requests[i].options.pole_model) {
+      xray_lines->width = 2.0f;
+      xray_lines->AddCross(*requests[i].options.pole_model, joint_size * 3.0f, rc::kMagenta);
+      xray_lines->AddLine(r.b_final, *requests[i].options.pole_model,
+                          glm::vec4(0.9f, 0.3f, 0.85f, 0.5f));
+    }
+  }
+}
+
+void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
+               const assets::Model& model, const std::vector<IkChainRequest>& requests,
+               const PoseState& state, const SceneOptions& options, const renderer::View& view,
+               renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray) {
+  const float model_size = ModelSize(model);
+  renderer.BeginFrame(view);
+  if (options.mesh && options.mesh_opacity >= 1.0f) renderer.DrawModel(gpu_model, view);
+  if (options.grid) {
+    const assets::Bounds bounds = assets::RestBounds(model);
+    renderer::GridParams grid = renderer::GridForModelSize(model_size);
+    grid.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
+    renderer.DrawGrid(view, grid);
+  }
+  if (options.mesh && options.mesh_opacity < 1.0f) {
+    renderer::ModelStyle style;
+    style.opacity = std::max(options.mesh_opacity, 0.05f);
+    renderer.DrawModel(gpu_model, view, style);
+  }
+  scratch_lines->Clear();
+  scratch_xray->Clear();
+  BuildOverlays(model, requests, state, options, model_size, scratch_lines, scratch_xray);
+  if (!scratch_lines->empty()) {
+    renderer.DrawLines(*scratch_lines, view, renderer::DepthMode::kHiddenDimmed);
+  }
+  if (!scratch_xray->empty()) renderer.DrawLines(*scratch_xray, view, renderer::DepthMode::kOnTop);
+}
+
+OrbitCamera DefaultCamera(const assets::Model& model, const std::vector<glm::mat4>& models,
+                          float aspect) {
+  OrbitCamera camera;
+  camera.yaw = 0.45f;
+  camera.pitch = 0.12f;
+  const assets::Bounds bounds = assets::ModelBounds(model, models);
+  if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
+  return camera;
+}
+
+}  // namespace app

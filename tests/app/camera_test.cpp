@@ -1,0 +1,91 @@
+// Camera and cursor-ray math: rays through pixels hit what projects to those pixels.
+#include "app/camera.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(OrbitCamera, EyeIsDistanceAwayFromTarget) {
+  app::OrbitCamera camera;
+  camera.target = {1, 2, 3};
+  camera.distance = 5;
+  EXPECT_NEAR(glm::length(camera.Eye() - camera.target), 5.0f, 1e-5f);
+}
+
+TEST(OrbitCamera, RayThroughProjectedPointPassesThroughIt) {
+  app::OrbitCamera camera;
+  camera.yaw = 0.7f;
+  camera.pitch = -0.3f;
+  const app::Viewport viewport{800, 600};
+  const glm::mat4 view = camera.View(), projection = camera.Projection(viewport.aspect());
+  const glm::vec3 points[] = {{0, 1, 0}, {0.3f, 1.4f, -0.2f}, {-0.5f, 0.2f, 0.4f}};
+  for (const glm::vec3& p : points) {
+    glm::vec2 pixel;
+    ASSERT_TRUE(app::ProjectToPixel(view, projection, viewport, p, &pixel));
+    const app::Ray ray = app::RayFromPixel(view, projection, viewport, pixel.x, pixel.y);
+    const glm::vec3 to_point = p - ray.origin;
+    const float distance_to_ray =
+        glm::length(to_point - glm::dot(to_point, ray.direction) * ray.direction);
+    EXPECT_LT(distance_to_ray, 1e-4f);
+    EXPECT_NEAR(glm::length(ray.direction), 1.0f, 1e-5f);
+  }
+}
+
+TEST(OrbitCamera, CentrePixelLooksAtTarget) {
+  app::OrbitCamera camera;
+  const app::Viewport viewport{640, 480};
+  glm::vec2 pixel;
+  ASSERT_TRUE(app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport,
+                                  camera.target, &pixel));
+  EXPECT_NEAR(pixel.x, 320.0f, 1e-3f);
+  EXPECT_NEAR(pixel.y, 240.0f, 1e-3f);
+}
+
+TEST(OrbitCamera, PanKeepsPointUnderCursor) {
+  app::OrbitCamera camera;
+  const app::Viewport viewport{800, 600};
+  glm::vec2 before;
+  app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport,
+                      camera.target, &before);
+  const glm::vec3 old_target = camera.target;
+  camera.Pan(40.0f, -25.0f, viewport);
+  glm::vec2 after;
+  app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport, old_target,
+                      &after);
+  EXPECT_NEAR(after.x - before.x, 40.0f, 0.05f);
+  EXPECT_NEAR(after.y - before.y, -25.0f, 0.05f);
+}
+
+TEST(OrbitCamera, FrameFitsBoxOfAnyUnit) {
+  for (float scale : {0.01f, 1.0f, 100.0f}) {
+    app::OrbitCamera camera;
+    const glm::vec3 lo = glm::vec3(-0.3f, 0.0f, -0.2f) * scale;
+    const glm::vec3 hi = glm::vec3(0.3f, 1.8f, 0.2f) * scale;
+    const app::Viewport viewport{800, 600};
+    camera.Frame(lo, hi, viewport.aspect());
+    const glm::mat4 view = camera.View(), projection = camera.Projection(viewport.aspect());
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 p((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y,
+                        (corner & 4) ? hi.z : lo.z);
+      glm::vec2 pixel;
+      ASSERT_TRUE(app::ProjectToPixel(view, projection, viewport, p, &pixel));
+      EXPECT_GE(pixel.x, 0.0f);
+      EXPECT_LE(pixel.x, 800.0f);
+      EXPECT_GE(pixel.y, 0.0f);
+      EXPECT_LE(pixel.y, 600.0f);
+      const glm::vec4 clip = projection * view * glm::vec4(p, 1.0f);
+      EXPECT_LT(std::abs(clip.z / clip.w), 1.0f) << "clipped by near/far at scale " << scale;
+    }
+  }
+}
+
+TEST(OrbitCamera, PitchNeverReachesThePole) {
+  app::OrbitCamera camera;
+  camera.Orbit(0.0f, 1e6f);
+  EXPECT_LT(camera.pitch, 1.5708f);
+  const glm::mat4 view = camera.View();
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(std::isfinite(view[c][r]));
+}
+
+}  // namespace
