@@ -1,0 +1,220 @@
+// Uploading a Model and its per-frame skin palettes.
+#include "renderer/gpu_model.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "renderer/vertex_layout.h"
+
+namespace renderer {
+
+namespace {
+
+std::string MeshLabel(const assets::Mesh& mesh, size_t index) {
+  return "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " '" + mesh.name + "'");
+}
+
+// Checks what GL would otherwise read out of bounds.
+bool ValidateMesh(const assets::Mesh& mesh, size_t index, int joint_count, std::string* error) {
+  const size_t n = mesh.positions.size();
+  const std::string label = MeshLabel(mesh, index);
+  if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
+      (!mesh.uvs.empty() && mesh.uvs.size() != n)) {
+    *error = label + ": attribute arrays have different lengths";
+    return false;
+  }
+  if (mesh.bone_joints.size() != mesh.bone_inverse_binds.size()) {
+    *error = label + ": bone_joints and bone_inverse_binds differ in length";
+    return false;
+  }
+  for (int joint : mesh.bone_joints) {
+    if (joint < 0 || joint >= joint_count) {
+      *error = label + ": bone refers to joint " + std::to_string(joint) + ", the skeleton has " +
+               std::to_string(joint_count);
+      return false;
+    }
+  }
+  for (uint32_t i : mesh.indices) {
+    if (i >= n) {
+      *error =
+          label + ": index " + std::to_string(i) + " past its " + std::to_string(n) + " vertices";
+      return false;
+    }
+  }
+  // Slots of weight 0 may hold any index (importers leave 0 or junk there); they add nothing.
+  const size_t bones = mesh.bone_joints.size();
+  for (size_t v = 0; v < n; ++v) {
+    for (int k = 0; k < 4; ++k) {
+      if (mesh.weights[v][k] != 0.0f && mesh.joints[v][k] >= bones) {
+        *error = label + ": vertex " + std::to_string(v) + " uses bone " +
+                 std::to_string(mesh.joints[v][k]) + " of " + std::to_string(bones);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+template <typename T>
+GLintptr AppendBytes(const std::vector<T>& data, std::vector<unsigned char>* bytes) {
+  const GLintptr offset = static_cast<GLintptr>(bytes->size());
+  bytes->resize(bytes->size() + data.size() * sizeof(T));
+  if (!data.empty()) std::memcpy(bytes->data() + offset, data.data(), data.size() * sizeof(T));
+  return offset;
+}
+
+void FloatAttribute(GLuint location, GLint size, GLintptr offset) {
+  glEnableVertexAttribArray(location);
+  glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, 0,
+                        reinterpret_cast<const void*>(offset));
+}
+
+GpuMesh UploadMesh(const assets::Mesh& mesh) {
+  GpuMesh gpu;
+  gpu.name = mesh.name;
+  gpu.vertex_count = static_cast<GLsizei>(mesh.positions.size());
+  gpu.index_count = static_cast<GLsizei>(mesh.indices.size() / 3 * 3);
+  gpu.bone_joints = mesh.bone_joints;
+  gpu.bone_inverse_binds = mesh.bone_inverse_binds;
+  gpu.material = mesh.material;
+
+  // One buffer, one block per attribute: simpler than interleaving and just as fast here.
+  std::vector<unsigned char> bytes;
+  const GLintptr positions = AppendBytes(mesh.positions, &bytes);
+  const GLintptr normals = AppendBytes(mesh.normals, &bytes);
+  const GLintptr uvs = AppendBytes(mesh.uvs, &bytes);
+  // Unused slots may hold indices past the mesh's bones (validated as weight 0): point them at
+  // bone 0 so the shader never fetches outside this mesh's palette.
+  std::vector<glm::u16vec4> joint_indices = mesh.joints;
+  const size_t bones = mesh.bone_joints.size();
+  for (glm::u16vec4& j : joint_indices)
+    for (int k = 0; k < 4; ++k)
+      if (j[k] >= bones) j[k] = 0;
+  const GLintptr joints = AppendBytes(joint_indices, &bytes);
+  const GLintptr weights = AppendBytes(mesh.weights, &bytes);
+
+  gpu.vertex_array = MakeVertexArray();
+  gpu.vertex_buffer = MakeBuffer();
+  gpu.index_buffer = MakeBuffer();
+  glBindVertexArray(gpu.vertex_array.id());
+  glBindBuffer(GL_ARRAY_BUFFER, gpu.vertex_buffer.id());
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes.size()),
+               bytes.empty() ? nullptr : bytes.data(), GL_STATIC_DRAW);
+  FloatAttribute(attrib::kPosition, 3, positions);
+  FloatAttribute(attrib::kNormal, 3, normals);
+  if (mesh.uvs.empty()) {
+    glDisableVertexAttribArray(attrib::kUv);
+    glVertexAttrib2f(attrib::kUv, 0.0f, 0.0f);
+  } else {
+    FloatAttribute(attrib::kUv, 2, uvs);
+  }
+  glEnableVertexAttribArray(attrib::kJoints);
+  glVertexAttribIPointer(attrib::kJoints, 4, GL_UNSIGNED_SHORT, 0,
+                         reinterpret_cast<const void*>(joints));
+  FloatAttribute(attrib::kWeights, 4, weights);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.index_buffer.id());
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+               static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)),
+               mesh.indices.empty() ? nullptr : mesh.indices.data(), GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return gpu;
+}
+
+Texture UploadTexture(const assets::Texture& texture) {
+  Texture gpu = MakeTexture();
+  glBindTexture(GL_TEXTURE_2D, gpu.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, texture.width, texture.height, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, texture.rgba.data());
+  glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return gpu;
+}
+
+}  // namespace
+
+std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string* error) {
+  GpuModel gpu;
+  gpu.joint_count_ = model.skeleton.joint_count();
+
+  size_t palette_size = 0;
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    if (!ValidateMesh(model.meshes[m], m, gpu.joint_count_, error)) return std::nullopt;
+    palette_size += model.meshes[m].bone_joints.size();
+  }
+  GLint max_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+  if (palette_size * 4 > static_cast<size_t>(max_texels)) {
+    *error = "the model's meshes have " + std::to_string(palette_size) +
+             " bones in all, more than this GPU's texture buffer holds (" +
+             std::to_string(max_texels / 4) + ")";
+    return std::nullopt;
+  }
+  for (size_t t = 0; t < model.textures.size(); ++t) {
+    const assets::Texture& texture = model.textures[t];
+    if (texture.width <= 0 || texture.height <= 0 ||
+        texture.rgba.size() != static_cast<size_t>(texture.width) * texture.height * 4) {
+      *error = "texture " + std::to_string(t) + " '" + texture.name +
+               "': " + std::to_string(texture.rgba.size()) + " bytes for " +
+               std::to_string(texture.width) + "x" + std::to_string(texture.height) + " RGBA";
+      return std::nullopt;
+    }
+  }
+
+  int offset = 0;
+  for (const assets::Mesh& mesh : model.meshes) {
+    gpu.meshes_.push_back(UploadMesh(mesh));
+    gpu.meshes_.back().palette_offset = offset;
+    offset += static_cast<int>(mesh.bone_joints.size());
+  }
+  for (const assets::Texture& texture : model.textures)
+    gpu.textures_.push_back(UploadTexture(texture));
+  for (const assets::Material& material : model.materials) {
+    GpuMaterial m;
+    m.base_color = material.base_color;
+    m.texture = material.base_color_texture >= 0 &&
+                        material.base_color_texture < static_cast<int>(model.textures.size())
+                    ? material.base_color_texture
+                    : -1;
+    gpu.materials_.push_back(m);
+  }
+  for (GpuMesh& mesh : gpu.meshes_)
+    if (mesh.material >= static_cast<int>(gpu.materials_.size())) mesh.material = -1;
+
+  gpu.palette_.assign(palette_size, glm::mat4(1.0f));
+  gpu.palette_buffer_ = MakeBuffer();
+  gpu.palette_texture_ = MakeTexture();
+  glBindBuffer(GL_TEXTURE_BUFFER, gpu.palette_buffer_.id());
+  // Never zero-sized: a texture buffer over an empty store is incomplete on some drivers.
+  glBufferData(GL_TEXTURE_BUFFER,
+               static_cast<GLsizeiptr>(std::max<size_t>(palette_size, 1) * sizeof(glm::mat4)),
+               nullptr, GL_DYNAMIC_DRAW);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture_.id());
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gpu.palette_buffer_.id());
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  gpu.UpdatePose(model.skeleton.rest_models());
+  return gpu;
+}
+
+bool GpuModel::UpdatePose(const std::vector<glm::mat4>& joint_models) {
+  if (static_cast<int>(joint_models.size()) < joint_count_) return false;
+  size_t i = 0;
+  for (const GpuMesh& mesh : meshes_)
+    for (size_t b = 0; b < mesh.bone_joints.size(); ++b)
+      palette_[i++] = joint_models[mesh.bone_joints[b]] * mesh.bone_inverse_binds[b];
+  if (palette_.empty()) return true;
+  glBindBuffer(GL_TEXTURE_BUFFER, palette_buffer_.id());
+  // glm::mat4 is 16 column-major floats: exactly the four column texels the shader fetches.
+  glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(palette_.size() * sizeof(glm::mat4)), palette_.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  return true;
+}
+
+}  // namespace renderer

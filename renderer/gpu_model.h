@@ -1,0 +1,71 @@
+// GpuModel: an assets::Model uploaded for drawing — one vertex array per mesh, the textures, the
+// materials — plus the skin palettes of the current pose in one texture buffer, four RGBA32F
+// texels per matrix, so rigs of any joint count skin on the GPU.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assets/model.h"
+#include "renderer/gl_object.h"
+
+namespace renderer {
+
+struct GpuMesh {
+  std::string name;
+  VertexArray vertex_array;  // attributes at the attrib:: locations, index buffer bound
+  Buffer vertex_buffer;
+  Buffer index_buffer;
+  GLsizei vertex_count = 0;
+  GLsizei index_count = 0;       // a multiple of 3
+  int palette_offset = 0;        // index of this mesh's first matrix in the palette buffer
+  std::vector<int> bone_joints;  // as assets::Mesh::bone_joints
+  std::vector<glm::mat4> bone_inverse_binds;  // as assets::Mesh::bone_inverse_binds
+  int material = -1;                          // index into GpuModel::materials(), -1: default
+};
+
+struct GpuMaterial {
+  glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
+  int texture = -1;  // index into GpuModel::textures(), -1: none
+};
+
+class GpuModel {
+ public:
+  GpuModel() = default;
+
+  // Uploads the meshes, textures and materials and sets the palette to the skeleton's rest pose.
+  // Needs a current context after LoadGl. Fails (nullopt, reason in *error) when a mesh's
+  // attribute arrays have different lengths, an index points past its mesh's vertices, a joint
+  // index past its mesh's bones, a bone names a joint the skeleton lacks, a texture's byte count
+  // does not match its size, or the palette exceeds GL_MAX_TEXTURE_BUFFER_SIZE. A model without
+  // meshes is valid: it uploads nothing and draws nothing (draw its skeleton with DebugLines).
+  // Texture coordinates: (0, 0) is the first (top) row of the image, as in glTF.
+  static std::optional<GpuModel> Create(const assets::Model& model, std::string* error);
+
+  // Computes palette[b] = joint_models[bone_joints[b]] · bone_inverse_binds[b] for every mesh and
+  // uploads it. `joint_models` are model-space joint matrices (ik::LocalToModel), one per
+  // skeleton joint. Returns false and keeps the previous palette when there are fewer than that.
+  bool UpdatePose(const std::vector<glm::mat4>& joint_models);
+
+  int joint_count() const { return joint_count_; }
+  const std::vector<GpuMesh>& meshes() const { return meshes_; }
+  const std::vector<GpuMaterial>& materials() const { return materials_; }
+  const std::vector<Texture>& textures() const { return textures_; }
+  // GL_TEXTURE_BUFFER texture over the palette (bind it to a samplerBuffer).
+  GLuint palette_texture() const { return palette_texture_.id(); }
+  // The palette as last uploaded, all meshes back to back (see GpuMesh::palette_offset).
+  const std::vector<glm::mat4>& palette() const { return palette_; }
+
+ private:
+  int joint_count_ = 0;
+  std::vector<GpuMesh> meshes_;
+  std::vector<GpuMaterial> materials_;
+  std::vector<Texture> textures_;
+  Buffer palette_buffer_;
+  Texture palette_texture_;
+  std::vector<glm::mat4> palette_;
+};
+
+}  // namespace renderer

@@ -1,0 +1,21 @@
+// Vertex attribute locations, declared once: the C++ side binds buffers to these numbers and
+// every shader sees them as ATTRIB_* macros (shader.cpp prepends the #defines).
+#pragma once
+
+#include <glad/gl.h>
+
+namespace renderer::attrib {
+
+// Meshes (skinned.vert, skin_capture.vert).
+constexpr GLuint kPosition = 0;  // vec3
+constexpr GLuint kNormal = 1;    // vec3
+constexpr GLuint kUv = 2;        // vec2
+constexpr GLuint kJoints = 3;    // uvec4 (unsigned short in the buffer, integer attribute)
+constexpr GLuint kWeights = 4;   // vec4
+// Debug geometry (line.vert, shape.vert); kPosition is shared.
+constexpr GLuint kColor = 5;   // vec4
+constexpr GLuint kWidth = 6;   // float, pixels
+constexpr GLuint kAxis = 7;    // vec3, world-space direction that orients screen-space offsets
+constexpr GLuint kOffset = 8;  // vec2, pixels
+
+}  // namespace renderer::attrib

@@ -1,0 +1,368 @@
+// End-to-end tests of the command line: run the built skelview binary as a script would and check
+// exit codes, messages, JSON and images.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <glm/glm.hpp>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "tests/app/run_process.h"
+#include "tests/test_paths.h"
+
+namespace {
+
+using nlohmann::json;
+using testing::HasSubstr;
+
+std::string TempPath(const std::string& name) { return testpaths::TempDir() + "/" + name; }
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  std::string bytes(static_cast<size_t>(std::max<std::streamoff>(in.tellg(), 0)), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return bytes;
+}
+
+// Runs a command that must fail with bad input: exit code 2, one line on stderr containing
+// `expected`, nothing on stdout.
+void ExpectBadInput(const std::vector<std::string>& args, const std::string& expected) {
+  const testproc::Result r = testproc::Skelview(args, 20.0);
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(expected));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.find("nan"), std::string::npos);
+}
+
+json RunJson(const std::vector<std::string>& args) {
+  const testproc::Result r = testproc::Skelview(args, 60.0);
+  EXPECT_TRUE(r.exited && r.exit_code == 0) << r.err;
+  return json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+}
+
+// The pixels of a PNG written by `render`.
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  glm::ivec4 At(int x, int y) const {
+    const unsigned char* p = &rgba[(size_t(y) * width + x) * 4];
+    return {p[0], p[1], p[2], p[3]};
+  }
+};
+
+Image LoadPng(const std::string& path) {
+  Image image;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
+  if (data) {
+    image.rgba.assign(data, data + size_t(image.width) * image.height * 4);
+    stbi_image_free(data);
+  }
+  return image;
+}
+
+TEST(CliInfo, BuiltinCharacterIsAHumanoid) {
+  const json info = RunJson({"info", "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  EXPECT_EQ(info["source"], "<built-in>");
+  EXPECT_GE(info["counts"]["joints"].get<int>(), 20);
+  EXPECT_GE(info["counts"]["vertices"].get<int>(), 2000);
+  EXPECT_GE(info["counts"]["clips"].get<int>(), 1);
+  std::vector<std::string> names;
+  for (const json& j : info["joints"]) names.push_back(j["name"]);
+  for (const char* expected : {"Hips", "Spine", "Neck", "Head", "LeftArm", "LeftForeArm",
+                               "LeftHand", "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"}) {
+    EXPECT_THAT(names, testing::Contains(std::string(expected)));
+  }
+}
+
+TEST(CliInfo, TextOutputListsTheJointTree) {
+  const testproc::Result r = testproc::Skelview({"info"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("joints:"));
+  EXPECT_THAT(r.out, HasSubstr("        LeftFoot"));  // indented under LeftLeg
+  EXPECT_THAT(r.out, HasSubstr("Walk"));
+}
+
+TEST(CliPose, PrintsJointsWithWorldPositions) {
+  const json pose = RunJson({"pose"});
+  ASSERT_FALSE(pose.is_discarded());
+  ASSERT_TRUE(pose["joints"].is_array());
+  bool found_head = false;
+  for (const json& j : pose["joints"]) {
+    ASSERT_EQ(j["world"].size(), 3u);
+    ASSERT_EQ(j["world_rotation"].size(), 4u);
+    ASSERT_EQ(j["local_rotation"].size(), 4u);
+    ASSERT_EQ(j["local_translation"].size(), 3u);
+    ASSERT_EQ(j["local_scale"].size(), 3u);
+    if (j["name"] == "Head") {
+      found_head = true;
+      EXPECT_GT(j["world"][1].get<double>(), 1.3);  // a 1.75 m figure's head
+      EXPECT_EQ(j["parent"], "Neck");
+    }
+  }
+  EXPECT_TRUE(found_head);
+  EXPECT_TRUE(pose["ik"].empty());
+}
+
+TEST(CliPose, IkMovesTheFootToTheTarget) {
+  const json pose = RunJson({"pose", "--ik", "LeftFoot=0.15,0.3,0.2"});
+  ASSERT_FALSE(pose.is_discarded());
+  ASSERT_EQ(pose["ik"].size(), 1u);
+  const json& ik = pose["ik"][0];
+  EXPECT_EQ(ik["end"], "LeftFoot");
+  EXPECT_EQ(ik["mid"], "LeftLeg");
+  EXPECT_EQ(ik["start"], "LeftUpLeg");
+  EXPECT_EQ(ik["case"], "reachable");
+  EXPECT_TRUE(ik["reached"].get<bool>());
+  EXPECT_LT(ik["error"].get<double>(), 1e-5);
+  EXPECT_GT(ik["knee_circle"]["radius"].get<double>(), 0.0);
+  for (const json& j : pose["joints"]) {
+    if (j["name"] != "LeftFoot") continue;
+    EXPECT_NEAR(j["world"][0].get<double>(), 0.15, 1e-5);
+    EXPECT_NEAR(j["world"][1].get<double>(), 0.3, 1e-5);
+    EXPECT_NEAR(j["world"][2].get<double>(), 0.2, 1e-5);
+  }
+  // The knee moved, and it stays on the knee circle.
+  const auto v = [](const json& a) { return glm::vec3(a[0], a[1], a[2]); };
+  EXPECT_GT(glm::length(v(ik["mid_after"]) - v(ik["mid_before"])), 1e-3f);
+  const glm::vec3 knee = v(ik["mid_after"]);
+  const glm::vec3 center = v(ik["knee_circle"]["center"]);
+  const glm::vec3 normal = v(ik["knee_circle"]["normal"]);
+  EXPECT_NEAR(glm::length(knee - center), ik["knee_circle"]["radius"].get<float>(), 1e-4f);
+  EXPECT_NEAR(glm::dot(knee - center, normal), 0.0f, 1e-4f);
+}
+
+TEST(CliPose, UnreachableTargetReportsTooFar) {
+  const json pose = RunJson({"pose", "--ik", "RightHand=-3,1.4,0"});
+  ASSERT_EQ(pose["ik"].size(), 1u);
+  EXPECT_EQ(pose["ik"][0]["case"], "too_far");
+  EXPECT_FALSE(pose["ik"][0]["reached"].get<bool>());
+}
+
+TEST(CliPose, GpuSkinningMatchesCpuSkinningInAnAnimatedIkPose) {
+  const std::vector<std::string> base = {"pose",  "--anim", "0", "--time", "0.3", "--ik",
+                                         "LeftHand=0.45,1.2,0.25", "--vertices"};
+  std::vector<std::string> cpu_args = base, gpu_args = base;
+  cpu_args.insert(cpu_args.end(), {"--skinning", "cpu"});
+  gpu_args.insert(gpu_args.end(), {"--skinning", "gpu"});
+  const json cpu = RunJson(cpu_args);
+  const json gpu = RunJson(gpu_args);
+  ASSERT_FALSE(cpu.is_discarded());
+  ASSERT_FALSE(gpu.is_discarded());
+  EXPECT_EQ(gpu["skinning"], "gpu");
+  ASSERT_EQ(cpu["meshes"].size(), gpu["meshes"].size());
+  ASSERT_GE(cpu["meshes"].size(), 1u);
+  size_t compared = 0;
+  double worst = 0.0;
+  for (size_t m = 0; m < cpu["meshes"].size(); ++m) {
+    const json& a = cpu["meshes"][m]["positions"];
+    const json& b = gpu["meshes"][m]["positions"];
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      for (int k = 0; k < 3; ++k) {
+        worst = std::max(worst, std::abs(a[i][k].get<double>() - b[i][k].get<double>()));
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 2000u);
+  EXPECT_LT(worst, 1e-4 * 1.75);  // 1e-4 of the model's size
+}
+
+TEST(CliRender, WritesAnImageWithTheModelInIt) {
+  const std::string out = TempPath("render.png");
+  const testproc::Result r =
+      testproc::Skelview({"render", "-o", out, "--size", "320x240", "--anim", "0", "--time", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Image image = LoadPng(out);
+  ASSERT_EQ(image.width, 320);
+  ASSERT_EQ(image.height, 240);
+  // The model is in the middle of the frame: the centre column holds bright, non-background
+  // pixels with shading (several distinct tones), and the corners show the dark background.
+  const glm::ivec4 corner = image.At(2, 2);
+  int model_pixels = 0;
+  int brightest = 0, darkest = 255;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = image.width / 2 - 20; x < image.width / 2 + 20; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      const int luminance = (p.r + p.g + p.b) / 3;
+      if (luminance > 110) {
+        ++model_pixels;
+        brightest = std::max(brightest, luminance);
+        darkest = std::min(darkest, luminance);
+      }
+    }
+  }
+  EXPECT_LT((corner.r + corner.g + corner.b) / 3, 90);
+  EXPECT_GT(model_pixels, 400);
+  EXPECT_GT(brightest - darkest, 30) << "flat silhouette instead of lit shading";
+}
+
+TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
+  const std::string out = TempPath("builtin.glb");
+  const testproc::Result r = testproc::Skelview({"export", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json original = RunJson({"pose", "--vertices"});
+  const json loaded = RunJson({"pose", out, "--vertices"});
+  ASSERT_FALSE(original.is_discarded());
+  ASSERT_FALSE(loaded.is_discarded());
+  // Same joints (by name) at the same places.
+  std::map<std::string, glm::vec3> loaded_joints;
+  for (const json& j : loaded["joints"]) {
+    loaded_joints[j["name"]] = glm::vec3(j["world"][0], j["world"][1], j["world"][2]);
+  }
+  for (const json& j : original["joints"]) {
+    const auto it = loaded_joints.find(j["name"]);
+    ASSERT_NE(it, loaded_joints.end()) << j["name"];
+    EXPECT_LT(glm::length(it->second - glm::vec3(j["world"][0], j["world"][1], j["world"][2])),
+              1e-5f)
+        << j["name"];
+  }
+  // Same skinned vertices.
+  ASSERT_EQ(loaded["meshes"].size(), original["meshes"].size());
+  const json& a = original["meshes"][0]["positions"];
+  const json& b = loaded["meshes"][0]["positions"];
+  ASSERT_EQ(a.size(), b.size());
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      worst = std::max(worst, std::abs(a[i][k].get<double>() - b[i][k].get<double>()));
+  EXPECT_LT(worst, 1e-4 * 1.75);
+}
+
+TEST(CliBadInput, MissingFile) {
+  ExpectBadInput({"info", "/nonexistent/dir/model.glb"}, "/nonexistent/dir/model.glb");
+  ExpectBadInput({"pose", "/nonexistent/model.gltf"}, "/nonexistent/model.gltf");
+  ExpectBadInput({"render", "/nonexistent/model.fbx", "-o", TempPath("x.png")},
+                 "/nonexistent/model.fbx");
+}
+
+TEST(CliBadInput, DirectoryInsteadOfFile) {
+  ExpectBadInput({"info", testpaths::TempDir()}, testpaths::TempDir());
+}
+
+TEST(CliBadInput, RandomBytes) {
+  const std::string path = TempPath("noise.glb");
+  std::mt19937 rng(7);
+  std::string bytes(4096, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng() & 0xff);
+  WriteFile(path, bytes);
+  ExpectBadInput({"info", path}, path);
+  ExpectBadInput({"pose", path}, path);
+}
+
+TEST(CliBadInput, TruncatedGlb) {
+  const std::string full = TempPath("full.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", full}).exit_code, 0);
+  const std::string bytes = ReadFile(full);
+  ASSERT_GT(bytes.size(), 1000u);
+  for (size_t keep : {size_t(10), size_t(100), bytes.size() / 2, bytes.size() - 7}) {
+    const std::string path = TempPath("truncated-" + std::to_string(keep) + ".glb");
+    WriteFile(path, bytes.substr(0, keep));
+    ExpectBadInput({"info", path}, path);
+  }
+}
+
+TEST(CliBadInput, BadArguments) {
+  ExpectBadInput({"pose", "--ik", "NoSuchJoint=0,0,0"}, "NoSuchJoint");
+  ExpectBadInput({"pose", "--ik", "LeftFoot=1,2"}, "LeftFoot=1,2");
+  ExpectBadInput({"pose", "--ik", "Hips=0,1,0"}, "Hips");  // fewer than two ancestors
+  ExpectBadInput({"pose", "--anim", "9"}, "--anim 9");
+  ExpectBadInput({"pose", "--skinning", "tpu"}, "--skinning");
+  ExpectBadInput({"render", "-o", TempPath("y.png"), "--size", "0x5"}, "--size");
+  ExpectBadInput({"pose", "--no-such-option"}, "--no-such-option");
+  ExpectBadInput({"render"}, "--output");
+}
+
+TEST(CliModels, StaticModelWithoutSkinRenders) {
+  // A model without a skin: shown static, attached to its node.
+  const std::string path = TempPath("cube.obj");
+  WriteFile(path,
+            "v -0.5 0 -0.5\nv 0.5 0 -0.5\nv 0.5 1 -0.5\nv -0.5 1 -0.5\n"
+            "v -0.5 0 0.5\nv 0.5 0 0.5\nv 0.5 1 0.5\nv -0.5 1 0.5\n"
+            "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  ASSERT_EQ(info["meshes"].size(), 1u);
+  EXPECT_FALSE(info["meshes"][0]["skinned"].get<bool>());
+  const json pose = RunJson({"pose", path, "--vertices"});
+  ASSERT_EQ(pose["meshes"][0]["positions"].size(), info["meshes"][0]["vertices"].get<size_t>());
+  const std::string out = TempPath("cube.png");
+  ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "160x120"}).exit_code, 0);
+  const Image image = LoadPng(out);
+  ASSERT_EQ(image.width, 160);
+  const glm::ivec4 centre = image.At(80, 60);
+  EXPECT_GT((centre.r + centre.g + centre.b) / 3, 90) << "the cube should fill the centre";
+}
+
+TEST(CliModels, SkeletonWithoutMeshShowsItsJoints) {
+  // A glTF with nodes only: loads as a skeleton, renders its bones.
+  const std::string path = TempPath("bones.gltf");
+  WriteFile(path, R"({
+    "asset": {"version": "2.0"},
+    "scene": 0,
+    "scenes": [{"nodes": [0]}],
+    "nodes": [
+      {"name": "root", "children": [1], "translation": [0, 0.2, 0]},
+      {"name": "upper", "children": [2], "translation": [0, 0.5, 0]},
+      {"name": "lower", "children": [3], "translation": [0.4, 0.3, 0]},
+      {"name": "tip", "translation": [0.3, -0.2, 0]}
+    ]
+  })");
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  EXPECT_EQ(info["counts"]["meshes"], 0);
+  std::vector<std::string> names;
+  for (const json& j : info["joints"]) names.push_back(j["name"]);
+  EXPECT_THAT(names, testing::IsSupersetOf({"root", "upper", "lower", "tip"}));
+  // The bones are drawn: a render has bright bone-coloured pixels.
+  const std::string out = TempPath("bones.png");
+  ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "200x200"}).exit_code, 0);
+  const Image image = LoadPng(out);
+  int bone_pixels = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      if (p.r > 180 && p.g > 120 && p.b < 120) ++bone_pixels;  // the skeleton's amber
+    }
+  EXPECT_GT(bone_pixels, 50);
+  // And IK works on it: tip's chain is upper-lower-tip.
+  const json pose = RunJson({"pose", path, "--ik", "tip=0.5,0.6,0.1"});
+  ASSERT_EQ(pose["ik"].size(), 1u);
+  EXPECT_EQ(pose["ik"][0]["start"], "upper");
+  EXPECT_TRUE(pose["ik"][0]["reached"].get<bool>());
+}
+
+TEST(CliModels, SharedModelsPoseAndRender) {
+  const std::string cesium = testpaths::SharedModel(
+      "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
+  const json pose = RunJson({"pose", cesium, "--anim", "0", "--time", "0.5", "--vertices"});
+  ASSERT_FALSE(pose.is_discarded());
+  EXPECT_GE(pose["joints"].size(), 19u);
+  for (const json& mesh : pose["meshes"])
+    for (const json& p : mesh["positions"])
+      for (int k = 0; k < 3; ++k) ASSERT_TRUE(p[k].is_number()) << "non-finite vertex";
+  const std::string out = TempPath("cesium.png");
+  ASSERT_EQ(testproc::Skelview({"render", cesium, "-o", out, "--size", "200x200"}).exit_code, 0);
+  EXPECT_EQ(LoadPng(out).width, 200);
+}
+
+}  // namespace

@@ -1,0 +1,78 @@
+"""End-to-end test of the skelview window under Xvfb: it opens on the built-in character, draws it,
+orbits with a mouse drag, writes the trace events and quits with Ctrl+Q (exit code 0).
+Usage: window_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xvfb_session as xs  # noqa: E402
+
+BINARY = None
+
+
+class WindowTest(unittest.TestCase):
+    def setUp(self):
+        try:
+            xs.require_tools("Xvfb", "xdotool", "import", "convert")
+        except xs.SkipTest as e:
+            raise unittest.SkipTest(str(e))
+        self.xvfb = xs.Xvfb()
+        self.addCleanup(self.xvfb.close)
+        self.shots = tempfile.mkdtemp(prefix="skelview-shots-")
+
+    def start(self, args=()):
+        viewer = xs.Viewer(BINARY, self.xvfb, args=args, size="900x700")
+        self.addCleanup(viewer.close)
+        return viewer
+
+    def test_opens_draws_orbits_and_quits(self):
+        viewer = self.start()
+        ready = viewer.wait_event("ready")
+        self.assertEqual(ready["window"], [900, 700])
+        self.assertEqual(ready["model"], "<built-in>")
+        viewer.find_window()
+        first = viewer.screenshot(os.path.join(self.shots, "first.png"))
+        mean, spread = xs.image_stats(first)
+        self.assertGreater(spread, 0.05, "the window looks blank")
+        # The mannequin stands in the middle of the view (to the right of the panel).
+        r, g, b = xs.pixel(first, 600, 300)
+        self.assertGreater((r + g + b) / 3, 100, f"no model at the centre: {(r, g, b)}")
+
+        viewer.drag(700, 500, 450, 480)  # orbit, away from the panel
+        orbited = viewer.screenshot(os.path.join(self.shots, "orbited.png"))
+        diff = subprocess.run(["compare", "-metric", "AE", "-fuzz", "10%", first, orbited,
+                               "null:"], capture_output=True, text=True).stderr
+        self.assertGreater(float(diff.split()[0]), 5000, "orbiting did not change the view")
+
+        viewer.key("ctrl+q")
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        exits = [e for e in viewer.events() if e["event"] == "exit"]
+        self.assertEqual(len(exits), 1)
+        self.assertGreater(exits[0]["frames"], 1)
+
+    def test_frame_limit_quits_cleanly(self):
+        viewer = self.start(["--frames", "5"])
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual([e["event"] for e in viewer.events()], ["ready", "exit"])
+
+    def test_bad_model_exits_with_code_2_and_a_message(self):
+        path = os.path.join(self.shots, "not-a-model.glb")
+        with open(path, "wb") as f:
+            f.write(b"this is not a model" * 10)
+        proc = subprocess.run([BINARY, path], env=self.xvfb.env(), capture_output=True, text=True,
+                              timeout=30)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn(path, proc.stderr)
+
+
+if __name__ == "__main__":
+    BINARY = os.path.abspath(sys.argv.pop(1))
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.skipped and result.testsRun == len(result.skipped):
+        sys.exit(77)
