@@ -12,6 +12,7 @@
 #include "assets/exporter.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
+#include "ik/limbs.h"
 #include "renderer/offscreen.h"
 #include "renderer/png.h"
 #include "renderer/renderer.h"
@@ -112,6 +113,13 @@ int RunInfo(const std::string& model_path, bool json) {
   for (size_t c = 0; c < model.clips.size(); ++c) {
     std::printf("  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
                 static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+  }
+  const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
+  std::printf("limbs:     %zu\n", limbs.size());
+  for (const ik::Limb& limb : limbs) {
+    std::printf("  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
+                skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
+                skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
   }
   return kExitOk;
 }

@@ -35,22 +35,29 @@ bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& spe
   return true;
 }
 
-void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
-                  const std::vector<IkChainRequest>& requests, PoseState* state) {
-  const ik::Skeleton& skeleton = model.skeleton;
+void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose) {
   if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
     const assets::Clip& clip = model.clips[clip_time.clip];
-    assets::SampleClip(skeleton, clip, std::clamp(clip_time.time, 0.0f, clip.duration),
-                       &state->pose);
+    assets::SampleClip(model.skeleton, clip, std::clamp(clip_time.time, 0.0f, clip.duration), pose);
   } else {
-    state->pose.locals = skeleton.rest_locals();
+    pose->locals = model.skeleton.rest_locals();
   }
-  ik::LocalToModel(skeleton, state->pose, &state->models);
+}
+
+void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
+                 PoseState* state) {
   state->ik.clear();
   for (const IkChainRequest& request : requests) {
     state->ik.push_back(ik::SolveTwoBoneIkPose(skeleton, request.chain, request.target,
                                                request.options, &state->pose, &state->models));
   }
+}
+
+void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+                  const std::vector<IkChainRequest>& requests, PoseState* state) {
+  SamplePose(model, clip_time, &state->pose);
+  ik::LocalToModel(model.skeleton, state->pose, &state->models);
+  SolveChains(model.skeleton, requests, state);
 }
 
 }  // namespace app

@@ -37,8 +37,16 @@ struct PoseState {
   std::vector<ik::TwoBoneIkResult> ik;  // one per request, in order
 };
 
-// Samples, solves and runs forward kinematics into *state (its buffers are reused between
-// calls). Each request's chain is solved on the pose left by the previous ones.
+// The clip's pose at the time (clamped into the clip), or the rest pose; resizes *pose.
+void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose);
+
+// Solves the requests in order on state->pose / state->models (which must hold the pose's
+// model matrices), each on the pose left by the previous ones; fills state->ik.
+void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
+                 PoseState* state);
+
+// SamplePose, forward kinematics and SolveChains into *state (its buffers are reused between
+// calls).
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const std::vector<IkChainRequest>& requests, PoseState* state);
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "ik/limbs.h"
 #include "ik/transform.h"
 
 namespace app {
@@ -141,6 +142,17 @@ Json InfoJson(const assets::Model& model) {
                      {"channels", model.clips[c].channels.size()}});
   }
   info["clips"] = std::move(clips);
+  Json limbs = Json::array();
+  for (const ik::Limb& limb : ik::DetectLimbs(skeleton, &model.is_bone)) {
+    limbs.push_back({{"label", limb.label},
+                     {"kind", ik::LimbKindName(limb.kind)},
+                     {"side", ik::LimbSideName(limb.side)},
+                     {"start", skeleton.name(limb.chain.start)},
+                     {"mid", skeleton.name(limb.chain.mid)},
+                     {"end", skeleton.name(limb.chain.end)},
+                     {"found_by", limb.by_name ? "name" : "symmetry"}});
+  }
+  info["limbs"] = std::move(limbs);
   info["warnings"] = model.warnings;
   return info;
 }

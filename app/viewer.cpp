@@ -1,119 +1,42 @@
-// The interactive viewer: window, input, panels and the per-frame update of the shown character.
+// The interactive viewer: window, input (camera, gizmo drags, picking, undo), the per-frame update
+// of the shown character and the 3D drawing. The panels are in viewer_ui.cpp.
 #include "app/viewer.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
-#include <memory>
-#include <optional>
-#include <vector>
 
-#include <SDL2/SDL.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
 
 #include "app/args.h"
-#include "app/camera.h"
 #include "app/commands.h"
-#include "app/evaluate.h"
-#include "app/gl_context.h"
-#include "app/scene_draw.h"
-#include "app/trace.h"
+#include "app/json_output.h"
+#include "app/picking.h"
+#include "app/viewer_impl.h"
 #include "assets/animation.h"
 #include "assets/skinning.h"
-#include "renderer/gl.h"
+#include "ik/kinematics.h"
 #include "renderer/offscreen.h"
 #include "renderer/png.h"
-#include "renderer/renderer.h"
 
 namespace app {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Exponential moving average for the status line, so the numbers are readable.
-struct Smoothed {
-  double value = 0.0;
-  void Add(double sample) { value = value == 0.0 ? sample : value * 0.9 + sample * 0.1; }
-};
+constexpr float kClickTravelPx = 4.0f;  // a press that moves less than this is a click
 
-// A model as shown: the data, its GPU copy and the state of its pose.
-struct LoadedModel {
-  assets::Model model;
-  renderer::GpuModel gpu;
-  float size = 1.0f;
-};
+glm::vec4 ReachedColor(bool reached) {
+  return reached ? glm::vec4(0.35f, 0.9f, 0.35f, 1.0f) : glm::vec4(0.95f, 0.3f, 0.25f, 1.0f);
+}
 
-class Viewer {
- public:
-  explicit Viewer(const ViewerArgs& args) : args_(args) {}
-  ~Viewer();
-
-  int Run();
-
- private:
-  bool Init(int* exit_code);
-  // Loads a file (or the built-in character for "") and makes it current. On failure the current
-  // model stays and the message is shown in the window.
-  bool Open(const std::string& path, std::string* error);
-  void FrameCamera();
-  void HandleEvent(const SDL_Event& event);
-  void Update(double dt_seconds);
-  void DrawUi();
-  void DrawStatusLine();
-  void DrawScene3d(const renderer::View& view);
-  renderer::View CurrentView() const;
-  void SaveScreenshot();
-  void ShowMessage(const std::string& text, bool error);
-  void WriteReadyTrace();
-
-  ViewerArgs args_;
-  std::unique_ptr<GlContext> gl_;
-  bool imgui_ready_ = false;
-  std::optional<renderer::Renderer> renderer_;
-  std::unique_ptr<LoadedModel> current_;
-  std::string current_path_;
-  TraceLog trace_;
-
-  // View state.
-  OrbitCamera camera_;
-  Viewport viewport_;      // drawable size in pixels
-  float pixel_ratio_ = 1;  // drawable pixels per window coordinate (mouse events)
-  SceneOptions scene_options_;
-  renderer::DebugLines lines_, xray_lines_;
-
-  // Animation playback.
-  int clip_ = -1;
-  float clip_time_ = 0.0f;
-  float speed_ = 1.0f;
-  bool playing_ = false;
-  bool loop_ = true;
-
-  // The pose of this frame.
-  std::vector<IkChainRequest> ik_requests_;
-  PoseState state_;
-
-  // Mouse drags of the camera.
-  enum class Drag { kNone, kOrbit, kPan };
-  Drag drag_ = Drag::kNone;
-
-  // Messages and timing.
-  std::string message_;
-  bool message_is_error_ = false;
-  Clock::time_point message_time_;
-  Smoothed frame_ms_, update_ms_, draw_ms_;
-  bool quit_ = false;
-  long frame_count_ = 0;
-  bool screenshot_requested_ = false;
-};
+}  // namespace
 
 Viewer::~Viewer() {
   // GL objects die before the context.
@@ -176,18 +99,12 @@ bool Viewer::Init(int* exit_code) {
     return false;
   }
   loaded->gpu = std::move(*gpu);
-  loaded->size = ModelSize(loaded->model);
-  current_ = std::move(loaded);
-  current_path_ = args_.model_path;
-  for (const std::string& w : current_->model.warnings) ShowMessage(w, false);
-  clip_ = current_->model.clips.empty() ? -1 : 0;
-  playing_ = clip_ >= 0;
   int w = 0, h = 0;
   gl_->DrawableSize(&viewport_.width, &viewport_.height);
   SDL_GetWindowSize(gl_->window(), &w, &h);
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
-  Update(0.0);
-  FrameCamera();
+  Adopt(std::move(loaded), args_.model_path);
+  for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
   return true;
 }
 
@@ -200,17 +117,27 @@ bool Viewer::Open(const std::string& path, std::string* error) {
     return false;
   }
   loaded->gpu = std::move(*gpu);
+  Adopt(std::move(loaded), path);
+  return true;
+}
+
+void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
   loaded->size = ModelSize(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
-  ik_requests_.clear();
+  edit_ = EditState();
+  edit_.chains = DefaultChains(current_->model);
+  history_.Clear();
+  edit_before_.reset();
   clip_ = current_->model.clips.empty() ? -1 : 0;
   clip_time_ = 0.0f;
-  playing_ = clip_ >= 0;
-  scene_options_.selected_joint = -1;
+  playing_ = false;
+  selected_joint_ = -1;
+  active_chain_ = -1;
+  hover_chain_ = -1;
+  drag_ = Drag::kNone;
   Update(0.0);
   FrameCamera();
-  return true;
 }
 
 void Viewer::FrameCamera() {
@@ -233,8 +160,109 @@ renderer::View Viewer::CurrentView() const {
   return view;
 }
 
+glm::vec2 Viewer::ToPixels(int x, int y) const {
+  return glm::vec2(float(x), float(y)) * pixel_ratio_;
+}
+
+Ray Viewer::CursorRay(const glm::vec2& cursor_px) const {
+  return RayFromPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
+                      cursor_px.x, cursor_px.y);
+}
+
+glm::vec3 Viewer::Effector(int chain) const {
+  const int end = edit_.chains[chain].chain.end;
+  if (end < 0 || end >= static_cast<int>(unsolved_models_.size())) return glm::vec3(0.0f);
+  return glm::vec3(unsolved_models_[end][3]);
+}
+
+glm::vec3 Viewer::Target(int chain) const {
+  return ChainTarget(edit_.chains[chain], Effector(chain));
+}
+
+GizmoView Viewer::GizmoFor(int chain) const {
+  GizmoView gizmo;
+  gizmo.view = camera_.View();
+  gizmo.projection = camera_.Projection(viewport_.aspect());
+  gizmo.viewport = viewport_;
+  gizmo.origin = Target(chain);
+  return gizmo;
+}
+
+int Viewer::HitChain(const glm::vec2& cursor_px, GizmoPart* part) const {
+  *part = GizmoPart::kNone;
+  if (!show_handles_) return -1;
+  const int count = static_cast<int>(edit_.chains.size());
+  if (active_chain_ >= 0 && active_chain_ < count && edit_.chains[active_chain_].enabled) {
+    const GizmoPart hit = HitTestGizmo(GizmoFor(active_chain_), gizmo_style_, cursor_px);
+    if (hit != GizmoPart::kNone) {
+      *part = hit;
+      return active_chain_;
+    }
+  }
+  // The other handles are discs; the nearest under the cursor wins.
+  int best = -1;
+  float best_distance = gizmo_style_.center_radius_px + 3.0f;
+  for (int i = 0; i < count; ++i) {
+    if (!edit_.chains[i].enabled) continue;
+    glm::vec2 px;
+    if (!ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
+                        Target(i), &px)) {
+      continue;
+    }
+    const float d = glm::length(px - cursor_px);
+    if (d < best_distance) {
+      best_distance = d;
+      best = i;
+    }
+  }
+  if (best >= 0) *part = GizmoPart::kCenter;
+  return best;
+}
+
+void Viewer::BeginEdit() { edit_before_ = edit_; }
+
+void Viewer::CommitEdit() {
+  if (!edit_before_) return;
+  history_.Record(*edit_before_, edit_);
+  edit_before_.reset();
+  ++commits_;
+}
+
+void Viewer::Undo() {
+  if (drag_ == Drag::kGizmo) return;
+  if (history_.Undo(&edit_)) {
+    if (active_chain_ >= static_cast<int>(edit_.chains.size())) active_chain_ = -1;
+    ShowMessage("undo", false);
+    WriteTargetsTrace("undo");
+  }
+}
+
+void Viewer::Redo() {
+  if (drag_ == Drag::kGizmo) return;
+  if (history_.Redo(&edit_)) {
+    if (active_chain_ >= static_cast<int>(edit_.chains.size())) active_chain_ = -1;
+    ShowMessage("redo", false);
+    WriteTargetsTrace("redo");
+  }
+}
+
+void Viewer::ResetTarget(int chain) {
+  BeginEdit();
+  ResetChainTarget(&edit_.chains[chain], Effector(chain));
+  CommitEdit();
+  WriteTargetsTrace("reset");
+}
+
+void Viewer::ResetAllTargets() {
+  BeginEdit();
+  for (size_t i = 0; i < edit_.chains.size(); ++i) {
+    ResetChainTarget(&edit_.chains[i], Effector(static_cast<int>(i)));
+  }
+  CommitEdit();
+  WriteTargetsTrace("reset");
+}
+
 void Viewer::HandleEvent(const SDL_Event& event) {
-  const ImGuiIO& io = ImGui::GetIO();
   switch (event.type) {
     case SDL_QUIT:
       quit_ = true;
@@ -243,7 +271,7 @@ void Viewer::HandleEvent(const SDL_Event& event) {
       if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
       break;
     case SDL_DROPFILE: {
-      std::string path = event.drop.file;
+      const std::string path = event.drop.file;
       SDL_free(event.drop.file);
       std::string error;
       if (Open(path, &error)) {
@@ -253,47 +281,150 @@ void Viewer::HandleEvent(const SDL_Event& event) {
       }
       break;
     }
-    case SDL_KEYDOWN: {
-      if (io.WantCaptureKeyboard) break;
-      const SDL_Keycode key = event.key.keysym.sym;
-      const bool ctrl = (event.key.keysym.mod & KMOD_CTRL) != 0;
-      if (ctrl && key == SDLK_q) quit_ = true;
-      if (ctrl && key == SDLK_r) {
-        std::string error;
-        if (Open(current_path_, &error)) {
-          ShowMessage("reloaded " + current_->model.source, false);
-        } else {
-          ShowMessage(error, true);
-        }
-      }
-      if (!ctrl && key == SDLK_f) FrameCamera();
-      if (key == SDLK_F12) screenshot_requested_ = true;
-      if (!ctrl && key == SDLK_SPACE && clip_ >= 0) playing_ = !playing_;
+    case SDL_KEYDOWN:
+      OnKey(event.key);
       break;
-    }
-    case SDL_MOUSEBUTTONDOWN: {
-      if (io.WantCaptureMouse) break;
-      const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
-      if (event.button.button == SDL_BUTTON_LEFT) drag_ = shift ? Drag::kPan : Drag::kOrbit;
-      if (event.button.button == SDL_BUTTON_MIDDLE) drag_ = Drag::kPan;
+    case SDL_MOUSEBUTTONDOWN:
+      OnMouseDown(event.button);
       break;
-    }
     case SDL_MOUSEBUTTONUP:
-      drag_ = Drag::kNone;
+      OnMouseUp(event.button);
       break;
-    case SDL_MOUSEMOTION: {
-      const float dx = float(event.motion.xrel) * pixel_ratio_;
-      const float dy = float(event.motion.yrel) * pixel_ratio_;
-      if (drag_ == Drag::kOrbit) camera_.Orbit(dx, dy);
-      if (drag_ == Drag::kPan) camera_.Pan(dx, dy, viewport_);
+    case SDL_MOUSEMOTION:
+      OnMouseMotion(event.motion);
       break;
-    }
     case SDL_MOUSEWHEEL:
-      if (io.WantCaptureMouse) break;
-      camera_.Zoom(float(event.wheel.y));
+      if (!ImGui::GetIO().WantCaptureMouse) camera_.Zoom(float(event.wheel.y));
       break;
     default:
       break;
+  }
+}
+
+void Viewer::OnKey(const SDL_KeyboardEvent& key) {
+  const SDL_Keycode code = key.keysym.sym;
+  const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+  const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
+  // Quit, undo and redo work even while a panel field has the keyboard.
+  if (ctrl && code == SDLK_q) quit_ = true;
+  if (ImGui::GetIO().WantTextInput) return;
+  if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
+  if (ctrl && code == SDLK_y) Redo();
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  if (ctrl && code == SDLK_r) {
+    std::string error;
+    if (Open(current_path_, &error)) {
+      ShowMessage("reloaded " + current_->model.source, false);
+    } else {
+      ShowMessage(error, true);
+    }
+  }
+  if (ctrl) return;
+  switch (code) {
+    case SDLK_f: FrameCamera(); break;
+    case SDLK_F12: screenshot_requested_ = true; break;
+    case SDLK_SPACE:
+      if (clip_ >= 0) playing_ = !playing_;
+      break;
+    case SDLK_r:
+      if (hover_chain_ >= 0) {
+        ResetTarget(hover_chain_);
+      } else if (active_chain_ >= 0) {
+        ResetTarget(active_chain_);
+      } else {
+        ResetAllTargets();
+      }
+      break;
+    case SDLK_ESCAPE:
+      if (drag_ == Drag::kGizmo && edit_before_) {  // cancel the drag
+        edit_ = *edit_before_;
+        edit_before_.reset();
+        drag_ = Drag::kNone;
+      }
+      break;
+    default: break;
+  }
+}
+
+void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
+  if (ImGui::GetIO().WantCaptureMouse || drag_ != Drag::kNone) return;
+  const glm::vec2 cursor = ToPixels(button.x, button.y);
+  cursor_px_ = press_px_ = cursor;
+  press_travel_px_ = 0.0f;
+  if (button.button == SDL_BUTTON_LEFT) {
+    GizmoPart part = GizmoPart::kNone;
+    const int chain = HitChain(cursor, &part);
+    if (chain >= 0) {  // the gizmo wins over picking and the camera
+      active_chain_ = chain;
+      if (button.clicks >= 2) {
+        ResetTarget(chain);
+        return;
+      }
+      BeginEdit();
+      gizmo_drag_ = GizmoDrag(part, Target(chain), CursorRay(cursor), camera_.Forward());
+      drag_ = Drag::kGizmo;
+      return;
+    }
+    const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
+    drag_ = shift ? Drag::kPan : Drag::kOrbit;
+  } else if (button.button == SDL_BUTTON_MIDDLE) {
+    drag_ = Drag::kPan;
+  }
+}
+
+void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
+  const glm::vec2 cursor = ToPixels(motion.x, motion.y);
+  const glm::vec2 delta = glm::vec2(float(motion.xrel), float(motion.yrel)) * pixel_ratio_;
+  cursor_px_ = cursor;
+  press_travel_px_ += glm::length(delta);
+  switch (drag_) {
+    case Drag::kOrbit: camera_.Orbit(delta.x, delta.y); break;
+    case Drag::kPan: camera_.Pan(delta.x, delta.y, viewport_); break;
+    case Drag::kGizmo:
+      if (active_chain_ >= 0) {
+        const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
+        SetChainTarget(&edit_.chains[active_chain_], target, Effector(active_chain_));
+      }
+      break;
+    case Drag::kNone:
+      if (ImGui::GetIO().WantCaptureMouse) {
+        hover_chain_ = -1;
+        hover_part_ = GizmoPart::kNone;
+      } else {
+        hover_chain_ = HitChain(cursor, &hover_part_);
+      }
+      break;
+  }
+}
+
+void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
+  const Drag ended = drag_;
+  drag_ = Drag::kNone;
+  if (ended == Drag::kGizmo) {
+    if (!edit_before_) return;  // cancelled with Escape
+    if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active
+      edit_ = *edit_before_;
+      edit_before_.reset();
+      return;
+    }
+    Update(0.0);  // solve for the final target before reporting it
+    CommitEdit();
+    WriteDragEndTrace(active_chain_);
+    return;
+  }
+  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT &&
+      press_travel_px_ < kClickTravelPx) {
+    // A click: select the bone under the cursor, else the joint weighing most on the mesh there.
+    PickView view{camera_.View(), camera_.Projection(viewport_.aspect()), viewport_};
+    int joint = -1;
+    if (scene_options_.skeleton || current_->model.meshes.empty()) {
+      joint = PickBone(current_->model, state_.models, view, press_px_, 8.0f);
+    }
+    if (joint < 0 && scene_options_.mesh) {
+      joint = PickJointOnMesh(current_->model, state_.models, CursorRay(press_px_));
+    }
+    selected_joint_ = joint;
+    scroll_to_selected_ = joint >= 0;
   }
 }
 
@@ -303,23 +434,59 @@ void Viewer::Update(double dt_seconds) {
   if (clip_ >= 0 && clip_ < static_cast<int>(model.clips.size())) {
     const float duration = model.clips[clip_].duration;
     if (playing_) clip_time_ += float(dt_seconds) * speed_;
-    if (loop_) {
-      clip_time_ = assets::WrapTime(clip_time_, duration, true);
-    } else {
-      clip_time_ = std::clamp(clip_time_, 0.0f, duration);
+    clip_time_ = loop_ ? assets::WrapTime(clip_time_, duration, true)
+                       : std::clamp(clip_time_, 0.0f, duration);
+  }
+  // Sample (or rest), the user's joint rotations, FK: the un-solved pose targets follow.
+  SamplePose(model, ClipTime{clip_, clip_time_}, &unsolved_pose_);
+  for (const auto& [joint, rotation] : edit_.joint_rotations) {
+    if (joint >= 0 && joint < static_cast<int>(unsolved_pose_.locals.size())) {
+      unsolved_pose_.locals[joint].rotation = rotation;
     }
   }
-  ClipTime clip_time;
-  clip_time.clip = clip_;
-  clip_time.time = clip_time_;
-  EvaluatePose(model, clip_time, ik_requests_, &state_);
+  ik::LocalToModel(model.skeleton, unsolved_pose_, &unsolved_models_);
+  BuildRequests(edit_.chains, unsolved_models_, &requests_, &request_chain_);
+  chain_request_.assign(edit_.chains.size(), -1);
+  for (size_t r = 0; r < request_chain_.size(); ++r) chain_request_[request_chain_[r]] = int(r);
+  // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
+  state_.pose.locals = unsolved_pose_.locals;
+  state_.models = unsolved_models_;
+  const auto solve_start = Clock::now();
+  SolveChains(model.skeleton, requests_, &state_);
+  solve_us_.Add(MillisecondsSince(solve_start) * 1000.0);
   current_->gpu.UpdatePose(state_.models);
   update_ms_.Add(MillisecondsSince(start));
 }
 
-void Viewer::DrawScene3d(const renderer::View& view) {
-  DrawScene(*renderer_, current_->gpu, current_->model, ik_requests_, state_, scene_options_,
-            view, &lines_, &xray_lines_);
+void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
+  scene_options_.selected_joint = selected_joint_;
+  DrawScene(*renderer_, current_->gpu, current_->model, requests_, state_, scene_options_, view,
+            &lines_, &xray_lines_);
+  if (!with_gizmos || !show_handles_) return;
+  gizmo_lines_.Clear();
+  gizmo_shapes_.Clear();
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    if (!edit_.chains[i].enabled) continue;
+    const int r = chain_request_[i];
+    const bool reached = r >= 0 && r < static_cast<int>(state_.ik.size()) && state_.ik[r].reached;
+    const GizmoView gizmo = GizmoFor(i);
+    const GizmoPart hovered = hover_chain_ == i ? hover_part_ : GizmoPart::kNone;
+    if (i == active_chain_) {
+      const GizmoPart active = drag_ == Drag::kGizmo ? gizmo_drag_.part() : GizmoPart::kNone;
+      DrawGizmo(gizmo, gizmo_style_, hovered, active, ReachedColor(reached), &gizmo_lines_,
+                &gizmo_shapes_);
+    } else {
+      const float radius = gizmo_style_.center_radius_px;
+      glm::vec4 color = ReachedColor(reached);
+      if (hovered != GizmoPart::kNone) color = glm::mix(color, glm::vec4(1.0f), 0.5f);
+      gizmo_shapes_.AddDisc(gizmo.origin, radius + 2.0f, glm::vec4(0.05f, 0.05f, 0.05f, 0.9f));
+      gizmo_shapes_.AddDisc(gizmo.origin, radius, color);
+    }
+  }
+  if (!gizmo_lines_.empty()) renderer_->DrawLines(gizmo_lines_, view, renderer::DepthMode::kOnTop);
+  if (!gizmo_shapes_.empty()) {
+    renderer_->DrawShapes(gizmo_shapes_, view, renderer::DepthMode::kOnTop);
+  }
 }
 
 void Viewer::SaveScreenshot() {
@@ -330,7 +497,7 @@ void Viewer::SaveScreenshot() {
     return;
   }
   target->Bind();
-  DrawScene3d(CurrentView());
+  DrawFrame3d(CurrentView(), /*with_gizmos=*/true);
   const std::vector<uint8_t> pixels = target->ReadPixels();
   renderer::OffscreenTarget::BindDefault();
   char name[64];
@@ -338,113 +505,84 @@ void Viewer::SaveScreenshot() {
   std::strftime(name, sizeof(name), "skelview-%Y%m%d-%H%M%S.png", std::localtime(&now));
   if (renderer::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
     ShowMessage(std::string("saved screenshot ") + name, false);
+    nlohmann::ordered_json event;
+    event["event"] = "screenshot";
+    event["path"] = name;
+    trace_.Write(event);
   } else {
     ShowMessage(error, true);
   }
 }
 
-void Viewer::DrawUi() {
-  const assets::Model& model = current_->model;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(330, 520), ImGuiCond_FirstUseEver);
-  ImGui::Begin("skelview");
-  if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::TextWrapped("%s", model.source.c_str());
-    int bones = 0;
-    for (bool b : model.is_bone) bones += b ? 1 : 0;
-    ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(),
-                model.vertex_count(), model.triangle_count());
-    ImGui::Text("%d joints (%d bones), %zu clips", model.skeleton.joint_count(), bones,
-                model.clips.size());
-    for (const std::string& w : model.warnings) ImGui::TextWrapped("warning: %s", w.c_str());
-  }
-  if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::Checkbox("Mesh", &scene_options_.mesh);
-    ImGui::SameLine();
-    ImGui::Checkbox("Grid", &scene_options_.grid);
-    ImGui::SameLine();
-    ImGui::Checkbox("Bones", &scene_options_.skeleton);
-    ImGui::Checkbox("Bones on top (x-ray)", &scene_options_.skeleton_xray);
-    ImGui::Checkbox("Joint axes", &scene_options_.joint_axes);
-    ImGui::SliderFloat("Mesh opacity", &scene_options_.mesh_opacity, 0.05f, 1.0f, "%.2f");
-    if (ImGui::Button("Frame model (F)")) FrameCamera();
-  }
-  if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (model.clips.empty()) {
-      ImGui::TextDisabled("no clips in this model");
-    } else {
-      const char* preview = clip_ >= 0 ? model.clips[clip_].name.c_str() : "(rest pose)";
-      if (ImGui::BeginCombo("Clip", preview)) {
-        if (ImGui::Selectable("(rest pose)", clip_ < 0)) clip_ = -1;
-        for (int c = 0; c < static_cast<int>(model.clips.size()); ++c) {
-          ImGui::PushID(c);
-          const std::string label =
-              model.clips[c].name.empty() ? "clip " + std::to_string(c) : model.clips[c].name;
-          if (ImGui::Selectable(label.c_str(), clip_ == c)) {
-            clip_ = c;
-            clip_time_ = 0.0f;
-          }
-          ImGui::PopID();
-        }
-        ImGui::EndCombo();
-      }
-      if (clip_ >= 0) {
-        if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
-        ImGui::SameLine();
-        ImGui::Checkbox("Loop", &loop_);
-        ImGui::SliderFloat("Speed", &speed_, -2.0f, 2.0f, "%.2fx");
-        ImGui::SliderFloat("Time", &clip_time_, 0.0f, model.clips[clip_].duration, "%.3f s");
-      }
-    }
-  }
-  ImGui::End();
-
-  if (!message_.empty() && MillisecondsSince(message_time_) < 8000.0) {
-    ImGui::SetNextWindowPos(ImVec2(float(viewport_.width) / pixel_ratio_ * 0.5f, 12.0f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    ImGui::Begin("##message", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                     ImGuiWindowFlags_NoNav);
-    const ImVec4 color = message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
-                                           : ImVec4(0.85f, 0.9f, 1.0f, 1.0f);
-    ImGui::PushTextWrapPos(600.0f);
-    ImGui::TextColored(color, "%s", message_.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::End();
-  }
-  DrawStatusLine();
-}
-
-void Viewer::DrawStatusLine() {
-  const ImGuiIO& io = ImGui::GetIO();
-  const float height = ImGui::GetFrameHeight();
-  ImGui::SetNextWindowPos(ImVec2(0.0f, io.DisplaySize.y - height), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.75f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f, 2.0f));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  ImGui::Begin("##status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
-  const assets::Model& model = current_->model;
-  ImGui::Text(
-      "frame %.2f ms (%.0f fps) | update %.2f ms | draw %.2f ms | %d joints | %zu vertices | "
-      "%zu triangles",
-      frame_ms_.value, frame_ms_.value > 0 ? 1000.0 / frame_ms_.value : 0.0, update_ms_.value,
-      draw_ms_.value, model.skeleton.joint_count(), model.vertex_count(), model.triangle_count());
-  ImGui::End();
-  ImGui::PopStyleVar(2);
-}
-
 void Viewer::WriteReadyTrace() {
-  nlohmann::ordered_json event;
+  Json event;
   event["event"] = "ready";
-  event["window"] = {viewport_.width, viewport_.height};
+  event["window"] = {int(float(viewport_.width) / pixel_ratio_),
+                     int(float(viewport_.height) / pixel_ratio_)};
   event["model"] = current_->model.source;
-  event["chains"] = nlohmann::ordered_json::array();
+  Json chains = Json::array();
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    glm::vec2 px(-1.0f);
+    ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_, Target(i),
+                   &px);
+    px /= pixel_ratio_;
+    const ik::Skeleton& s = current_->model.skeleton;
+    chains.push_back({{"end", s.name(edit_.chains[i].chain.end)},
+                      {"label", edit_.chains[i].label},
+                      {"handle_px", {Rounded(px.x), Rounded(px.y)}},
+                      {"target", ToJson(Target(i))}});
+  }
+  event["chains"] = std::move(chains);
+  if (clip_ >= 0) event["anim"] = {{"index", clip_}, {"time", Rounded(clip_time_)}};
+  trace_.Write(event);
+}
+
+void Viewer::WriteDragEndTrace(int chain) {
+  if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
+  const ChainSettings& settings = edit_.chains[chain];
+  const ik::Skeleton& skeleton = current_->model.skeleton;
+  Json event;
+  event["event"] = "drag_end";
+  event["end"] = skeleton.name(settings.chain.end);
+  event["label"] = settings.label;
+  event["part"] = GizmoPartName(gizmo_drag_.part());
+  event["target"] = ToJson(Target(chain));
+  event["effector"] = ToJson(glm::vec3(state_.models[settings.chain.end][3]));
+  const int r = chain_request_[chain];
+  if (r >= 0 && r < static_cast<int>(state_.ik.size())) {
+    const ik::TwoBoneIkResult& result = state_.ik[r];
+    event["reached"] = result.reached;
+    event["case"] = ik::CaseName(result.solve_case);
+    event["error"] = Rounded(result.error);
+    event["mid_before"] = ToJson(result.b_before);
+    event["mid_after"] = ToJson(result.b_final);
+  } else {
+    event["reached"] = false;
+  }
+  event["options"] = {{"hinge", settings.hinge},
+                      {"soft", Rounded(settings.soft)},
+                      {"weight", Rounded(settings.weight)},
+                      {"mode", TargetModeName(settings.mode)}};
+  if (settings.use_pole) event["options"]["pole"] = ToJson(settings.pole);
+  glm::vec2 px(-1.0f);
+  ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
+                 Target(chain), &px);
+  px /= pixel_ratio_;
+  event["handle_px"] = {Rounded(px.x), Rounded(px.y)};
+  if (clip_ >= 0) event["anim"] = {{"index", clip_}, {"time", Rounded(clip_time_)}};
+  trace_.Write(event);
+}
+
+void Viewer::WriteTargetsTrace(const char* event_name) {
+  if (!trace_.is_open()) return;
+  Json event;
+  event["event"] = event_name;
+  Json chains = Json::array();
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    chains.push_back({{"end", current_->model.skeleton.name(edit_.chains[i].chain.end)},
+                      {"target", ToJson(Target(i))}});
+  }
+  event["chains"] = std::move(chains);
   trace_.Write(event);
 }
 
@@ -469,12 +607,12 @@ int Viewer::Run() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
+    DrawUi();  // panels edit the settings; the pose follows below
     Update(std::min(dt, 0.1));
-    DrawUi();
 
     const auto draw_start = Clock::now();
     renderer::OffscreenTarget::BindDefault();
-    DrawScene3d(CurrentView());
+    DrawFrame3d(CurrentView(), /*with_gizmos=*/true);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     draw_ms_.Add(MillisecondsSince(draw_start));
@@ -488,14 +626,12 @@ int Viewer::Run() {
     frame_ms_.Add(MillisecondsSince(frame_start));
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
-  nlohmann::ordered_json exit_event;
+  Json exit_event;
   exit_event["event"] = "exit";
   exit_event["frames"] = frame_count_;
   trace_.Write(exit_event);
   return kExitOk;
 }
-
-}  // namespace
 
 int RunViewer(const ViewerArgs& args) {
   Viewer viewer(args);

@@ -1,0 +1,161 @@
+// The viewer's state and its parts, shared by viewer.cpp (loop, input, update, drawing) and
+// viewer_ui.cpp (the Dear ImGui panels). Private to app/.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <SDL2/SDL.h>
+
+#include "app/camera.h"
+#include "app/chain_edit.h"
+#include "app/evaluate.h"
+#include "app/gizmo.h"
+#include "app/gl_context.h"
+#include "app/scene_draw.h"
+#include "app/trace.h"
+#include "app/viewer.h"
+#include "assets/model.h"
+#include "renderer/renderer.h"
+
+namespace app {
+
+using Clock = std::chrono::steady_clock;
+
+// Exponential moving average for the status line, so the numbers are readable.
+struct Smoothed {
+  double value = 0.0;
+  void Add(double sample) { value = value == 0.0 ? sample : value * 0.9 + sample * 0.1; }
+};
+
+// A model as shown: the data and its GPU copy.
+struct LoadedModel {
+  assets::Model model;
+  renderer::GpuModel gpu;
+  float size = 1.0f;
+};
+
+class Viewer {
+ public:
+  explicit Viewer(const ViewerArgs& args) : args_(args) {}
+  ~Viewer();
+  int Run();
+
+ private:
+  // --- viewer.cpp ---
+  bool Init(int* exit_code);
+  // Loads a file (or the built-in character for "") and makes it current. On failure the current
+  // model stays and *error says why.
+  bool Open(const std::string& path, std::string* error);
+  void Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path);
+  void FrameCamera();
+  void HandleEvent(const SDL_Event& event);
+  void OnMouseDown(const SDL_MouseButtonEvent& button);
+  void OnMouseUp(const SDL_MouseButtonEvent& button);
+  void OnMouseMotion(const SDL_MouseMotionEvent& motion);
+  void OnKey(const SDL_KeyboardEvent& key);
+  void Update(double dt_seconds);
+  void DrawFrame3d(const renderer::View& view, bool with_gizmos);
+  renderer::View CurrentView() const;
+  GizmoView GizmoFor(int chain) const;
+  Ray CursorRay(const glm::vec2& cursor_px) const;
+  glm::vec2 ToPixels(int x, int y) const;  // window coordinates → drawable pixels
+  // The chain whose handle is under the cursor and which part; -1 when none.
+  int HitChain(const glm::vec2& cursor_px, GizmoPart* part) const;
+  glm::vec3 Effector(int chain) const;  // un-solved effector position this frame
+  glm::vec3 Target(int chain) const;
+  void ResetTarget(int chain);
+  void ResetAllTargets();
+  void SaveScreenshot();
+  void ShowMessage(const std::string& text, bool error);
+  void WriteReadyTrace();
+  void WriteDragEndTrace(int chain);
+  // An event carrying every chain's current target (after undo, redo, resets).
+  void WriteTargetsTrace(const char* event_name);
+  // Undo points: call BeginEdit before a change and CommitEdit when it is complete.
+  void BeginEdit();
+  void CommitEdit();
+  void Undo();
+  void Redo();
+
+  // --- viewer_ui.cpp ---
+  void DrawUi();
+  void DrawModelPanel();
+  void DrawDisplayPanel();
+  void DrawAnimationPanel();
+  void DrawChainsPanel();
+  void DrawJointsPanel();
+  void DrawJointTree(int joint, const std::string& filter);
+  void DrawSelectedJoint();
+  void DrawStatusLine();
+  void DrawMessage();
+  // Wraps the last ImGui item so that editing it makes one undo step.
+  void TrackEditOfLastItem();
+
+  ViewerArgs args_;
+  std::unique_ptr<GlContext> gl_;
+  bool imgui_ready_ = false;
+  std::optional<renderer::Renderer> renderer_;
+  std::unique_ptr<LoadedModel> current_;
+  std::string current_path_;
+  TraceLog trace_;
+
+  // View state.
+  OrbitCamera camera_;
+  Viewport viewport_;      // drawable size in pixels
+  float pixel_ratio_ = 1;  // drawable pixels per window coordinate (mouse events)
+  SceneOptions scene_options_;
+  bool show_handles_ = true;
+  renderer::DebugLines lines_, xray_lines_, gizmo_lines_;
+  renderer::DebugShapes gizmo_shapes_;
+  GizmoStyle gizmo_style_;
+
+  // Animation playback.
+  int clip_ = -1;
+  float clip_time_ = 0.0f;
+  float speed_ = 1.0f;
+  bool playing_ = false;
+  bool loop_ = true;
+
+  // What the user edits (undoable) and its history.
+  EditState edit_;
+  UndoHistory history_;
+  std::optional<EditState> edit_before_;  // state when the running edit began
+  size_t commits_ = 0;                    // completed edits, to tell them from panel clicks
+
+  // This frame's pose: un-solved model matrices (for targets), requests, and the solved state.
+  ik::Pose unsolved_pose_;
+  std::vector<glm::mat4> unsolved_models_;
+  std::vector<IkChainRequest> requests_;
+  std::vector<int> request_chain_;  // chain index of each request
+  std::vector<int> chain_request_;  // request index of each chain, -1 when disabled
+  PoseState state_;
+
+  // Mouse interaction.
+  enum class Drag { kNone, kOrbit, kPan, kGizmo };
+  Drag drag_ = Drag::kNone;
+  glm::vec2 press_px_{0.0f};
+  float press_travel_px_ = 0.0f;
+  int active_chain_ = -1;  // chain whose full gizmo is shown
+  int hover_chain_ = -1;
+  GizmoPart hover_part_ = GizmoPart::kNone;
+  GizmoDrag gizmo_drag_;
+  glm::vec2 cursor_px_{-1.0f};
+  int selected_joint_ = -1;
+  char joint_filter_[128] = "";
+  bool scroll_to_selected_ = false;
+
+  // Messages and timing.
+  std::string message_;
+  bool message_is_error_ = false;
+  Clock::time_point message_time_;
+  Smoothed frame_ms_, update_ms_, draw_ms_, solve_us_;
+  bool quit_ = false;
+  long frame_count_ = 0;
+  bool screenshot_requested_ = false;
+};
+
+}  // namespace app

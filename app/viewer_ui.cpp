@@ -1,0 +1,373 @@
+// The viewer's Dear ImGui panels: model statistics, display toggles, animation, IK chains, the
+// joint hierarchy with the selected joint's transforms, messages and the status line. Panels
+// only edit the viewer's settings; the pose is recomputed from them after the UI is built.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <glm/gtc/quaternion.hpp>
+#include <imgui.h>
+
+#include "app/viewer_impl.h"
+#include "ik/transform.h"
+
+namespace app {
+
+namespace {
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool ContainsNoCase(const std::string& text, const std::string& needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) ==
+                                                    std::tolower(static_cast<unsigned char>(b)); });
+  return it != text.end();
+}
+
+glm::vec3 EulerDegrees(const glm::quat& q) { return glm::degrees(glm::eulerAngles(q)); }
+
+void TransformRows(const char* label, const ik::Transform& t) {
+  const glm::vec3 euler = EulerDegrees(t.rotation);
+  ImGui::Text("%s T  %8.4f %8.4f %8.4f", label, double(t.translation.x), double(t.translation.y),
+              double(t.translation.z));
+  ImGui::Text("%s R  %8.2f %8.2f %8.2f deg (quat %.3f %.3f %.3f %.3f)", label, double(euler.x),
+              double(euler.y), double(euler.z), double(t.rotation.x), double(t.rotation.y),
+              double(t.rotation.z), double(t.rotation.w));
+  ImGui::Text("%s S  %8.4f %8.4f %8.4f", label, double(t.scale.x), double(t.scale.y),
+              double(t.scale.z));
+}
+
+const char* kEndOrientationNames[] = {"keep local (seed)", "keep world", "target rotation"};
+
+}  // namespace
+
+void Viewer::TrackEditOfLastItem() {
+  if (ImGui::IsItemActivated()) BeginEdit();
+  if (ImGui::IsItemDeactivated()) CommitEdit();
+}
+
+void Viewer::DrawUi() {
+  // The state before this frame's panel edits: widgets that change on release (checkboxes,
+  // buttons, combo entries) record it as their undo step.
+  const EditState before = edit_;
+  const bool edit_running = edit_before_.has_value();
+  const size_t commits = commits_;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 50.0f, 760.0f)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("skelview");
+  DrawModelPanel();
+  DrawDisplayPanel();
+  DrawAnimationPanel();
+  DrawChainsPanel();
+  DrawJointsPanel();
+  ImGui::End();
+  DrawMessage();
+  DrawStatusLine();
+  // Discrete widgets changed the state without a running edit: one undo step.
+  if (!edit_running && !edit_before_ && commits == commits_) history_.Record(before, edit_);
+}
+
+void Viewer::DrawModelPanel() {
+  if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const assets::Model& model = current_->model;
+  ImGui::TextWrapped("%s", model.source.c_str());
+  int bones = 0;
+  for (bool b : model.is_bone) bones += b ? 1 : 0;
+  ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(),
+              model.vertex_count(), model.triangle_count());
+  ImGui::Text("%d joints (%d bones), %zu clips, %zu chains", model.skeleton.joint_count(), bones,
+              model.clips.size(), edit_.chains.size());
+  for (const std::string& w : model.warnings) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::TextWrapped("warning: %s", w.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void Viewer::DrawDisplayPanel() {
+  if (!ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Checkbox("Mesh", &scene_options_.mesh);
+  ImGui::SameLine();
+  ImGui::Checkbox("Grid", &scene_options_.grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("Bones", &scene_options_.skeleton);
+  ImGui::SameLine();
+  ImGui::Checkbox("X-ray", &scene_options_.skeleton_xray);
+  ImGui::Checkbox("Joint axes", &scene_options_.joint_axes);
+  ImGui::SameLine();
+  ImGui::Checkbox("IK handles", &show_handles_);
+  ImGui::Checkbox("Knee circles", &scene_options_.ik_overlay);
+  ImGui::SameLine();
+  ImGui::Checkbox("Reach shells", &scene_options_.reach_shell);
+  ImGui::SliderFloat("Mesh opacity", &scene_options_.mesh_opacity, 0.05f, 1.0f, "%.2f");
+  if (ImGui::Button("Frame model (F)")) FrameCamera();
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot (F12)")) screenshot_requested_ = true;
+}
+
+void Viewer::DrawAnimationPanel() {
+  if (!ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const assets::Model& model = current_->model;
+  if (model.clips.empty()) {
+    ImGui::TextDisabled("no clips in this model");
+    return;
+  }
+  const char* preview = clip_ >= 0 ? model.clips[clip_].name.c_str() : "(rest pose)";
+  if (ImGui::BeginCombo("Clip", preview)) {
+    if (ImGui::Selectable("(rest pose)", clip_ < 0)) clip_ = -1;
+    for (int c = 0; c < static_cast<int>(model.clips.size()); ++c) {
+      ImGui::PushID(c);
+      const std::string label =
+          model.clips[c].name.empty() ? "clip " + std::to_string(c) : model.clips[c].name;
+      if (ImGui::Selectable(label.c_str(), clip_ == c)) {
+        clip_ = c;
+        clip_time_ = 0.0f;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  if (clip_ < 0) return;
+  if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
+  ImGui::SameLine();
+  ImGui::Checkbox("Loop", &loop_);
+  ImGui::SliderFloat("Speed", &speed_, -2.0f, 2.0f, "%.2fx");
+  ImGui::SliderFloat("Time", &clip_time_, 0.0f, model.clips[clip_].duration, "%.3f s");
+}
+
+void Viewer::DrawChainsPanel() {
+  if (!ImGui::CollapsingHeader("IK chains", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ik::Skeleton& skeleton = current_->model.skeleton;
+  if (edit_.chains.empty()) ImGui::TextDisabled("no chains: select a joint and add one");
+  int remove = -1;
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    ChainSettings& chain = edit_.chains[i];
+    ImGui::PushID(i);
+    ImGui::Checkbox("##enabled", &chain.enabled);
+    ImGui::SameLine();
+    const int r = chain_request_.size() > size_t(i) ? chain_request_[i] : -1;
+    const ik::TwoBoneIkResult* result =
+        r >= 0 && r < static_cast<int>(state_.ik.size()) ? &state_.ik[r] : nullptr;
+    const bool open = ImGui::TreeNodeEx("##chain", ImGuiTreeNodeFlags_SpanAvailWidth |
+                                                       (i == active_chain_ ? ImGuiTreeNodeFlags_Selected : 0),
+                                        "%s", chain.label.c_str());
+    if (ImGui::IsItemClicked()) active_chain_ = i;
+    if (result) {
+      ImGui::SameLine(200.0f);
+      const ImVec4 color = result->reached ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
+                                           : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+      ImGui::TextColored(color, "%s %.1e", ik::CaseName(result->solve_case),
+                         double(result->error));
+    }
+    if (open) {
+      ImGui::TextDisabled("%s > %s > %s", skeleton.name(chain.chain.start).c_str(),
+                          skeleton.name(chain.chain.mid).c_str(),
+                          skeleton.name(chain.chain.end).c_str());
+      int mode = static_cast<int>(chain.mode);
+      const glm::vec3 effector = Effector(i);
+      const glm::vec3 target_before = ChainTarget(chain, effector);
+      if (ImGui::Combo("Target", &mode, "follow animation\0pinned in world\0")) {
+        chain.mode = static_cast<TargetMode>(mode);
+        SetChainTarget(&chain, target_before, effector);  // the handle stays where it is
+      }
+      glm::vec3 target = target_before;
+      if (ImGui::DragFloat3("Position", &target.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f")) {
+        SetChainTarget(&chain, target, effector);
+      }
+      TrackEditOfLastItem();
+      if (ImGui::Checkbox("Pole", &chain.use_pole) && chain.use_pole && result) {
+        // Start the pole in front of the current knee, along its bend.
+        const glm::vec3 middle = 0.5f * (result->a + result->c_final);
+        glm::vec3 out = result->b_final - middle;
+        if (glm::length(out) < 1e-6f) out = glm::vec3(0.0f, 0.0f, 1.0f);
+        chain.pole = result->b_final + glm::normalize(out) * current_->size * 0.2f;
+      }
+      if (chain.use_pole) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(-1.0f);
+        ImGui::DragFloat3("##pole", &chain.pole.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+        TrackEditOfLastItem();
+      }
+      ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
+      ImGui::SliderFloat("Soft", &chain.soft, 0.0f, 0.5f, "%.3f");
+      TrackEditOfLastItem();
+      ImGui::SliderFloat("Weight", &chain.weight, 0.0f, 1.0f, "%.2f");
+      TrackEditOfLastItem();
+      int orientation = static_cast<int>(chain.end_orientation);
+      if (ImGui::Combo("End", &orientation, kEndOrientationNames, 3)) {
+        chain.end_orientation = static_cast<ik::EndOrientation>(orientation);
+      }
+      if (result) {
+        ImGui::Text("case %s, %s, error %.2e", ik::CaseName(result->solve_case),
+                    result->reached ? "reached" : "not reached", double(result->error));
+        ImGui::Text("fallback %s", ik::FallbackName(result->fallback));
+        ImGui::Text("knee circle r %.4f, reach %.3f..%.3f", double(result->circle.radius),
+                    double(result->reach_min), double(result->reach_max));
+      }
+      if (ImGui::Button("Reset target (R)")) ResetChainTarget(&chain, effector);
+      ImGui::SameLine();
+      if (ImGui::Button("Remove")) remove = i;
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  if (remove >= 0) {
+    edit_.chains.erase(edit_.chains.begin() + remove);
+    active_chain_ = -1;
+    hover_chain_ = -1;
+  }
+  if (ImGui::Button("Reset all targets")) {
+    for (size_t i = 0; i < edit_.chains.size(); ++i) {
+      ResetChainTarget(&edit_.chains[i], Effector(static_cast<int>(i)));
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset pose")) {
+    edit_.joint_rotations.clear();
+    for (size_t i = 0; i < edit_.chains.size(); ++i) {
+      ResetChainTarget(&edit_.chains[i], Effector(static_cast<int>(i)));
+    }
+  }
+  ImGui::BeginDisabled(selected_joint_ < 0);
+  if (ImGui::Button("Add chain ending at selected joint") && selected_joint_ >= 0) {
+    ChainSettings chain;
+    std::string error;
+    if (MakeChain(current_->model, selected_joint_, &chain, &error)) {
+      ResetChainTarget(&chain, glm::vec3(unsolved_models_[selected_joint_][3]));
+      edit_.chains.push_back(chain);
+      active_chain_ = static_cast<int>(edit_.chains.size()) - 1;
+    } else {
+      ShowMessage(error, true);
+    }
+  }
+  ImGui::EndDisabled();
+}
+
+void Viewer::DrawJointTree(int joint, const std::string& filter) {
+  const ik::Skeleton& skeleton = current_->model.skeleton;
+  const std::vector<int>& children = skeleton.children(joint);
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth;
+  if (children.empty()) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+  if (joint == selected_joint_) flags |= ImGuiTreeNodeFlags_Selected;
+  if (skeleton.Depth(joint) < 2) flags |= ImGuiTreeNodeFlags_DefaultOpen;
+  if (scroll_to_selected_ && selected_joint_ >= 0 && joint != selected_joint_ &&
+      skeleton.IsAncestorOrSelf(joint, selected_joint_)) {
+    ImGui::SetNextItemOpen(true);
+  }
+  const bool bone = joint < static_cast<int>(current_->model.is_bone.size()) &&
+                    current_->model.is_bone[joint];
+  if (!bone) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.6f, 0.6f, 1.0f));
+  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
+                                      "%s", skeleton.name(joint).c_str());
+  if (!bone) ImGui::PopStyleColor();
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selected_joint_ = joint;
+  if (joint == selected_joint_ && scroll_to_selected_) {
+    ImGui::SetScrollHereY(0.5f);
+    scroll_to_selected_ = false;
+  }
+  if (open && !children.empty()) {
+    // Very deep hierarchies are cut off rather than recursed into without bound.
+    if (skeleton.Depth(joint) < 200) {
+      for (int child : children) DrawJointTree(child, filter);
+    } else {
+      ImGui::TextDisabled("(deeper joints: use the search)");
+    }
+    ImGui::TreePop();
+  }
+}
+
+void Viewer::DrawJointsPanel() {
+  if (!ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ik::Skeleton& skeleton = current_->model.skeleton;
+  ImGui::SetNextItemWidth(-1.0f);
+  ImGui::InputTextWithHint("##filter", "search joints", joint_filter_, sizeof(joint_filter_));
+  const std::string filter = joint_filter_;
+  ImGui::BeginChild("joint_tree", ImVec2(0.0f, 220.0f), true);
+  if (!filter.empty()) {
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      if (!ContainsNoCase(skeleton.name(j), filter)) continue;
+      ImGui::PushID(j);
+      if (ImGui::Selectable(skeleton.name(j).c_str(), j == selected_joint_)) selected_joint_ = j;
+      ImGui::PopID();
+    }
+  } else {
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      if (skeleton.parent(j) < 0) DrawJointTree(j, filter);
+    }
+  }
+  ImGui::EndChild();
+  DrawSelectedJoint();
+}
+
+void Viewer::DrawSelectedJoint() {
+  const ik::Skeleton& skeleton = current_->model.skeleton;
+  const int j = selected_joint_;
+  if (j < 0 || j >= skeleton.joint_count()) {
+    ImGui::TextDisabled("click a bone or a joint to select it");
+    return;
+  }
+  ImGui::Text("%s", skeleton.name(j).c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("(parent %s)",
+                      skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  TransformRows("local", state_.pose.locals[j]);
+  ik::Transform world;
+  if (ik::Transform::FromMatrix(state_.models[j], &world)) TransformRows("world", world);
+  // The local rotation is editable (Euler angles, degrees); the edit replaces the animation's.
+  glm::vec3 euler = EulerDegrees(unsolved_pose_.locals[j].rotation);
+  if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -360.0f, 360.0f, "%.1f")) {
+    edit_.joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
+  }
+  TrackEditOfLastItem();
+  if (edit_.joint_rotations.count(j)) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear")) edit_.joint_rotations.erase(j);
+  }
+}
+
+void Viewer::DrawMessage() {
+  if (message_.empty() || MillisecondsSince(message_time_) > 8000.0) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f + 180.0f, 12.0f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  ImGui::Begin("##message", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+  const ImVec4 color =
+      message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.85f, 0.9f, 1.0f, 1.0f);
+  ImGui::PushTextWrapPos(560.0f);
+  ImGui::TextColored(color, "%s", message_.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
+void Viewer::DrawStatusLine() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float height = ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(0.0f, io.DisplaySize.y - height), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f, 2.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoInputs);
+  const assets::Model& model = current_->model;
+  ImGui::Text(
+      "frame %.2f ms (%.0f fps) | update %.2f ms (IK %.1f us) | draw %.2f ms | %d joints | %zu "
+      "vertices | %zu triangles%s",
+      frame_ms_.value, frame_ms_.value > 0 ? 1000.0 / frame_ms_.value : 0.0, update_ms_.value,
+      solve_us_.value, draw_ms_.value, model.skeleton.joint_count(), model.vertex_count(),
+      model.triangle_count(), drag_ == Drag::kGizmo ? " | dragging" : "");
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
+}  // namespace app

@@ -1,0 +1,136 @@
+"""End-to-end test of live IK in the window under Xvfb: drag the left foot's handle with xdotool by a
+known number of pixels, then check from the --trace log that the foot reached the new target, that
+the handle followed the cursor, that the knee went where the solver (skelview pose) says it goes,
+that the overlay is drawn, and that Ctrl+Z / Ctrl+Shift+Z and double-click undo, redo and reset.
+Usage: drag_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xvfb_session as xs  # noqa: E402
+
+BINARY = None
+
+
+def dist(a, b):
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
+
+
+class DragTest(unittest.TestCase):
+    def setUp(self):
+        try:
+            xs.require_tools("Xvfb", "xdotool", "import", "convert")
+        except xs.SkipTest as e:
+            raise unittest.SkipTest(str(e))
+        self.xvfb = xs.Xvfb()
+        self.addCleanup(self.xvfb.close)
+        self.viewer = xs.Viewer(BINARY, self.xvfb, size="900x700")
+        self.addCleanup(self.viewer.close)
+        self.ready = self.viewer.wait_event("ready")
+        self.viewer.find_window()
+        self.shots = tempfile.mkdtemp(prefix="skelview-drag-")
+
+    def chain(self, end):
+        for c in self.ready["chains"]:
+            if c["end"] == end:
+                return c
+        self.fail(f"no chain ends at {end}: {self.ready['chains']}")
+
+    def solve_with_cli(self, drag):
+        """What `skelview pose` computes for the same target, pose and options."""
+        spec = "LeftFoot=%r,%r,%r" % tuple(drag["target"])
+        if drag["options"]["hinge"]:
+            spec += ",hinge"
+        args = [BINARY, "pose", "--ik", spec]
+        if "anim" in drag:
+            args += ["--anim", str(drag["anim"]["index"]), "--time", repr(drag["anim"]["time"])]
+        out = subprocess.run(args, capture_output=True, text=True, timeout=60,
+                             env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)
+
+    def test_drag_left_foot_moves_it_and_the_knee_as_the_solver_says(self):
+        foot = self.chain("LeftFoot")
+        self.assertEqual([c["end"] for c in self.ready["chains"]].count("LeftHand"), 1)
+        x0, y0 = foot["handle_px"]
+        dx, dy = 45, -70
+        self.viewer.drag(x0, y0, x0 + dx, y0 + dy)
+        drag = self.viewer.wait_event("drag_end")
+        self.assertEqual(drag["end"], "LeftFoot")
+        self.assertEqual(drag["part"], "center")  # the disc drags on the camera-facing plane
+        # The handle followed the cursor exactly, and the foot reached the new target.
+        self.assertAlmostEqual(drag["handle_px"][0], x0 + dx, delta=1.5)
+        self.assertAlmostEqual(drag["handle_px"][1], y0 + dy, delta=1.5)
+        self.assertTrue(drag["reached"], drag)
+        self.assertLess(dist(drag["effector"], drag["target"]), 1e-4)
+        self.assertGreater(dist(drag["target"], foot["target"]), 0.05)
+        # The knee moved, and to where the command-line solver puts it for the same target.
+        self.assertGreater(dist(drag["mid_after"], drag["mid_before"]), 0.01)
+        cli = self.solve_with_cli(drag)
+        ik = cli["ik"][0]
+        self.assertEqual(ik["case"], drag["case"])
+        self.assertLess(dist(ik["mid_after"], drag["mid_after"]), 1e-4, (ik, drag))
+        knee = next(j for j in cli["joints"] if j["name"] == "LeftLeg")
+        self.assertLess(dist(knee["world"], drag["mid_after"]), 1e-4)
+
+        # The overlay is drawn: the yellow knee circle of the bent leg is on screen.
+        shot = self.viewer.screenshot(os.path.join(self.shots, "after_drag.png"))
+        out = subprocess.run(
+            ["convert", shot, "-fx", "(r>0.8 && g>0.65 && b<0.45) ? 1 : 0", "-format",
+             "%[fx:mean*w*h]", "info:"], capture_output=True, text=True, check=True).stdout
+        self.assertGreater(float(out), 150, "no knee-circle (yellow) pixels in the screenshot")
+
+        # Undo puts the target back, redo brings the drag back.
+        self.viewer.key("ctrl+z")
+        undo = self.viewer.wait_event("undo")
+        target = next(c["target"] for c in undo["chains"] if c["end"] == "LeftFoot")
+        self.assertLess(dist(target, foot["target"]), 1e-5)
+        self.viewer.key("ctrl+shift+z")
+        redo = self.viewer.wait_event("redo")
+        target = next(c["target"] for c in redo["chains"] if c["end"] == "LeftFoot")
+        self.assertLess(dist(target, drag["target"]), 1e-5)
+
+        # Double-clicking the handle resets the target to the effector's unposed position.
+        hx, hy = drag["handle_px"]
+        self.viewer.move(hx, hy)
+        time.sleep(0.2)
+        self.viewer.xdotool("click", "--repeat", "2", "--delay", "80", "1")
+        reset = self.viewer.wait_event("reset")
+        target = next(c["target"] for c in reset["chains"] if c["end"] == "LeftFoot")
+        self.assertLess(dist(target, foot["target"]), 1e-5)
+
+        self.viewer.key("ctrl+q")
+        self.assertEqual(self.viewer.wait_exit(), 0, self.viewer.output())
+
+    def test_axis_drag_moves_the_target_along_y_only(self):
+        hand = self.chain("LeftHand")  # on the right of the screen, clear of the panel
+        x0, y0 = hand["handle_px"]
+        # Click the disc first: it becomes the active chain and shows its arrows.
+        self.viewer.move(x0, y0)
+        time.sleep(0.2)
+        self.viewer.xdotool("click", "1")
+        time.sleep(0.3)
+        # The Y arrow points up on screen from the handle; grab it 55 px above the centre.
+        self.viewer.drag(x0, y0 - 55, x0 + 30, y0 - 95)
+        drag = self.viewer.wait_event("drag_end")
+        self.assertEqual(drag["end"], "LeftHand")
+        self.assertEqual(drag["part"], "y")
+        self.assertAlmostEqual(drag["target"][0], hand["target"][0], delta=1e-5)
+        self.assertAlmostEqual(drag["target"][2], hand["target"][2], delta=1e-5)
+        self.assertGreater(drag["target"][1], hand["target"][1] + 0.02)
+
+
+if __name__ == "__main__":
+    BINARY = os.path.abspath(sys.argv.pop(1))
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.skipped and result.testsRun == len(result.skipped):
+        sys.exit(77)
