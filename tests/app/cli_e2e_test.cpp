@@ -92,6 +92,23 @@ TEST(CliInfo, BuiltinCharacterIsAHumanoid) {
   }
 }
 
+TEST(CliInfo, JsonListsTheDetectedLimbs) {
+  const json info = RunJson({"info", "--json"});
+  ASSERT_TRUE(info["limbs"].is_array());
+  std::vector<std::string> limbs;
+  for (const json& l : info["limbs"]) {
+    limbs.push_back(l["start"].get<std::string>() + "/" + l["mid"].get<std::string>() + "/" +
+                    l["end"].get<std::string>());
+  }
+  EXPECT_THAT(limbs, testing::ElementsAre("LeftUpLeg/LeftLeg/LeftFoot", "RightUpLeg/RightLeg/RightFoot",
+                                          "LeftArm/LeftForeArm/LeftHand",
+                                          "RightArm/RightForeArm/RightHand"));
+  const std::string cesium = testpaths::SharedModel(
+      "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
+  EXPECT_EQ(RunJson({"info", cesium, "--json"})["limbs"].size(), 4u);
+}
+
 TEST(CliInfo, TextOutputListsTheJointTree) {
   const testproc::Result r = testproc::Skelview({"info"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,0 +1,248 @@
+// The viewer's logic without a window: limb detection on real models, default chains, targets,
+// undo/redo, and picking bones and mesh points.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "app/chain_edit.h"
+#include "app/picking.h"
+#include "assets/builtin_character.h"
+#include "assets/importer.h"
+#include "ik/kinematics.h"
+#include "ik/limbs.h"
+#include "tests/test_paths.h"
+
+namespace {
+
+using testing::ElementsAre;
+
+const assets::Model& Builtin() {
+  static const assets::Model model = assets::MakeBuiltinCharacter();
+  return model;
+}
+
+std::vector<std::string> LimbTriples(const assets::Model& model) {
+  std::vector<std::string> out;
+  const ik::Skeleton& s = model.skeleton;
+  for (const ik::Limb& l : ik::DetectLimbs(s, &model.is_bone)) {
+    out.push_back(l.label + ":" + s.name(l.chain.start) + "/" + s.name(l.chain.mid) + "/" +
+                  s.name(l.chain.end));
+  }
+  return out;
+}
+
+TEST(LimbsOnModels, BuiltinCharacterHasTwoArmsAndTwoLegs) {
+  EXPECT_THAT(LimbTriples(Builtin()),
+              ElementsAre("LeftLeg:LeftUpLeg/LeftLeg/LeftFoot",
+                          "RightLeg:RightUpLeg/RightLeg/RightFoot",
+                          "LeftArm:LeftArm/LeftForeArm/LeftHand",
+                          "RightArm:RightArm/RightForeArm/RightHand"));
+}
+
+// CesiumMan and RiggedFigure have unnamed joints: found by symmetry. `left` is the world direction
+// of the figure's left side (CesiumMan faces +X, so its left is -Z; RiggedFigure faces +Z, its
+// left is +X); the left limbs must lie on that side.
+void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left) {
+  const std::string path = testpaths::SharedModel(relative);
+  if (path.empty()) GTEST_SKIP() << "shared model " << relative << " not found";
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const assets::Model& model = *loaded.model;
+  const auto limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
+  ASSERT_EQ(limbs.size(), 4u) << relative;
+  const auto& rest = model.skeleton.rest_models();
+  auto position = [&](int joint) { return glm::vec3(rest[joint][3]); };
+  std::map<std::string, ik::Limb> by_label;
+  for (const ik::Limb& l : limbs) by_label[l.label] = l;
+  ASSERT_EQ(by_label.count("LeftLeg") + by_label.count("RightLeg") + by_label.count("LeftArm") +
+                by_label.count("RightArm"),
+            4u);
+  // Legs below arms; feet near the floor; the left limbs on the -Z side.
+  EXPECT_LT(position(by_label["LeftLeg"].chain.start).y, position(by_label["LeftArm"].chain.start).y);
+  EXPECT_LT(position(by_label["LeftLeg"].chain.end).y, 0.2f);
+  EXPECT_GT(glm::dot(position(by_label["LeftLeg"].chain.end) -
+                         position(by_label["RightLeg"].chain.end), left), 0.05f);
+  EXPECT_GT(glm::dot(position(by_label["LeftArm"].chain.end) -
+                         position(by_label["RightArm"].chain.end), left), 0.2f);
+  for (const ik::Limb& l : limbs) {
+    EXPECT_FALSE(l.by_name);
+    EXPECT_EQ(ik::ValidateChain(model.skeleton, l.chain), "");
+  }
+}
+
+TEST(LimbsOnModels, CesiumManBySymmetry) {
+  ExpectSymmetricHumanoid("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb",
+                          glm::vec3(0, 0, -1));
+}
+
+TEST(LimbsOnModels, RiggedFigureBySymmetry) {
+  ExpectSymmetricHumanoid("khronos-glTF-Sample-Models/RiggedFigure/glTF/RiggedFigure.gltf",
+                          glm::vec3(1, 0, 0));
+}
+
+TEST(LimbsOnModels, BcnEpilepticByHipKneeAnkleNames) {
+  const std::string path = testpaths::SharedModel("assimp/BCN_Epileptic/BCN_Epileptic.X");
+  SKIP_IF_NO_MODEL(path, "BCN_Epileptic.X");
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  EXPECT_THAT(LimbTriples(*loaded.model),
+              ElementsAre("LeftLeg:B_Hip_Left/B_Knee_Left/B_Ankle_Left",
+                          "RightLeg:B_Hip_Right/B_Knee_Right/B_Ankle_Right",
+                          "LeftArm:B_UpperArm_Left/B_ForeArm_Left/B_Hand_Left",
+                          "RightArm:B_UpperArm_Right/B_ForeArm_Right/B_Hand_Right"));
+}
+
+TEST(LimbsOnModels, ModelsWithoutLimbsHaveNone) {
+  for (const char* relative : {"khronos-glTF-Sample-Models/RiggedSimple/glTF/RiggedSimple.gltf",
+                               "khronos-glTF-Sample-Models/SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+                               "glTF-Asset-Generator/Animation_Skin/Animation_Skin_01.gltf"}) {
+    const std::string path = testpaths::SharedModel(relative);
+    if (path.empty()) GTEST_SKIP() << "shared model " << relative << " not found";
+    assets::LoadResult loaded = assets::LoadModel(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error;
+    EXPECT_TRUE(ik::DetectLimbs(loaded.model->skeleton, &loaded.model->is_bone).empty())
+        << relative;
+  }
+}
+
+TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
+  const auto chains = app::DefaultChains(Builtin());
+  ASSERT_EQ(chains.size(), 4u);
+  for (const app::ChainSettings& c : chains) {
+    EXPECT_TRUE(c.enabled);
+    EXPECT_EQ(c.mode, app::TargetMode::kFollow);
+    EXPECT_EQ(c.offset, glm::vec3(0.0f));
+    EXPECT_TRUE(c.hinge) << c.label << ": the built-in character's knees and elbows are bent";
+  }
+}
+
+TEST(ChainTargets, FollowAddsTheOffsetPinnedStays) {
+  app::ChainSettings chain;
+  const glm::vec3 effector(0.1f, 0.2f, 0.3f);
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, effector);
+  EXPECT_EQ(app::ChainTarget(chain, effector), glm::vec3(0.5f, 0.5f, 0.5f));
+  // Following: when the animated effector moves, the target moves with it.
+  EXPECT_EQ(app::ChainTarget(chain, effector + glm::vec3(1, 0, 0)), glm::vec3(1.5f, 0.5f, 0.5f));
+  chain.mode = app::TargetMode::kPinned;
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, effector);
+  EXPECT_EQ(app::ChainTarget(chain, effector + glm::vec3(1, 0, 0)), glm::vec3(0.5f, 0.5f, 0.5f));
+  app::ResetChainTarget(&chain, effector);
+  EXPECT_EQ(app::ChainTarget(chain, effector), effector);
+}
+
+TEST(ChainTargets, RequestsOnlyForEnabledChains) {
+  const assets::Model& model = Builtin();
+  auto chains = app::DefaultChains(model);
+  chains[1].enabled = false;
+  std::vector<glm::mat4> models;
+  ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
+  std::vector<app::IkChainRequest> requests;
+  std::vector<int> request_chain;
+  app::BuildRequests(chains, models, &requests, &request_chain);
+  EXPECT_THAT(request_chain, ElementsAre(0, 2, 3));
+  // With no offset the target is the effector itself: the solve leaves the pose unchanged.
+  EXPECT_EQ(requests[0].target.position, glm::vec3(models[chains[0].chain.end][3]));
+}
+
+TEST(UndoHistory, UndoRedoRestoreEachCompletedEdit) {
+  app::UndoHistory history;
+  app::EditState state;
+  state.chains.resize(1);
+  const app::EditState original = state;
+  // Edit 1: a drag.
+  app::EditState before = state;
+  state.chains[0].offset = {0, 0.1f, 0};
+  history.Record(before, state);
+  const app::EditState after_drag = state;
+  // Edit 2: a joint rotation.
+  before = state;
+  state.joint_rotations[3] = glm::angleAxis(0.5f, glm::vec3(0, 0, 1));
+  history.Record(before, state);
+  // An edit that changed nothing makes no step.
+  history.Record(state, state);
+  EXPECT_EQ(history.undo_count(), 2u);
+
+  ASSERT_TRUE(history.Undo(&state));
+  EXPECT_EQ(state, after_drag);
+  ASSERT_TRUE(history.Undo(&state));
+  EXPECT_EQ(state, original);
+  EXPECT_FALSE(history.Undo(&state));
+  ASSERT_TRUE(history.Redo(&state));
+  EXPECT_EQ(state, after_drag);
+  // A new edit after undo drops the redo list.
+  before = state;
+  state.chains[0].enabled = false;
+  history.Record(before, state);
+  EXPECT_EQ(history.redo_count(), 0u);
+  EXPECT_FALSE(history.Redo(&state));
+}
+
+app::PickView FrontView(app::OrbitCamera* camera) {
+  camera->yaw = 0.0f;  // looking at the character's front (it faces +Z)
+  camera->pitch = 0.0f;
+  camera->target = {0, 0.9f, 0};
+  camera->distance = 3.0f;
+  app::PickView view;
+  view.viewport = {800, 800};
+  view.view = camera->View();
+  view.projection = camera->Projection(1.0f);
+  return view;
+}
+
+TEST(Picking, ClickOnABoneSelectsIt) {
+  const assets::Model& model = Builtin();
+  std::vector<glm::mat4> models;
+  ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
+  app::OrbitCamera camera;
+  const app::PickView view = FrontView(&camera);
+  // Halfway along the left thigh (LeftUpLeg → LeftLeg) on screen.
+  const int up_leg = model.skeleton.Find("LeftUpLeg"), leg = model.skeleton.Find("LeftLeg");
+  glm::vec2 a, b;
+  ASSERT_TRUE(app::ProjectToPixel(view.view, view.projection, view.viewport,
+                                  glm::vec3(models[up_leg][3]), &a));
+  ASSERT_TRUE(app::ProjectToPixel(view.view, view.projection, view.viewport,
+                                  glm::vec3(models[leg][3]), &b));
+  EXPECT_EQ(app::PickBone(model, models, view, 0.5f * (a + b) + glm::vec2(2, 0), 8.0f), up_leg);
+  // On the knee joint itself: the knee.
+  EXPECT_EQ(app::PickBone(model, models, view, b, 8.0f), leg);
+  // Far from every bone: nothing.
+  EXPECT_EQ(app::PickBone(model, models, view, {5, 5}, 8.0f), -1);
+}
+
+TEST(Picking, ClickOnTheMeshSelectsTheJointWeighingMostThere) {
+  const assets::Model& model = Builtin();
+  std::vector<glm::mat4> models;
+  ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
+  app::OrbitCamera camera;
+  const app::PickView view = FrontView(&camera);
+  // Aim at the middle of the head and of the left shin.
+  const int head = model.skeleton.Find("Head");
+  const glm::vec3 head_centre = glm::vec3(models[head][3]) + glm::vec3(0, 0.08f, 0);
+  glm::vec2 px;
+  ASSERT_TRUE(app::ProjectToPixel(view.view, view.projection, view.viewport, head_centre, &px));
+  const app::Ray ray = app::RayFromPixel(view.view, view.projection, view.viewport, px.x, px.y);
+  EXPECT_EQ(app::PickJointOnMesh(model, models, ray), head);
+  const int leg = model.skeleton.Find("LeftLeg"), foot = model.skeleton.Find("LeftFoot");
+  const glm::vec3 shin = 0.5f * (glm::vec3(models[leg][3]) + glm::vec3(models[foot][3]));
+  ASSERT_TRUE(app::ProjectToPixel(view.view, view.projection, view.viewport, shin, &px));
+  EXPECT_EQ(app::PickJointOnMesh(
+                model, models, app::RayFromPixel(view.view, view.projection, view.viewport, px.x, px.y)),
+            leg);
+  // Beside the body: nothing.
+  EXPECT_EQ(app::PickJointOnMesh(model, models,
+                                 app::RayFromPixel(view.view, view.projection, view.viewport, 5, 5)),
+            -1);
+}
+
+TEST(Picking, IntersectMeshFindsTheNearestTriangle) {
+  // Two parallel squares at z = 0 and z = -1, seen from +Z.
+  const std::vector<glm::vec3> positions = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0},
+                                            {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}};
+  const std::vector<uint32_t> indices = {4, 5, 6, 4, 6, 7, 0, 1, 2, 0, 2, 3};
+  app::MeshHit hit;
+  ASSERT_TRUE(app::IntersectMesh({{0.2f, 0.3f, 5.0f}, {0, 0, -1}}, positions, indices, &hit));
+  EXPECT_NEAR(hit.t, 5.0f, 1e-5f);
+  EXPECT_GE(hit.triangle, 2);  // one of the front square's triangles
+  EXPECT_FALSE(app::IntersectMesh({{3, 3, 5}, {0, 0, -1}}, positions, indices, &hit));
+}
+
+}  // namespace
