@@ -65,6 +65,17 @@ int RunCommandLine(int argc, char** argv) {
   AddPoseOptions(exporter, &export_args);
   exporter->add_option("-o,--output", export_out, "Output .glb or .gltf")->required();
 
+  BenchArgs bench_args;
+  CLI::App* bench = cli.add_subcommand(
+      "bench", "Update and draw a crowd of animated characters with IK; print frame times");
+  bench->add_option("model", bench_args.model_path, "Model file (default: the built-in character)");
+  bench->add_option("--characters", bench_args.characters, "Number of characters (default 100)");
+  bench->add_option("--frames", bench_args.frames, "Frames to run (default 120)");
+  bench->add_option("--anim", bench_args.clip, "Clip index, -1 for the rest pose (default 0)");
+  bench->add_option("--size", bench_args.size, "Offscreen image size WxH (default 960x540)");
+  bench->add_option("-o,--output", bench_args.out_path, "Write the last frame as PNG");
+  bench->add_flag("!--no-draw", bench_args.draw, "Only update, do not draw");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -77,6 +88,7 @@ int RunCommandLine(int argc, char** argv) {
   if (render->parsed()) return RunRender(render_args, render_out, render_size);
   if (pose->parsed()) return RunPose(pose_args, pose_vertices, pose_skinning);
   if (exporter->parsed()) return RunExport(export_args, export_out);
+  if (bench->parsed()) return RunBench(bench_args);
   return RunViewer(viewer_args);
 }
 

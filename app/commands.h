@@ -33,4 +33,19 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
 int RunExport(const PoseArgs& args, const std::string& out_path);
 
+// `skelview bench`: a crowd of `characters` animated characters with IK on their limbs, updated
+// (sample + IK + FK + palette, on this thread) and drawn offscreen for `frames` frames; prints the
+// per-frame update and draw times (median and mean, milliseconds). `out_path` (optional) receives
+// the last frame as PNG; `draw` false skips drawing.
+struct BenchArgs {
+  std::string model_path;
+  int characters = 100;
+  int frames = 120;
+  int clip = 0;
+  std::string size = "960x540";
+  std::string out_path;
+  bool draw = true;
+};
+int RunBench(const BenchArgs& args);
+
 }  // namespace app

@@ -15,4 +15,10 @@ size_t Model::triangle_count() const {
   return n;
 }
 
+int Model::FindClip(const std::string& name) const {
+  for (size_t i = 0; i < clips.size(); ++i)
+    if (clips[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
 }  // namespace assets

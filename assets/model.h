@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <string>
+#include <vector>
 
 #include "ik/skeleton.h"
 
@@ -18,10 +17,13 @@ namespace assets {
 // and every vertex weighted 1 to it, so it follows its node rigidly.
 struct Mesh {
   std::string name;
-  bool skinned = false;  // false: rigidly attached to bones[0] as described above
+  bool skinned = false;              // false: rigidly attached to bones[0] as described above
   std::vector<glm::vec3> positions;  // bind-time mesh space
   std::vector<glm::vec3> normals;    // unit length
-  std::vector<glm::vec2> uvs;        // empty when the file has none
+  // Texture coordinates, empty when the file has none. glTF convention: (0, 0) is the first texel
+  // of Texture::rgba (the image's top-left corner) and v grows downwards, so a renderer uploads
+  // rgba rows in order and samples at (u, v) unchanged.
+  std::vector<glm::vec2> uvs;
   std::vector<glm::u16vec4> joints;  // per vertex: indices into `bones`
   std::vector<glm::vec4> weights;    // per vertex: sum to 1, unused slots 0
   std::vector<uint32_t> indices;     // triangles
@@ -31,6 +33,10 @@ struct Mesh {
   std::vector<int> bone_joints;
   std::vector<glm::mat4> bone_inverse_binds;
   int material = -1;  // index into Model::materials, -1 for the default material
+  // Skeleton joint of the node that carries this mesh in the file (for an unskinned mesh the same
+  // as bone_joints[0]); -1 when unknown. A skinned mesh ignores this node's transform (glTF rule);
+  // the exporter uses it to put the mesh back where it was.
+  int node = -1;
 };
 
 struct Texture {
@@ -84,6 +90,8 @@ struct Model {
 
   size_t vertex_count() const;
   size_t triangle_count() const;
+  // Index of the first clip with this exact name, or -1.
+  int FindClip(const std::string& name) const;
 };
 
 }  // namespace assets

@@ -66,4 +66,6 @@ std::string TakeGlErrors() {
   return errors;
 }
 
+void Finish() { glFinish(); }
+
 }  // namespace renderer

@@ -21,4 +21,7 @@ std::string GlDescription();
 // there were none. Tests and debug builds use it to catch misuse close to where it happened.
 std::string TakeGlErrors();
 
+// Waits until every GL command issued so far has completed (for timing draws).
+void Finish();
+
 }  // namespace renderer

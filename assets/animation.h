@@ -1,0 +1,36 @@
+// Clip sampling: turns keyframe tracks into a pose at a given time, with glTF's three
+// interpolation modes (step, linear with shortest-path slerp, cubic Hermite spline).
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "assets/model.h"
+#include "ik/skeleton.h"
+
+namespace assets {
+
+// Maps a playback time (seconds) into a clip of `duration_seconds`.
+// loop = true: wraps into [0, duration), negative times counting back from the end (-0.25 in a
+// 1 s clip is 0.75). loop = false: clamps to [0, duration].
+// Returns 0 for a non-finite time or a duration that is not finite and positive.
+float WrapTime(float time_seconds, float duration_seconds, bool loop);
+
+// Value of a track at `time_seconds`, clamped to the track's first and last keys. Returns
+// `fallback` for an empty track or one whose values do not match its times (one value per key,
+// three — in-tangent, value, out-tangent — for kCubicSpline). Rotations come back unit length;
+// linear rotation interpolation takes the shortest path.
+glm::vec3 SampleTrack(const Track<glm::vec3>& track, float time_seconds, const glm::vec3& fallback);
+glm::quat SampleTrack(const Track<glm::quat>& track, float time_seconds, const glm::quat& fallback);
+
+// Sets `pose` to the skeleton's rest pose, then overrides every joint property the clip animates
+// with its value at `time_seconds`, clamped to [0, clip.duration]. Joints and properties the clip
+// does not animate keep their rest values; channels naming a joint outside the skeleton are
+// ignored. The pose is resized to the skeleton. Looping is the caller's job (see WrapTime).
+void SampleClip(const ik::Skeleton& skeleton, const Clip& clip, float time_seconds, ik::Pose* pose);
+void SampleClip(const Model& model, const Clip& clip, float time_seconds, ik::Pose* pose);
+
+// Spherical linear interpolation from a to b along the shorter arc; unit result.
+glm::quat SlerpShortest(const glm::quat& a, const glm::quat& b, float t);
+
+}  // namespace assets

@@ -1,0 +1,615 @@
+// glTF export in two passes. First an aiScene is built from the Model (nodes = joints, meshes,
+// materials, embedded textures) and written by Assimp. Assimp 5.2.5's glTF writer puts every
+// bone of every mesh in one shared skin (wrong when meshes bind a joint differently), dereferences
+// a null parent when a skin joint is the scene root, splits each animation into one per channel
+// and keeps only linear interpolation. So no bones or animations are handed to it; the second pass
+// reopens the written file and adds skins, joint weights, exact T/R/S node transforms and the
+// clips itself.
+#include "assets/exporter.h"
+
+#include <assimp/material.h>
+#include <assimp/scene.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <assimp/Exporter.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+#include "assets/gltf_document.h"
+#include "ik/transform.h"
+
+namespace assets {
+namespace {
+
+using gltf::Json;
+
+// Name of the node added above several root joints (Assimp needs one root); removed again by the
+// repair pass, so it never appears in the file.
+constexpr char kWrapperName[] = "skelview-export-root";
+
+aiMatrix4x4 ToAssimp(const glm::mat4& m) {
+  // glm is column major, Assimp row major.
+  return aiMatrix4x4(m[0][0], m[1][0], m[2][0], m[3][0], m[0][1], m[1][1], m[2][1], m[3][1],
+                     m[0][2], m[1][2], m[2][2], m[3][2], m[0][3], m[1][3], m[2][3], m[3][3]);
+}
+
+std::string ToLower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Unique, non-empty names: Assimp finds nodes and meshes by name while writing.
+std::vector<std::string> UniqueNames(const std::vector<std::string>& names, const char* fallback) {
+  std::vector<std::string> out(names.size());
+  std::set<std::string> taken(names.begin(), names.end());
+  std::set<std::string> used;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string name = names[i].empty() ? fallback + std::to_string(i) : names[i];
+    if (used.count(name) || (names[i].empty() && taken.count(name))) {
+      std::string candidate = name + "." + std::to_string(i);
+      for (int k = 2; used.count(candidate) || taken.count(candidate); ++k) {
+        candidate = name + "." + std::to_string(i) + "." + std::to_string(k);
+      }
+      name = candidate;
+    }
+    used.insert(name);
+    out[i] = name;
+  }
+  return out;
+}
+
+bool EncodePng(const Texture& texture, std::vector<uint8_t>* png) {
+  if (texture.width <= 0 || texture.height <= 0 ||
+      texture.rgba.size() != static_cast<size_t>(texture.width) * texture.height * 4) {
+    return false;
+  }
+  auto sink = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<uint8_t>*>(context);
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+  };
+  return stbi_write_png_to_func(sink, png, texture.width, texture.height, 4, texture.rgba.data(),
+                                texture.width * 4) != 0;
+}
+
+// Where each mesh goes: the node it is attached to, and whether it must be written skinned.
+struct Placement {
+  int node = -1;         // joint index, or -(k+1) for the k-th extra holder node
+  bool skinned = false;  // an unskinned mesh moved off its node is written as a 1-bone skin
+};
+
+struct Plan {
+  std::vector<std::string> node_names;    // per joint, unique
+  std::vector<std::string> mesh_names;    // per mesh, unique
+  std::vector<Placement> placements;      // per mesh
+  std::vector<std::string> holder_names;  // extra nodes under the root, for crowded nodes
+  bool wrapper = false;                   // several roots: kWrapperName above them
+};
+
+Plan MakePlan(const Model& model) {
+  Plan plan;
+  const ik::Skeleton& s = model.skeleton;
+  plan.node_names = UniqueNames(s.names(), "joint");
+  // Assimp gives every object of the file an id unique across all kinds and renames clashes
+  // (a node and a mesh both called "Body"), so meshes travel under internal names and get their
+  // own names back in the repair pass.
+  for (size_t i = 0; i < model.meshes.size(); ++i) {
+    plan.mesh_names.push_back("skelview-mesh-" + std::to_string(i));
+  }
+  int roots = 0;
+  for (int j = 0; j < s.joint_count(); ++j) roots += s.parent(j) < 0 ? 1 : 0;
+  plan.wrapper = roots != 1;
+  // glTF nodes hold one mesh each (Assimp would merge a node's meshes into one, sharing a skin).
+  std::vector<char> used(static_cast<size_t>(s.joint_count()), 0);
+  auto valid = [&](int j) { return j >= 0 && j < s.joint_count(); };
+  for (size_t i = 0; i < model.meshes.size(); ++i) {
+    const Mesh& mesh = model.meshes[i];
+    Placement p;
+    p.skinned = mesh.skinned;
+    p.node = mesh.skinned ? (valid(mesh.node) ? mesh.node : 0)
+                          : (mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]);
+    if (!valid(p.node)) p.node = 0;
+    if (used[static_cast<size_t>(p.node)]) {
+      // A skinned mesh's node transform does not matter, so any free node will do.
+      p.skinned = true;
+      p.node = -1;
+      for (int j = 0; j < s.joint_count() && p.node < 0; ++j)
+        if (!used[static_cast<size_t>(j)]) p.node = j;
+      if (p.node < 0) {
+        plan.holder_names.push_back(UniqueNames({model.meshes[i].name + ".holder"}, "mesh")[0]);
+        p.node = -static_cast<int>(plan.holder_names.size());
+      }
+    }
+    if (p.node >= 0) used[static_cast<size_t>(p.node)] = 1;
+    plan.placements.push_back(p);
+  }
+  return plan;
+}
+
+// Builds the aiScene Assimp writes: nodes, meshes (no bones), materials, embedded textures.
+// `written_order` receives, for each node in the order Assimp writes them (depth-first from the
+// root, children in order), the joint it stands for, or -1 for the wrapper and holder nodes.
+std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Transform>& locals,
+                                    const Plan& plan, std::vector<int>* written_order) {
+  auto scene = std::make_unique<aiScene>();
+  const ik::Skeleton& s = model.skeleton;
+  const int n = s.joint_count();
+
+  // Materials, plus a default one for meshes without a valid material.
+  std::vector<int> texture_slot(model.textures.size(), -1);
+  std::vector<std::vector<uint8_t>> pngs;
+  for (size_t t = 0; t < model.textures.size(); ++t) {
+    std::vector<uint8_t> png;
+    if (EncodePng(model.textures[t], &png)) {
+      texture_slot[t] = static_cast<int>(pngs.size());
+      pngs.push_back(std::move(png));
+    }
+  }
+  bool needs_default = model.materials.empty();
+  for (const Mesh& mesh : model.meshes) {
+    needs_default |=
+        mesh.material < 0 || static_cast<size_t>(mesh.material) >= model.materials.size();
+  }
+  const unsigned material_count =
+      static_cast<unsigned>(model.materials.size()) + (needs_default ? 1 : 0);
+  scene->mNumMaterials = material_count;
+  scene->mMaterials = new aiMaterial*[material_count];
+  for (unsigned m = 0; m < material_count; ++m) {
+    const Material source = m < model.materials.size() ? model.materials[m] : Material{};
+    auto* material = new aiMaterial();
+    aiString name("skelview-material-" + std::to_string(m));  // restored by the repair pass
+    material->AddProperty(&name, AI_MATKEY_NAME);
+    const aiColor4D color(source.base_color.r, source.base_color.g, source.base_color.b,
+                          source.base_color.a);
+    material->AddProperty(&color, 1, AI_MATKEY_BASE_COLOR);
+    material->AddProperty(&color, 1, AI_MATKEY_COLOR_DIFFUSE);
+    const int texture = source.base_color_texture;
+    if (texture >= 0 && static_cast<size_t>(texture) < texture_slot.size() &&
+        texture_slot[static_cast<size_t>(texture)] >= 0) {
+      aiString reference("*" + std::to_string(texture_slot[static_cast<size_t>(texture)]));
+      material->AddProperty(&reference, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0));
+      material->AddProperty(&reference, AI_MATKEY_TEXTURE(aiTextureType_BASE_COLOR, 0));
+    }
+    scene->mMaterials[m] = material;
+  }
+  if (!pngs.empty()) {
+    scene->mNumTextures = static_cast<unsigned>(pngs.size());
+    scene->mTextures = new aiTexture*[pngs.size()];
+    for (size_t t = 0; t < pngs.size(); ++t) {
+      auto* texture = new aiTexture();
+      texture->mWidth = static_cast<unsigned>(pngs[t].size());  // compressed: byte count
+      texture->mHeight = 0;
+      texture->pcData = new aiTexel[(pngs[t].size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)];
+      std::memcpy(texture->pcData, pngs[t].data(), pngs[t].size());
+      std::strcpy(texture->achFormatHint, "png");
+      scene->mTextures[t] = texture;
+    }
+  }
+
+  // Meshes.
+  scene->mNumMeshes = static_cast<unsigned>(model.meshes.size());
+  scene->mMeshes = scene->mNumMeshes ? new aiMesh*[scene->mNumMeshes] : nullptr;
+  for (size_t i = 0; i < model.meshes.size(); ++i) {
+    const Mesh& source = model.meshes[i];
+    auto* mesh = new aiMesh();
+    mesh->mName = aiString(plan.mesh_names[i]);
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    const unsigned count = static_cast<unsigned>(source.positions.size());
+    mesh->mNumVertices = count;
+    mesh->mVertices = new aiVector3D[count];
+    mesh->mNormals = new aiVector3D[count];
+    const bool uvs = source.uvs.size() == source.positions.size();
+    if (uvs) {
+      mesh->mTextureCoords[0] = new aiVector3D[count];
+      mesh->mNumUVComponents[0] = 2;
+    }
+    for (unsigned v = 0; v < count; ++v) {
+      const glm::vec3& p = source.positions[v];
+      mesh->mVertices[v] = aiVector3D(p.x, p.y, p.z);
+      const glm::vec3 nrm =
+          v < source.normals.size() ? source.normals[v] : glm::vec3(0.0f, 1.0f, 0.0f);
+      mesh->mNormals[v] = aiVector3D(nrm.x, nrm.y, nrm.z);
+      // Assimp keeps OpenGL's bottom-up v and flips it when writing glTF.
+      if (uvs) mesh->mTextureCoords[0][v] = aiVector3D(source.uvs[v].x, 1.0f - source.uvs[v].y, 0);
+    }
+    const unsigned faces = static_cast<unsigned>(source.indices.size() / 3);
+    mesh->mNumFaces = faces;
+    mesh->mFaces = new aiFace[faces];
+    for (unsigned f = 0; f < faces; ++f) {
+      mesh->mFaces[f].mNumIndices = 3;
+      mesh->mFaces[f].mIndices = new unsigned[3];
+      for (int k = 0; k < 3; ++k) {
+        mesh->mFaces[f].mIndices[k] = std::min(source.indices[f * 3 + k], count ? count - 1 : 0);
+      }
+    }
+    const bool has_material =
+        source.material >= 0 && static_cast<size_t>(source.material) < model.materials.size();
+    mesh->mMaterialIndex = has_material ? static_cast<unsigned>(source.material)
+                                        : static_cast<unsigned>(model.materials.size());
+    scene->mMeshes[i] = mesh;
+  }
+
+  // Nodes.
+  std::vector<aiNode*> nodes(static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    nodes[j] = new aiNode(plan.node_names[j]);
+    nodes[j]->mTransformation = ToAssimp(locals[j].ToMatrix());
+  }
+  std::vector<std::vector<unsigned>> meshes_of(static_cast<size_t>(n));
+  std::vector<aiNode*> holders;
+  for (size_t i = 0; i < plan.placements.size(); ++i) {
+    const int node = plan.placements[i].node;
+    if (node >= 0) meshes_of[node].push_back(static_cast<unsigned>(i));
+  }
+  for (size_t h = 0; h < plan.holder_names.size(); ++h) {
+    auto* holder = new aiNode(plan.holder_names[h]);
+    for (size_t i = 0; i < plan.placements.size(); ++i) {
+      if (plan.placements[i].node == -static_cast<int>(h + 1)) {
+        holder->mNumMeshes = 1;
+        holder->mMeshes = new unsigned[1]{static_cast<unsigned>(i)};
+      }
+    }
+    holders.push_back(holder);
+  }
+  aiNode* root = plan.wrapper ? new aiNode(kWrapperName) : nodes[0];
+  auto attach = [](aiNode* parent, const std::vector<aiNode*>& children) {
+    if (children.empty()) return;
+    parent->mNumChildren = static_cast<unsigned>(children.size());
+    parent->mChildren = new aiNode*[children.size()];
+    for (size_t c = 0; c < children.size(); ++c) {
+      parent->mChildren[c] = children[c];
+      children[c]->mParent = parent;
+    }
+  };
+  std::vector<aiNode*> roots;
+  for (int j = 0; j < n; ++j) {
+    std::vector<aiNode*> children;
+    for (int c : s.children(j)) children.push_back(nodes[c]);
+    if (nodes[j] == root) children.insert(children.end(), holders.begin(), holders.end());
+    attach(nodes[j], children);
+    if (!meshes_of[j].empty()) {
+      nodes[j]->mNumMeshes = static_cast<unsigned>(meshes_of[j].size());
+      nodes[j]->mMeshes = new unsigned[meshes_of[j].size()];
+      std::copy(meshes_of[j].begin(), meshes_of[j].end(), nodes[j]->mMeshes);
+    }
+    if (s.parent(j) < 0) roots.push_back(nodes[j]);
+  }
+  if (plan.wrapper) {
+    roots.insert(roots.end(), holders.begin(), holders.end());
+    attach(root, roots);
+  }
+  scene->mRootNode = root;
+  std::unordered_map<const aiNode*, int> joint_of_node;
+  for (int j = 0; j < n; ++j) joint_of_node[nodes[j]] = j;
+  written_order->clear();
+  std::vector<const aiNode*> stack{root};
+  while (!stack.empty()) {
+    const aiNode* node = stack.back();
+    stack.pop_back();
+    auto found = joint_of_node.find(node);
+    written_order->push_back(found == joint_of_node.end() ? -1 : found->second);
+    for (unsigned c = node->mNumChildren; c-- > 0;) stack.push_back(node->mChildren[c]);
+  }
+  return scene;
+}
+
+// --- the repair pass --------------------------------------------------------------------------
+
+// Drops node 0 (the wrapper), making its children the scene's roots.
+void RemoveWrapper(Json* root) {
+  Json& nodes = (*root)["nodes"];
+  Json scene_roots = Json::array();
+  for (const Json& c : gltf::ArrayMember(nodes[0], "children"))
+    scene_roots.push_back(c.get<int64_t>() - 1);
+  nodes.erase(0);
+  for (Json& node : nodes) {
+    if (!node.contains("children")) continue;
+    for (Json& c : node["children"]) c = c.get<int64_t>() - 1;
+  }
+  for (Json& scene : (*root)["scenes"]) scene["nodes"] = scene_roots;
+}
+
+void SetTrs(const ik::Transform& t, Json* node) {
+  node->erase("matrix");
+  (*node)["translation"] = {t.translation.x, t.translation.y, t.translation.z};
+  (*node)["rotation"] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+  (*node)["scale"] = {t.scale.x, t.scale.y, t.scale.z};
+}
+
+// The written vertex order is Assimp's; find each written vertex among ours (same position,
+// closest normal) so joints and weights line up even if Assimp merged or reordered vertices.
+bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
+                   std::vector<uint32_t>* ours, std::string* error) {
+  const Json& attributes = primitive["attributes"];
+  gltf::AccessorData positions, normals;
+  const auto position_index = gltf::IndexMember(attributes, "POSITION");
+  if (!position_index || !doc->ReadAccessor(*position_index, &positions, error)) return false;
+  const auto normal_index = gltf::IndexMember(attributes, "NORMAL");
+  const bool has_normals = normal_index && doc->ReadAccessor(*normal_index, &normals, error);
+  std::unordered_multimap<std::string, uint32_t> by_position;
+  auto key = [](const float* p) { return std::string(reinterpret_cast<const char*>(p), 12); };
+  for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+    by_position.emplace(key(&mesh.positions[v].x), v);
+  }
+  ours->assign(positions.count, 0);
+  for (size_t e = 0; e < positions.count; ++e) {
+    auto range = by_position.equal_range(key(&positions.values[e * 3]));
+    if (range.first == range.second) {
+      *error = "the written mesh '" + mesh.name + "' has a vertex the model does not";
+      return false;
+    }
+    float best = -2.0f;
+    for (auto it = range.first; it != range.second; ++it) {
+      const glm::vec3 n =
+          it->second < mesh.normals.size() ? mesh.normals[it->second] : glm::vec3(0);
+      const float d = has_normals
+                          ? glm::dot(n, glm::vec3(normals.values[e * 3], normals.values[e * 3 + 1],
+                                                  normals.values[e * 3 + 2]))
+                          : 0.0f;
+      if (d > best) {
+        best = d;
+        (*ours)[e] = it->second;
+      }
+    }
+  }
+  return true;
+}
+
+template <typename T>
+void AddTrack(gltf::Document* doc, const Track<T>& track, int node, const char* path,
+              Json* samplers, Json* channels) {
+  const size_t per_key = track.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+  if (track.times.empty() || track.values.size() != track.times.size() * per_key) return;
+  // glTF requires min and max on animation inputs.
+  const int64_t input = doc->AddAccessor(
+      track.times.data(), track.times.size() * 4, gltf::kComponentFloat, "SCALAR",
+      track.times.size(),
+      {{"min", Json::array({track.times.front()})}, {"max", Json::array({track.times.back()})}});
+  std::vector<float> values;
+  for (const T& v : track.values) {
+    if constexpr (std::is_same_v<T, glm::quat>) {
+      values.insert(values.end(), {v.x, v.y, v.z, v.w});
+    } else {
+      values.insert(values.end(), {v.x, v.y, v.z});
+    }
+  }
+  const bool rotation = std::is_same_v<T, glm::quat>;
+  const int64_t output = doc->AddAccessor(values.data(), values.size() * 4, gltf::kComponentFloat,
+                                          rotation ? "VEC4" : "VEC3", track.values.size());
+  const char* interpolation = track.interpolation == Interpolation::kStep          ? "STEP"
+                              : track.interpolation == Interpolation::kCubicSpline ? "CUBICSPLINE"
+                                                                                   : "LINEAR";
+  samplers->push_back({{"input", input}, {"output", output}, {"interpolation", interpolation}});
+  channels->push_back(
+      {{"sampler", samplers->size() - 1}, {"target", {{"node", node}, {"path", path}}}});
+}
+
+// Assimp 5.2.5 lists extensions it never uses (KHR_materials_volume, FB_ngon_encoding); keep only
+// those some object actually carries.
+void CollectExtensions(const Json& value, std::set<std::string>* used) {
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it.key() == "extensions" && it.value().is_object()) {
+        for (auto e = it.value().begin(); e != it.value().end(); ++e) used->insert(e.key());
+      }
+      CollectExtensions(it.value(), used);
+    }
+  } else if (value.is_array()) {
+    for (const Json& element : value) CollectExtensions(element, used);
+  }
+}
+
+void RemoveUnusedExtensions(Json* root) {
+  std::set<std::string> used;
+  CollectExtensions(*root, &used);
+  for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
+    if (!root->contains(list) || !(*root)[list].is_array()) continue;
+    Json kept = Json::array();
+    for (const Json& name : (*root)[list])
+      if (name.is_string() && used.count(name.get<std::string>())) kept.push_back(name);
+    if (kept.empty())
+      root->erase(list);
+    else
+      (*root)[list] = kept;
+  }
+}
+
+bool Repair(const Model& model, const std::vector<ik::Transform>& locals, const Plan& plan,
+            const std::vector<int>& written_order, const std::string& path, std::string* error) {
+  std::vector<uint8_t> bytes;
+  if (!gltf::ReadWholeFile(path, &bytes, error)) {
+    *error = "cannot read back the written file: " + *error;
+    return false;
+  }
+  gltf::Document doc;
+  if (!doc.Parse(path, bytes, error)) return false;
+  Json& root = doc.root;
+  if (!root.contains("nodes") || !root["nodes"].is_array()) {
+    *error = "Assimp wrote no nodes";
+    return false;
+  }
+  if (root["nodes"].size() != written_order.size()) {
+    *error = "Assimp wrote " + std::to_string(root["nodes"].size()) + " nodes instead of " +
+             std::to_string(written_order.size());
+    return false;
+  }
+  // Joint -> node index: Assimp writes nodes depth-first, as BuildScene recorded.
+  std::vector<int> order = written_order;
+  if (plan.wrapper) {
+    RemoveWrapper(&root);
+    order.erase(order.begin());
+  }
+  Json& nodes = root["nodes"];
+  const ik::Skeleton& s = model.skeleton;
+  std::vector<int> node_of_joint(static_cast<size_t>(s.joint_count()), -1);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] < 0) continue;
+    node_of_joint[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    SetTrs(locals[static_cast<size_t>(order[i])], &nodes[i]);
+    nodes[i]["name"] = plan.node_names[static_cast<size_t>(order[i])];
+  }
+
+  // Skins: one per skinned mesh, with that mesh's own bones.
+  std::unordered_map<std::string, int> mesh_by_name;
+  const Json& meshes = gltf::ArrayMember(root, "meshes");
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    mesh_by_name.emplace(gltf::StringMember(meshes[i], "name"), static_cast<int>(i));
+  }
+  Json skins = Json::array();
+  for (size_t i = 0; i < model.meshes.size(); ++i) {
+    const Mesh& mesh = model.meshes[i];
+    const Placement& placement = plan.placements[i];
+    if (!placement.skinned) continue;
+    auto found = mesh_by_name.find(plan.mesh_names[i]);
+    if (found == mesh_by_name.end()) {
+      *error = "Assimp did not write mesh '" + plan.mesh_names[i] + "'";
+      return false;
+    }
+    Json& gltf_mesh = root["meshes"][static_cast<size_t>(found->second)];
+    if (!gltf_mesh.contains("primitives") || gltf_mesh["primitives"].size() != 1) {
+      *error = "Assimp wrote mesh '" + plan.mesh_names[i] + "' with several primitives";
+      return false;
+    }
+    Json& primitive = gltf_mesh["primitives"][0];
+    std::vector<uint32_t> ours;
+    if (!MatchVertices(&doc, primitive, mesh, &ours, error)) return false;
+    // An unskinned mesh moved off its node becomes a skin with that node as its only bone.
+    std::vector<int> bone_joints = mesh.bone_joints;
+    std::vector<glm::mat4> inverse_binds = mesh.bone_inverse_binds;
+    const bool rigid = !mesh.skinned;
+    if (rigid) {
+      bone_joints = {mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]};
+      inverse_binds = {glm::mat4(1.0f)};
+    }
+    std::vector<uint16_t> joints(ours.size() * 4, 0);
+    std::vector<float> weights(ours.size() * 4, 0.0f);
+    for (size_t e = 0; e < ours.size(); ++e) {
+      const uint32_t v = ours[e];
+      if (rigid || v >= mesh.weights.size() || v >= mesh.joints.size()) {
+        weights[e * 4] = 1.0f;
+        continue;
+      }
+      for (int k = 0; k < 4; ++k) {
+        const bool usable = mesh.joints[v][k] < bone_joints.size();
+        joints[e * 4 + k] = usable ? mesh.joints[v][k] : 0;
+        weights[e * 4 + k] = usable ? mesh.weights[v][k] : 0.0f;
+      }
+    }
+    primitive["attributes"]["JOINTS_0"] = doc.AddAccessor(
+        joints.data(), joints.size() * 2, gltf::kComponentUnsignedShort, "VEC4", ours.size());
+    primitive["attributes"]["WEIGHTS_0"] = doc.AddAccessor(
+        weights.data(), weights.size() * 4, gltf::kComponentFloat, "VEC4", ours.size());
+    Json skin_joints = Json::array();
+    std::vector<float> matrices;
+    for (size_t b = 0; b < bone_joints.size(); ++b) {
+      const int joint =
+          bone_joints[b] >= 0 && bone_joints[b] < s.joint_count() ? bone_joints[b] : 0;
+      skin_joints.push_back(node_of_joint[joint]);
+      const glm::mat4 m = b < inverse_binds.size() ? inverse_binds[b] : glm::mat4(1.0f);
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) matrices.push_back(m[c][r]);
+    }
+    const int64_t ibm = doc.AddAccessor(matrices.data(), matrices.size() * 4, gltf::kComponentFloat,
+                                        "MAT4", bone_joints.size());
+    skins.push_back(
+        {{"name", plan.mesh_names[i]}, {"joints", skin_joints}, {"inverseBindMatrices", ibm}});
+    // The node that carries the mesh.
+    for (Json& node : nodes) {
+      if (gltf::IndexMember(node, "mesh") == std::optional<int64_t>(found->second)) {
+        node["skin"] = skins.size() - 1;
+      }
+    }
+  }
+  if (!skins.empty()) root["skins"] = skins;
+  // The real names of meshes and materials.
+  for (size_t i = 0; i < model.meshes.size(); ++i) {
+    auto found = mesh_by_name.find(plan.mesh_names[i]);
+    if (found != mesh_by_name.end()) {
+      root["meshes"][static_cast<size_t>(found->second)]["name"] = model.meshes[i].name;
+    }
+  }
+  if (root.contains("materials") && root["materials"].is_array()) {
+    Json& materials = root["materials"];
+    for (size_t m = 0; m < materials.size(); ++m) {
+      materials[m]["name"] = m < model.materials.size() ? model.materials[m].name : "default";
+    }
+  }
+
+  // Clips: one animation each, keys and interpolation as they are.
+  Json animations = Json::array();
+  for (const Clip& clip : model.clips) {
+    Json samplers = Json::array(), channels = Json::array();
+    for (const JointAnimation& a : clip.channels) {
+      if (a.joint < 0 || a.joint >= s.joint_count()) continue;
+      const int node = node_of_joint[a.joint];
+      AddTrack(&doc, a.translation, node, "translation", &samplers, &channels);
+      AddTrack(&doc, a.rotation, node, "rotation", &samplers, &channels);
+      AddTrack(&doc, a.scale, node, "scale", &samplers, &channels);
+    }
+    if (channels.empty()) continue;
+    animations.push_back({{"name", clip.name}, {"samplers", samplers}, {"channels", channels}});
+  }
+  if (animations.empty()) {
+    root.erase("animations");
+  } else {
+    root["animations"] = animations;
+  }
+  RemoveUnusedExtensions(&root);
+
+  if (!gltf::WriteWholeFile(path, doc.Serialize(), error)) {
+    *error = "cannot write: " + *error;
+    return false;
+  }
+  return true;
+}
+
+bool Export(const Model& model, const std::vector<ik::Transform>& locals, const std::string& path,
+            std::string* error) {
+  auto fail = [&](const std::string& reason) {
+    if (error) *error = path + ": " + reason;
+    return false;
+  };
+  const std::string ext = ToLower(std::filesystem::path(path).extension().string());
+  if (ext != ".glb" && ext != ".gltf") return fail("unsupported extension (use .glb or .gltf)");
+  if (model.skeleton.joint_count() == 0) return fail("the model has no joints to export");
+  if (locals.size() != static_cast<size_t>(model.skeleton.joint_count())) {
+    return fail("the pose has " + std::to_string(locals.size()) + " joints, the skeleton " +
+                std::to_string(model.skeleton.joint_count()));
+  }
+  for (const ik::Transform& t : locals) {
+    if (!t.IsFinite()) return fail("the pose has a non-finite transform");
+  }
+  try {
+    const Plan plan = MakePlan(model);
+    std::vector<int> written_order;
+    std::unique_ptr<aiScene> scene = BuildScene(model, locals, plan, &written_order);
+    Assimp::Exporter exporter;
+    if (exporter.Export(scene.get(), ext == ".glb" ? "glb2" : "gltf2", path) != AI_SUCCESS) {
+      return fail(std::string("Assimp could not write it: ") + exporter.GetErrorString());
+    }
+    std::string reason;
+    if (!Repair(model, locals, plan, written_order, path, &reason)) return fail(reason);
+    return true;
+  } catch (const std::exception& e) {
+    return fail(std::string("unexpected error while exporting: ") + e.what());
+  }
+}
+
+}  // namespace
+
+bool ExportGltf(const Model& model, const std::string& path, std::string* error) {
+  return Export(model, model.skeleton.rest_locals(), path, error);
+}
+
+bool ExportGltf(const Model& model, const ik::Pose& rest_pose, const std::string& path,
+                std::string* error) {
+  return Export(model, rest_pose.locals, path, error);
+}
+
+}  // namespace assets

@@ -1,0 +1,95 @@
+// Linear-blend skinning on the CPU: per mesh bone palette 𝕋·S⁻¹, blended per vertex.
+#include "assets/skinning.h"
+
+#include <cmath>
+
+#include "ik/kinematics.h"
+#include "ik/transform.h"
+
+namespace assets {
+namespace {
+
+// Transpose of the cofactor matrix, i.e. det(m) · inverse-transpose(m), which stays defined when m
+// is singular. Multiplied by sign(det) it maps normals like the inverse transpose does.
+glm::mat3 CofactorMatrix(const glm::mat3& m) {
+  glm::mat3 c;
+  c[0] = glm::cross(m[1], m[2]);
+  c[1] = glm::cross(m[2], m[0]);
+  c[2] = glm::cross(m[0], m[1]);
+  return c;
+}
+
+}  // namespace
+
+void Bounds::Add(const glm::vec3& p) {
+  if (!ik::IsFinite(p)) return;
+  if (empty()) {
+    min = max = p;
+    return;
+  }
+  min = glm::min(min, p);
+  max = glm::max(max, p);
+}
+
+glm::vec3 Bounds::center() const { return empty() ? glm::vec3(0.0f) : (min + max) * 0.5f; }
+glm::vec3 Bounds::size() const { return empty() ? glm::vec3(0.0f) : max - min; }
+float Bounds::diagonal() const { return glm::length(size()); }
+
+void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
+              std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals) {
+  const size_t bone_count = mesh.bone_joints.size();
+  std::vector<glm::mat4> palette(bone_count, glm::mat4(1.0f));
+  for (size_t b = 0; b < bone_count; ++b) {
+    const int joint = mesh.bone_joints[b];
+    if (joint < 0 || static_cast<size_t>(joint) >= models.size()) continue;
+    palette[b] = b < mesh.bone_inverse_binds.size() ? models[joint] * mesh.bone_inverse_binds[b]
+                                                    : models[joint];
+  }
+  const size_t n = mesh.positions.size();
+  const bool has_weights = mesh.joints.size() == n && mesh.weights.size() == n;
+  const bool has_normals = mesh.normals.size() == n;
+  positions->resize(n);
+  if (normals) normals->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    glm::mat4 blended(0.0f);
+    float total = 0.0f;
+    if (has_weights) {
+      for (int k = 0; k < 4; ++k) {
+        const float w = mesh.weights[i][k];
+        const unsigned bone = mesh.joints[i][k];
+        if (w == 0.0f || bone >= bone_count) continue;
+        blended += palette[bone] * w;
+        total += w;
+      }
+    }
+    // A vertex without usable influences follows the first bone, the mesh's own node for an
+    // unskinned mesh.
+    if (total == 0.0f) blended = bone_count > 0 ? palette[0] : glm::mat4(1.0f);
+    (*positions)[i] = glm::vec3(blended * glm::vec4(mesh.positions[i], 1.0f));
+    if (!normals) continue;
+    const glm::vec3 bind_normal = has_normals ? mesh.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::mat3 linear(blended);
+    const float det = glm::determinant(linear);
+    glm::vec3 nrm = CofactorMatrix(linear) * bind_normal;
+    if (det < 0.0f) nrm = -nrm;
+    const float len = glm::length(nrm);
+    (*normals)[i] = len > 1e-20f && std::isfinite(len) ? nrm / len : bind_normal;
+  }
+}
+
+Bounds ModelBounds(const Model& model, const std::vector<glm::mat4>& models) {
+  Bounds bounds;
+  std::vector<glm::vec3> skinned;
+  for (const Mesh& mesh : model.meshes) {
+    SkinMesh(mesh, models, &skinned, nullptr);
+    for (const glm::vec3& p : skinned) bounds.Add(p);
+  }
+  if (bounds.empty()) {
+    for (const glm::mat4& m : models) bounds.Add(glm::vec3(m[3]));
+  }
+  return bounds;
+}
+
+Bounds RestBounds(const Model& model) { return ModelBounds(model, model.skeleton.rest_models()); }
+
+}  // namespace assets

@@ -1,0 +1,252 @@
+// Export tests: what ExportGltf writes comes back through LoadModel as the same skeleton, skinned
+// surface, clips and materials — for the built-in character and for the shared models.
+#include "assets/exporter.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <glm/gtc/matrix_transform.hpp>
+#include <nlohmann/json.hpp>
+
+#include "assets/animation.h"
+#include "assets/builtin_character.h"
+#include "assets/importer.h"
+#include "assets/skinning.h"
+#include "ik/kinematics.h"
+#include "tests/assets/model_compare.h"
+#include "tests/test_paths.h"
+
+namespace assets {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Temp(const std::string& name) { return testpaths::TempDir() + "/" + name; }
+
+Model ExportAndLoad(const Model& model, const std::string& file) {
+  const std::string path = Temp(file);
+  std::string error;
+  EXPECT_TRUE(ExportGltf(model, path, &error)) << error;
+  LoadResult r = LoadModel(path);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return r.ok() ? std::move(*r.model) : Model();
+}
+
+void ExpectRoundTrip(const Model& original, const Model& back) {
+  testcompare::ExpectSameSkeleton(original.skeleton, back.skeleton, 1e-5f);
+  ASSERT_EQ(back.meshes.size(), original.meshes.size());
+  testcompare::ExpectSameSkinnedSurface(original, back, -1, 0.0f, 1e-4f);
+  ASSERT_EQ(back.clips.size(), original.clips.size());
+  for (size_t c = 0; c < original.clips.size(); ++c) {
+    EXPECT_EQ(back.clips[c].name, original.clips[c].name);
+    EXPECT_NEAR(back.clips[c].duration, original.clips[c].duration, 1e-5f);
+    testcompare::ExpectSameSkinnedSurface(original, back, static_cast<int>(c),
+                                          0.37f * original.clips[c].duration, 1e-4f);
+  }
+}
+
+TEST(ExportRoundTrip, BuiltinCharacterAsGlb) {
+  const Model original = MakeBuiltinCharacter();
+  const Model back = ExportAndLoad(original, "builtin.glb");
+  ExpectRoundTrip(original, back);
+  EXPECT_TRUE(back.warnings.empty()) << back.warnings.front();
+  ASSERT_EQ(back.materials.size(), 1u);
+  EXPECT_EQ(back.materials[0].name, "Mannequin");
+  EXPECT_LT(glm::length(back.materials[0].base_color - original.materials[0].base_color), 1e-6f);
+  EXPECT_EQ(back.meshes[0].name, "Body");
+  for (int j = 0; j < original.skeleton.joint_count(); ++j) EXPECT_TRUE(back.is_bone[j]);
+}
+
+TEST(ExportRoundTrip, BuiltinCharacterAsTextGltf) {
+  const Model original = MakeBuiltinCharacter();
+  const Model back = ExportAndLoad(original, "builtin.gltf");
+  ExpectRoundTrip(original, back);
+  EXPECT_TRUE(std::filesystem::exists(Temp("builtin.bin")));
+}
+
+TEST(ExportRoundTrip, StepAndCubicSplineClipsKeepTheirInterpolation) {
+  Model model = MakeBuiltinCharacter();
+  Clip clip;
+  clip.name = "Mixed";
+  clip.duration = 2.0f;
+  JointAnimation step;
+  step.joint = model.skeleton.Find("Head");
+  step.rotation.interpolation = Interpolation::kStep;
+  step.rotation.times = {0.0f, 1.0f, 2.0f};
+  step.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.5f, glm::vec3(0, 1, 0)),
+                          glm::quat(1, 0, 0, 0)};
+  clip.channels.push_back(step);
+  JointAnimation cubic;
+  cubic.joint = model.skeleton.Find("Hips");
+  cubic.translation.interpolation = Interpolation::kCubicSpline;
+  cubic.translation.times = {0.0f, 2.0f};
+  cubic.translation.values = {glm::vec3(0),       glm::vec3(0, 1, 0),    glm::vec3(1, 0, 0),
+                              glm::vec3(0, 0, 1), glm::vec3(0, 1.2f, 0), glm::vec3(0)};
+  clip.channels.push_back(cubic);
+  model.clips.push_back(clip);
+  const Model back = ExportAndLoad(model, "interpolation.glb");
+  const int index = back.FindClip("Mixed");
+  ASSERT_GE(index, 0);
+  for (const JointAnimation& a : back.clips[index].channels) {
+    if (a.joint == back.skeleton.Find("Head")) {
+      EXPECT_EQ(a.rotation.interpolation, Interpolation::kStep);
+    }
+    if (a.joint == back.skeleton.Find("Hips")) {
+      EXPECT_EQ(a.translation.interpolation, Interpolation::kCubicSpline);
+    }
+  }
+  for (float t : {0.3f, 0.99f, 1.01f, 1.7f}) {
+    ik::Pose a, b;
+    SampleClip(model, model.clips.back(), t, &a);
+    SampleClip(back, back.clips[index], t, &b);
+    for (size_t j = 0; j < a.locals.size(); ++j) {
+      EXPECT_LT(glm::length(a.locals[j].translation - b.locals[j].translation), 1e-5f);
+      EXPECT_GT(std::abs(glm::dot(a.locals[j].rotation, b.locals[j].rotation)), 1.0f - 1e-6f);
+    }
+  }
+}
+
+TEST(ExportRoundTrip, PoseOverloadWritesThePoseAsRestAndKeepsTheSkin) {
+  const Model original = MakeBuiltinCharacter();
+  ik::Pose pose;
+  SampleClip(original, original.clips[0], 0.25f, &pose);
+  const std::string path = Temp("posed.glb");
+  std::string error;
+  ASSERT_TRUE(ExportGltf(original, pose, path, &error)) << error;
+  const LoadResult r = LoadModel(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (int j = 0; j < original.skeleton.joint_count(); ++j) {
+    EXPECT_LT(
+        glm::length(r.model->skeleton.rest_locals()[j].translation - pose.locals[j].translation),
+        1e-5f);
+  }
+  // The reloaded rest pose shows the mesh exactly as the original deformed by the pose.
+  const testcompare::SurfaceMap posed = testcompare::Surface(original, pose);
+  const testcompare::SurfaceMap rest =
+      testcompare::Surface(*r.model, ik::Pose::Rest(r.model->skeleton));
+  EXPECT_LT(testcompare::WorstMiss(posed, rest), 1e-4f);
+  EXPECT_LT(testcompare::WorstMiss(rest, posed), 1e-4f);
+}
+
+TEST(ExportRoundTrip, SharedModelsComeBackTheSame) {
+  // CesiumMan: texture and uvs; SimpleSkin: two scene roots; Animation_Skin_07/11: several skins;
+  // BCN_Epileptic.X: three meshes binding shared bones differently; huesitos.fbx: non-bone nodes.
+  const char* models[] = {"khronos-glTF-Sample-Models/CesiumMan/glTF/CesiumMan.gltf",
+                          "khronos-glTF-Sample-Models/SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+                          "khronos-glTF-Sample-Models/RiggedFigure/glTF/RiggedFigure.gltf",
+                          "glTF-Asset-Generator/Animation_Skin/Animation_Skin_07.gltf",
+                          "glTF-Asset-Generator/Animation_Skin/Animation_Skin_11.gltf",
+                          "assimp/BCN_Epileptic/BCN_Epileptic.X",
+                          "assimp/huesitos/huesitos.fbx"};
+  for (const char* relative : models) {
+    const std::string path = testpaths::SharedModel(relative);
+    SKIP_IF_NO_MODEL(path, relative);
+    SCOPED_TRACE(relative);
+    const LoadResult original = LoadModel(path);
+    ASSERT_TRUE(original.ok()) << original.error;
+    const Model back = ExportAndLoad(*original.model, "shared.glb");
+    ExpectRoundTrip(*original.model, back);
+  }
+}
+
+TEST(ExportRoundTrip, TexturesAndUvsSurvive) {
+  const std::string path =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF/CesiumMan.gltf");
+  SKIP_IF_NO_MODEL(path, "CesiumMan");
+  const LoadResult original = LoadModel(path);
+  ASSERT_TRUE(original.ok());
+  const Model back = ExportAndLoad(*original.model, "textured.glb");
+  ASSERT_EQ(back.textures.size(), 1u);
+  EXPECT_EQ(back.textures[0].width, original.model->textures[0].width);
+  EXPECT_EQ(back.textures[0].rgba, original.model->textures[0].rgba);  // PNG is lossless
+  const Mesh& a = original.model->meshes[0];
+  const Mesh& b = back.meshes[0];
+  ASSERT_EQ(a.uvs.size(), b.uvs.size());
+  for (size_t i = 0; i < a.uvs.size(); ++i) ASSERT_LT(glm::length(a.uvs[i] - b.uvs[i]), 1e-6f);
+  ASSERT_GE(b.material, 0);
+  EXPECT_EQ(back.materials[b.material].base_color_texture, 0);
+}
+
+TEST(ExportRoundTrip, SeveralUnskinnedMeshesOnOneNodeStayInPlace) {
+  Model model = MakeBuiltinCharacter();
+  Mesh triangle;
+  triangle.name = "Hat";
+  triangle.positions = {{0, 0, 0}, {0.1f, 0, 0}, {0, 0.1f, 0}};
+  triangle.normals.assign(3, glm::vec3(0, 0, 1));
+  triangle.indices = {0, 1, 2};
+  triangle.joints.assign(3, glm::u16vec4(0));
+  triangle.weights.assign(3, glm::vec4(1, 0, 0, 0));
+  triangle.node = model.skeleton.Find("Head");
+  triangle.bone_joints = {triangle.node};
+  triangle.bone_inverse_binds = {glm::mat4(1.0f)};
+  model.meshes.push_back(triangle);
+  triangle.name = "Glasses";
+  triangle.positions[2].z = 0.05f;
+  model.meshes.push_back(triangle);
+  const Model back = ExportAndLoad(model, "crowded.glb");
+  ASSERT_EQ(back.meshes.size(), 3u);
+  testcompare::ExpectSameSkinnedSurface(model, back, -1, 0.0f, 1e-5f);
+  testcompare::ExpectSameSkinnedSurface(model, back, 0, 0.4f, 1e-5f);  // they follow the head
+}
+
+TEST(ExportRoundTrip, MeshesBindingOneJointDifferentlyKeepTheirOwnInverseBinds) {
+  // A second copy of the body, modelled 1 m to the side but bound with inverse binds that undo
+  // the offset: skinned, it lands on the first. One shared skin (Assimp's way) would misplace it.
+  Model model = MakeBuiltinCharacter();
+  Mesh copy = model.meshes[0];
+  copy.name = "Shifted";
+  const glm::mat4 unshift = glm::translate(glm::mat4(1.0f), glm::vec3(-1, 0, 0));
+  for (glm::vec3& p : copy.positions) p.x += 1.0f;
+  for (glm::mat4& m : copy.bone_inverse_binds) m = m * unshift;
+  model.meshes.push_back(copy);
+  const Model back = ExportAndLoad(model, "two_binds.glb");
+  ASSERT_EQ(back.meshes.size(), 2u);
+  testcompare::ExpectSameSkinnedSurface(model, back, 0, 0.3f, 1e-4f);
+}
+
+TEST(ExportRoundTrip, WrittenFileHasNoExtraRootAndOneAnimationPerClip) {
+  const Model original = MakeBuiltinCharacter();
+  const std::string path = Temp("inspect.gltf");
+  std::string error;
+  ASSERT_TRUE(ExportGltf(original, path, &error)) << error;
+  std::ifstream in(path);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["scenes"][0]["nodes"].size(), 1u);
+  EXPECT_EQ(doc["nodes"][doc["scenes"][0]["nodes"][0].get<int>()]["name"], "Hips");
+  EXPECT_EQ(doc["nodes"].size(), 22u);
+  EXPECT_EQ(doc["animations"].size(), 2u);
+  EXPECT_EQ(doc["skins"].size(), 1u);
+  for (const auto& node : doc["nodes"]) EXPECT_FALSE(node.contains("matrix"));
+  EXPECT_FALSE(doc.contains("extensionsUsed"));
+}
+
+TEST(ExportErrors, RefusesUnknownExtensionsBadPosesAndUnwritablePaths) {
+  const Model model = MakeBuiltinCharacter();
+  std::string error;
+  EXPECT_FALSE(ExportGltf(model, Temp("out.fbx"), &error));
+  EXPECT_THAT(error, HasSubstr("out.fbx"));
+  EXPECT_THAT(error, HasSubstr(".glb"));
+
+  ik::Pose short_pose;
+  short_pose.locals.resize(3);
+  EXPECT_FALSE(ExportGltf(model, short_pose, Temp("short.glb"), &error));
+  EXPECT_THAT(error, HasSubstr("pose"));
+
+  ik::Pose bad = ik::Pose::Rest(model.skeleton);
+  bad.locals[4].translation.x = NAN;
+  EXPECT_FALSE(ExportGltf(model, bad, Temp("nan.glb"), &error));
+  EXPECT_THAT(error, HasSubstr("non-finite"));
+
+  const std::string nowhere = Temp("no/such/dir/out.glb");
+  EXPECT_FALSE(ExportGltf(model, nowhere, &error));
+  EXPECT_THAT(error, HasSubstr(nowhere));
+
+  EXPECT_FALSE(ExportGltf(Model(), Temp("empty.glb"), &error));
+  EXPECT_THAT(error, HasSubstr("no joints"));
+}
+
+}  // namespace
+}  // namespace assets
