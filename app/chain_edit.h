@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "app/contacts.h"
 #include "app/evaluate.h"
 #include "assets/model.h"
 #include "ik/two_bone_ik.h"
@@ -19,8 +20,10 @@ namespace app {
 enum class TargetMode {
   kFollow,  // the effector's position in the animated (un-solved) pose, plus an offset
   kPinned,  // a fixed world position ("plant this foot here")
+  kGround,  // the animated effector carried onto the ground plane (FootOnGround), plus an offset
+  kRung,    // the nearest ladder rung within reach of the animated effector plus the offset
 };
-const char* TargetModeName(TargetMode mode);  // "follow", "pinned"
+const char* TargetModeName(TargetMode mode);  // "follow", "pinned", "ground", "rung"
 
 struct ChainSettings {
   std::string label;  // "LeftLeg", or the end joint's name for chains the user added
@@ -34,28 +37,56 @@ struct ChainSettings {
   bool hinge = false;
   float soft = 0.0f;
   float weight = 1.0f;
+  // Animated weight: (clip time in seconds, weight) keys, linear between them and held beyond;
+  // when present they replace `weight`, so IK can fade in and out without a pop.
+  std::vector<glm::vec2> weight_keys;
   ik::EndOrientation end_orientation = ik::EndOrientation::kKeepLocal;
 
+  // The weight at a clip time.
+  float WeightAt(float time_seconds) const;
   bool operator==(const ChainSettings& other) const;
   bool operator!=(const ChainSettings& other) const { return !(*this == other); }
+};
+
+// What targets can hold on to, and whether the hips come down so feet can reach a lower ground.
+struct SceneContacts {
+  GroundPlane ground;
+  Ladder ladder;
+  bool lower_hips = true;
+  bool operator==(const SceneContacts& other) const;
 };
 
 // Everything undo/redo restores.
 struct EditState {
   std::vector<ChainSettings> chains;
   std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
+  SceneContacts contacts;
 
   bool operator==(const EditState& other) const;
   bool operator!=(const EditState& other) const { return !(*this == other); }
 };
 
-// The target of a chain this frame, given its effector's position in the un-solved pose.
-glm::vec3 ChainTarget(const ChainSettings& chain, const glm::vec3& effector);
-// Moves a chain's target to `target` (world), keeping its mode.
-void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const glm::vec3& effector);
-// Puts the target back on the effector's un-solved position (IK then changes nothing).
+// A chain's effector in the un-solved pose of this frame, and what the target modes need.
+struct EffectorInfo {
+  glm::vec3 effector{0.0f};   // end joint, world
+  glm::vec3 start{0.0f};      // start joint (hip, shoulder), world
+  float reach = 0.0f;         // ℓ_ab + ℓ_bc
+  float contact_height = 0.0f;  // the end joint's rest height above the authored floor (y = 0)
+};
+EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
+                     const std::vector<glm::mat4>& unsolved_models);
+
+// The target of a chain this frame.
+glm::vec3 ChainTarget(const ChainSettings& chain, const EffectorInfo& info,
+                      const SceneContacts& contacts);
+// Moves a chain's target to `target` (world), keeping its mode (the offset or the pinned point).
+void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const EffectorInfo& info,
+                    const SceneContacts& contacts);
+// Puts the target back on the effector's un-solved position (follow: IK then changes nothing;
+// ground and rung: no extra offset).
 void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector);
-ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain);
+// Solver options; `time_seconds` picks the animated weight.
+ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds = 0.0f);
 
 // A chain ending at `end_joint` (its parent and grandparent are the other two), or false with the
 // reason in *error when it has fewer than two ancestors.
@@ -67,10 +98,33 @@ bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, st
 std::vector<ChainSettings> DefaultChains(const assets::Model& model);
 
 // Builds the solver requests of the enabled chains for a pose whose model matrices are
-// `unsolved_models`; `request_chain` receives, per request, the index of its chain.
-void BuildRequests(const std::vector<ChainSettings>& chains,
-                   const std::vector<glm::mat4>& unsolved_models,
-                   std::vector<IkChainRequest>* requests, std::vector<int>* request_chain);
+// `unsolved_models` at clip time `time_seconds`; `request_chain` receives, per request, the index
+// of its chain. The bend axis of each chain is taken from the rest pose once here.
+void BuildRequests(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
+                   const SceneContacts& contacts, const std::vector<glm::mat4>& unsolved_models,
+                   float time_seconds, std::vector<IkChainRequest>* requests,
+                   std::vector<int>* request_chain);
+
+// When the ground is on and contacts.lower_hips, lowers the joint above all ground-mode chains
+// (their lowest common ancestor's root-most joint below the scene root, e.g. Hips) by as much as
+// the lowest foot target lies below its animated foot, so that the legs can reach a ground that
+// falls away; recomputes `models`. Returns the drop (<= 0, world units along -Y).
+float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
+                        const SceneContacts& contacts, ik::Pose* pose,
+                        std::vector<glm::mat4>* models);
+
+// One frame as the viewer computes it, for a model and the user's edits: sample the clip (or the
+// rest pose), apply the joint rotations, forward kinematics, lower the hips to the ground, build
+// the chain requests on that un-solved pose and solve them. `frame` keeps the un-solved pose and
+// the requests (its buffers are reused); the solved pose goes to *state.
+struct EditedFrame {
+  ik::Pose unsolved_pose;
+  std::vector<glm::mat4> unsolved_models;
+  std::vector<IkChainRequest> requests;
+  std::vector<int> request_chain;  // chain index of each request
+};
+void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
+                         const EditState& edit, EditedFrame* frame, PoseState* state);
 
 // Undo/redo of EditState snapshots. The caller pushes the state as it was before each completed
 // edit (one completed drag, one panel edit); Undo and Redo swap it with the current state.

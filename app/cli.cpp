@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "app/import_process.h"
 #include "app/viewer.h"
 
 namespace app {
@@ -64,6 +65,10 @@ int RunCommandLine(int argc, char** argv) {
   CLI::App* exporter = cli.add_subcommand("export", "Write the model (posed) as glTF 2.0");
   AddPoseOptions(exporter, &export_args);
   exporter->add_option("-o,--output", export_out, "Output .glb or .gltf")->required();
+  bool export_bake = false;
+  exporter->add_flag("--bake", export_bake,
+                     "Bake clip --anim (default 0) with the --ik targets pinned, at the clip's "
+                     "frame rate, instead of writing one pose");
 
   BenchArgs bench_args;
   CLI::App* bench = cli.add_subcommand(
@@ -76,6 +81,12 @@ int RunCommandLine(int argc, char** argv) {
   bench->add_option("-o,--output", bench_args.out_path, "Write the last frame as PNG");
   bench->add_flag("!--no-draw", bench_args.draw, "Only update, do not draw");
 
+  // The import worker (app/import_process.h): not for users, so not listed in --help.
+  std::string worker_path;
+  CLI::App* worker = cli.add_subcommand("import-worker", "");
+  worker->group("");
+  worker->add_option("file", worker_path)->required();
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -84,10 +95,11 @@ int RunCommandLine(int argc, char** argv) {
     return kExitBadInput;
   }
 
+  if (worker->parsed()) return RunImportWorker(worker_path);
   if (info->parsed()) return RunInfo(info_model, info_json);
   if (render->parsed()) return RunRender(render_args, render_out, render_size);
   if (pose->parsed()) return RunPose(pose_args, pose_vertices, pose_skinning);
-  if (exporter->parsed()) return RunExport(export_args, export_out);
+  if (exporter->parsed()) return RunExport(export_args, export_out, export_bake);
   if (bench->parsed()) return RunBench(bench_args);
   return RunViewer(viewer_args);
 }

@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <iostream>
 
+#include "app/bake.h"
 #include "app/crowd.h"
 #include "app/evaluate.h"
 #include "app/gl_context.h"
+#include "app/import_process.h"
 #include "app/json_output.h"
 #include "app/scene_draw.h"
 #include "assets/builtin_character.h"
@@ -78,13 +81,18 @@ bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::stri
     *model = assets::MakeBuiltinCharacter();
     return true;
   }
-  assets::LoadResult result = assets::LoadModel(path);
-  if (!result.ok()) {
-    *error = result.error;
-    return false;
+  // In a worker process, so that a file crashing the importer cannot take skelview down;
+  // SKELVIEW_IMPORT_INPROCESS=1 imports here instead (for debugging the importer).
+  if (const char* inprocess = std::getenv("SKELVIEW_IMPORT_INPROCESS"); inprocess && *inprocess == '1') {
+    assets::LoadResult result = assets::LoadModel(path);
+    if (!result.ok()) {
+      *error = result.error;
+      return false;
+    }
+    *model = std::move(*result.model);
+    return true;
   }
-  *model = std::move(*result.model);
-  return true;
+  return ImportIsolated(path, model, error);
 }
 
 int RunInfo(const std::string& model_path, bool json) {
@@ -208,19 +216,33 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return kExitOk;
 }
 
-int RunExport(const PoseArgs& args, const std::string& out_path) {
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
+  PoseArgs pose_args = args;
+  if (bake && !pose_args.anim) pose_args.anim = 0;
   assets::Model model;
   ClipTime clip_time;
   std::vector<IkChainRequest> requests;
   PoseState state;
-  if (int code = PreparePose(args, &model, &clip_time, &requests, &state); code != kExitOk) {
+  if (int code = PreparePose(pose_args, &model, &clip_time, &requests, &state); code != kExitOk) {
     return code;
   }
   std::string error;
-  const bool posed = clip_time.clip >= 0 || !requests.empty();
-  const bool ok = posed ? assets::ExportGltf(model, state.pose, out_path, &error)
-                        : assets::ExportGltf(model, out_path, &error);
+  bool ok;
+  if (bake) {
+    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
+    assets::Model baked = model;
+    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
+    ok = assets::ExportGltf(baked, out_path, &error);
+    if (ok) {
+      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
+                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+    }
+  } else if (clip_time.clip >= 0 || !requests.empty()) {
+    ok = assets::ExportGltf(model, state.pose, out_path, &error);
+  } else {
+    ok = assets::ExportGltf(model, out_path, &error);
+  }
   if (!ok) return BadInput(error);
   return kExitOk;
 }

@@ -31,7 +31,10 @@ bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::stri
 int RunInfo(const std::string& model_path, bool json);
 int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size);
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
-int RunExport(const PoseArgs& args, const std::string& out_path);
+// Without --bake: the posed model (the pose of --anim/--time/--ik as the rest pose, skins kept).
+// With --bake: the clip --anim (0 by default) baked with the --ik targets pinned, at the clip's
+// frame rate, the rest pose unchanged.
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false);
 
 // `skelview bench`: a crowd of `characters` animated characters with IK on their limbs, updated
 // (sample + IK + FK + palette, on this thread) and drawn offscreen for `frames` frames; prints the

@@ -105,6 +105,12 @@ bool Viewer::Init(int* exit_code) {
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
   Adopt(std::move(loaded), args_.model_path);
   for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+  recent_.Load();
+  if (!args_.model_path.empty()) {
+    recent_.Add(args_.model_path);
+    std::string save_error;
+    if (!recent_.Save(&save_error)) std::cerr << "skelview: " << save_error << "\n";
+  }
   return true;
 }
 
@@ -119,6 +125,63 @@ bool Viewer::Open(const std::string& path, std::string* error) {
   loaded->gpu = std::move(*gpu);
   Adopt(std::move(loaded), path);
   return true;
+}
+
+void Viewer::StartOpen(const std::string& path) {
+  if (path.empty()) {
+    std::string error;
+    if (Open("", &error)) ShowMessage("opened the built-in character", false);
+    return;
+  }
+  if (loading_) loading_->Cancel();
+  loading_ = std::make_unique<ImportProcess>();
+  Json event;
+  event["event"] = "load_started";
+  event["path"] = path;
+  trace_.Write(event);
+  if (!loading_->Start(path)) PollLoading();
+}
+
+void Viewer::PollLoading() {
+  if (!loading_) return;
+  const ImportProcess::State state = loading_->Poll(0);
+  if (state == ImportProcess::State::kRunning) return;
+  const std::string path = loading_->path();
+  std::string error;
+  if (state == ImportProcess::State::kDone) {
+    // The GPU upload happens here, on the thread that owns the context.
+    auto loaded = std::make_unique<LoadedModel>();
+    loaded->model = loading_->TakeModel();
+    auto gpu = renderer::GpuModel::Create(loaded->model, &error);
+    if (gpu) {
+      loaded->gpu = std::move(*gpu);
+      Adopt(std::move(loaded), path);
+      recent_.Add(path);
+      std::string save_error;
+      if (!recent_.Save(&save_error)) std::cerr << "skelview: " << save_error << "\n";
+      ShowMessage("opened " + path, false);
+      for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+      Json event;
+      event["event"] = "load_done";
+      event["model"] = current_->model.source;
+      event["joints"] = current_->model.skeleton.joint_count();
+      event["chains"] = edit_.chains.size();
+      trace_.Write(event);
+      loading_.reset();
+      return;
+    }
+    error = path + ": " + error;
+  } else {
+    error = loading_->error();
+  }
+  loading_.reset();
+  ShowMessage(error, true);
+  Json event;
+  event["event"] = "load_failed";
+  event["path"] = path;
+  event["error"] = error;
+  event["model"] = current_->model.source;  // the model that stays
+  trace_.Write(event);
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
@@ -175,8 +238,12 @@ glm::vec3 Viewer::Effector(int chain) const {
   return glm::vec3(unsolved_models_[end][3]);
 }
 
+EffectorInfo Viewer::Info(int chain) const {
+  return InfoFor(current_->model.skeleton, edit_.chains[chain], unsolved_models_);
+}
+
 glm::vec3 Viewer::Target(int chain) const {
-  return ChainTarget(edit_.chains[chain], Effector(chain));
+  return ChainTarget(edit_.chains[chain], Info(chain), edit_.contacts);
 }
 
 GizmoView Viewer::GizmoFor(int chain) const {
@@ -273,12 +340,7 @@ void Viewer::HandleEvent(const SDL_Event& event) {
     case SDL_DROPFILE: {
       const std::string path = event.drop.file;
       SDL_free(event.drop.file);
-      std::string error;
-      if (Open(path, &error)) {
-        ShowMessage("opened " + path, false);
-      } else {
-        ShowMessage(error, true);
-      }
+      StartOpen(path);
       break;
     }
     case SDL_KEYDOWN:
@@ -311,20 +373,21 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
   if (ctrl && code == SDLK_y) Redo();
   if (ImGui::GetIO().WantCaptureKeyboard) return;
-  if (ctrl && code == SDLK_r) {
-    std::string error;
-    if (Open(current_path_, &error)) {
-      ShowMessage("reloaded " + current_->model.source, false);
-    } else {
-      ShowMessage(error, true);
-    }
-  }
+  if (ctrl && code == SDLK_r) StartOpen(current_path_);
+  if (ctrl && code == SDLK_o) file_browser_.Open("");
   if (ctrl) return;
   switch (code) {
     case SDLK_f: FrameCamera(); break;
     case SDLK_F12: screenshot_requested_ = true; break;
     case SDLK_SPACE:
       if (clip_ >= 0) playing_ = !playing_;
+      break;
+    case SDLK_LEFT:
+    case SDLK_RIGHT:  // step one frame (30 fps)
+      if (clip_ >= 0) {
+        playing_ = false;
+        clip_time_ += (code == SDLK_RIGHT ? 1.0f : -1.0f) / 30.0f;
+      }
       break;
     case SDLK_r:
       if (hover_chain_ >= 0) {
@@ -383,7 +446,7 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
     case Drag::kGizmo:
       if (active_chain_ >= 0) {
         const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
-        SetChainTarget(&edit_.chains[active_chain_], target, Effector(active_chain_));
+        SetChainTarget(&edit_.chains[active_chain_], target, Info(active_chain_), edit_.contacts);
       }
       break;
     case Drag::kNone:
@@ -437,23 +500,13 @@ void Viewer::Update(double dt_seconds) {
     clip_time_ = loop_ ? assets::WrapTime(clip_time_, duration, true)
                        : std::clamp(clip_time_, 0.0f, duration);
   }
-  // Sample (or rest), the user's joint rotations, FK: the un-solved pose targets follow.
-  SamplePose(model, ClipTime{clip_, clip_time_}, &unsolved_pose_);
-  for (const auto& [joint, rotation] : edit_.joint_rotations) {
-    if (joint >= 0 && joint < static_cast<int>(unsolved_pose_.locals.size())) {
-      unsolved_pose_.locals[joint].rotation = rotation;
-    }
-  }
-  ik::LocalToModel(model.skeleton, unsolved_pose_, &unsolved_models_);
-  BuildRequests(edit_.chains, unsolved_models_, &requests_, &request_chain_);
-  chain_request_.assign(edit_.chains.size(), -1);
-  for (size_t r = 0; r < request_chain_.size(); ++r) chain_request_[request_chain_[r]] = int(r);
-  // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
-  state_.pose.locals = unsolved_pose_.locals;
-  state_.models = unsolved_models_;
   const auto solve_start = Clock::now();
-  SolveChains(model.skeleton, requests_, &state_);
+  EvaluateEditedFrame(model, ClipTime{clip_, clip_time_}, edit_, &frame_, &state_);
   solve_us_.Add(MillisecondsSince(solve_start) * 1000.0);
+  chain_request_.assign(edit_.chains.size(), -1);
+  for (size_t r = 0; r < frame_.request_chain.size(); ++r) {
+    chain_request_[frame_.request_chain[r]] = static_cast<int>(r);
+  }
   current_->gpu.UpdatePose(state_.models);
   update_ms_.Add(MillisecondsSince(start));
 }
@@ -462,6 +515,42 @@ void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
   scene_options_.selected_joint = selected_joint_;
   DrawScene(*renderer_, current_->gpu, current_->model, requests_, state_, scene_options_, view,
             &lines_, &xray_lines_);
+  // The ground plane and the ladder the targets hold on to.
+  contact_lines_.Clear();
+  contact_shapes_.Clear();
+  const SceneContacts& contacts = edit_.contacts;
+  if (contacts.ground.enabled) {
+    const float half = current_->size * 0.6f;
+    const glm::vec3 c = contacts.ground.pivot;
+    glm::vec3 corners[4];
+    const float dx[4] = {-1, 1, 1, -1}, dz[4] = {-1, -1, 1, 1};
+    for (int k = 0; k < 4; ++k) {
+      const float x = c.x + dx[k] * half, z = c.z + dz[k] * half;
+      corners[k] = glm::vec3(x, contacts.ground.HeightAt(x, z), z);
+    }
+    contact_shapes_.AddQuad(corners[0], corners[1], corners[2], corners[3],
+                            glm::vec4(0.35f, 0.6f, 0.45f, 0.35f));
+    contact_lines_.width = 2.0f;
+    for (int k = 0; k < 4; ++k) {
+      contact_lines_.AddLine(corners[k], corners[(k + 1) % 4], glm::vec4(0.5f, 0.85f, 0.6f, 0.9f));
+    }
+  }
+  if (contacts.ladder.enabled) {
+    contact_lines_.width = 6.0f;
+    const std::vector<Segment> rungs = contacts.ladder.Rungs();
+    for (const Segment& r : rungs) contact_lines_.AddLine(r.a, r.b, glm::vec4(0.75f, 0.5f, 0.3f, 1.0f));
+    if (!rungs.empty()) {
+      contact_lines_.width = 4.0f;
+      contact_lines_.AddLine(rungs.front().a, rungs.back().a, glm::vec4(0.6f, 0.4f, 0.25f, 1.0f));
+      contact_lines_.AddLine(rungs.front().b, rungs.back().b, glm::vec4(0.6f, 0.4f, 0.25f, 1.0f));
+    }
+  }
+  if (!contact_shapes_.empty()) {
+    renderer_->DrawShapes(contact_shapes_, view, renderer::DepthMode::kTested);
+  }
+  if (!contact_lines_.empty()) {
+    renderer_->DrawLines(contact_lines_, view, renderer::DepthMode::kHiddenDimmed);
+  }
   if (!with_gizmos || !show_handles_) return;
   gizmo_lines_.Clear();
   gizmo_shapes_.Clear();
@@ -594,6 +683,7 @@ int Viewer::Run() {
     const auto frame_start = Clock::now();
     const double dt = std::chrono::duration<double>(frame_start - last).count();
     last = frame_start;
+    PollLoading();
     SDL_Event event;
     while (SDL_PollEvent(&event)) {
       ImGui_ImplSDL2_ProcessEvent(&event);

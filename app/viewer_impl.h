@@ -13,8 +13,11 @@
 #include "app/camera.h"
 #include "app/chain_edit.h"
 #include "app/evaluate.h"
+#include "app/file_browser.h"
 #include "app/gizmo.h"
 #include "app/gl_context.h"
+#include "app/import_process.h"
+#include "app/recent_files.h"
 #include "app/scene_draw.h"
 #include "app/trace.h"
 #include "app/viewer.h"
@@ -50,6 +53,10 @@ class Viewer {
   // Loads a file (or the built-in character for "") and makes it current. On failure the current
   // model stays and *error says why.
   bool Open(const std::string& path, std::string* error);
+  // Starts loading `path` in an import worker; the current model stays usable meanwhile and is
+  // replaced when the new one is ready ("" opens the built-in character at once).
+  void StartOpen(const std::string& path);
+  void PollLoading();
   void Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path);
   void FrameCamera();
   void HandleEvent(const SDL_Event& event);
@@ -66,6 +73,7 @@ class Viewer {
   // The chain whose handle is under the cursor and which part; -1 when none.
   int HitChain(const glm::vec2& cursor_px, GizmoPart* part) const;
   glm::vec3 Effector(int chain) const;  // un-solved effector position this frame
+  EffectorInfo Info(int chain) const;
   glm::vec3 Target(int chain) const;
   void ResetTarget(int chain);
   void ResetAllTargets();
@@ -83,10 +91,13 @@ class Viewer {
 
   // --- viewer_ui.cpp ---
   void DrawUi();
+  void DrawMenuBar();
+  void DrawLoading();
   void DrawModelPanel();
   void DrawDisplayPanel();
   void DrawAnimationPanel();
   void DrawChainsPanel();
+  void DrawContactsPanel();
   void DrawJointsPanel();
   void DrawJointTree(int joint, const std::string& filter);
   void DrawSelectedJoint();
@@ -102,6 +113,10 @@ class Viewer {
   std::unique_ptr<LoadedModel> current_;
   std::string current_path_;
   TraceLog trace_;
+  std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
+  FileBrowser file_browser_;
+  RecentFiles recent_{RecentFiles::DefaultStorePath()};
+  float menu_height_ = 0.0f;
 
   // View state.
   OrbitCamera camera_;
@@ -111,6 +126,8 @@ class Viewer {
   bool show_handles_ = true;
   renderer::DebugLines lines_, xray_lines_, gizmo_lines_;
   renderer::DebugShapes gizmo_shapes_;
+  renderer::DebugLines contact_lines_;
+  renderer::DebugShapes contact_shapes_;
   GizmoStyle gizmo_style_;
 
   // Animation playback.
@@ -126,11 +143,11 @@ class Viewer {
   std::optional<EditState> edit_before_;  // state when the running edit began
   size_t commits_ = 0;                    // completed edits, to tell them from panel clicks
 
-  // This frame's pose: un-solved model matrices (for targets), requests, and the solved state.
-  ik::Pose unsolved_pose_;
-  std::vector<glm::mat4> unsolved_models_;
-  std::vector<IkChainRequest> requests_;
-  std::vector<int> request_chain_;  // chain index of each request
+  // This frame's pose: the un-solved pose and requests (frame_), and the solved state.
+  EditedFrame frame_;
+  const std::vector<glm::mat4>& unsolved_models_ = frame_.unsolved_models;
+  const ik::Pose& unsolved_pose_ = frame_.unsolved_pose;
+  const std::vector<IkChainRequest>& requests_ = frame_.requests;
   std::vector<int> chain_request_;  // request index of each chain, -1 when disabled
   PoseState state_;
 

@@ -55,20 +55,89 @@ void Viewer::DrawUi() {
   const EditState before = edit_;
   const bool edit_running = edit_before_.has_value();
   const size_t commits = commits_;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 50.0f, 760.0f)),
+  DrawMenuBar();
+  ImGui::SetNextWindowPos(ImVec2(10, menu_height_ + 8.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 60.0f, 760.0f)),
                            ImGuiCond_FirstUseEver);
   ImGui::Begin("skelview");
   DrawModelPanel();
   DrawDisplayPanel();
   DrawAnimationPanel();
   DrawChainsPanel();
+  DrawContactsPanel();
   DrawJointsPanel();
   ImGui::End();
+  DrawLoading();
+  std::string chosen;
+  if (file_browser_.Draw(&chosen)) StartOpen(chosen);
   DrawMessage();
   DrawStatusLine();
   // Discrete widgets changed the state without a running edit: one undo step.
   if (!edit_running && !edit_before_ && commits == commits_) history_.Record(before, edit_);
+}
+
+void Viewer::DrawMenuBar() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  menu_height_ = ImGui::GetWindowSize().y;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) file_browser_.Open("");
+    if (ImGui::BeginMenu("Open recent", !recent_.paths().empty())) {
+      for (const std::string& path : recent_.paths()) {
+        if (ImGui::MenuItem(path.c_str())) StartOpen(path);
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem("Clear list")) {
+        recent_.Clear();
+        std::string error;
+        recent_.Save(&error);
+      }
+      ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Built-in character")) StartOpen("");
+    if (ImGui::MenuItem("Reload", "Ctrl+R", false, !current_path_.empty())) {
+      StartOpen(current_path_);
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Screenshot", "F12")) screenshot_requested_ = true;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Edit")) {
+    if (ImGui::MenuItem("Undo", "Ctrl+Z", false, history_.undo_count() > 0)) Undo();
+    if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, history_.redo_count() > 0)) Redo();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset all targets")) ResetAllTargets();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Frame model", "F")) FrameCamera();
+    ImGui::MenuItem("Mesh", nullptr, &scene_options_.mesh);
+    ImGui::MenuItem("Bones", nullptr, &scene_options_.skeleton);
+    ImGui::MenuItem("Joint axes", nullptr, &scene_options_.joint_axes);
+    ImGui::MenuItem("IK handles", nullptr, &show_handles_);
+    ImGui::MenuItem("Knee circles", nullptr, &scene_options_.ik_overlay);
+    ImGui::MenuItem("Reach shells", nullptr, &scene_options_.reach_shell);
+    ImGui::MenuItem("Grid", nullptr, &scene_options_.grid);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void Viewer::DrawLoading() {
+  if (!loading_) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(420.0f, 0.0f), ImGuiCond_Always);
+  ImGui::Begin("Loading", nullptr,
+               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::TextWrapped("%s", loading_->path().c_str());
+  ImGui::ProgressBar(loading_->progress(), ImVec2(-1.0f, 0.0f));
+  ImGui::TextDisabled("the current model stays usable until the new one is ready");
+  if (ImGui::Button("Cancel")) loading_->Cancel();
+  ImGui::End();
 }
 
 void Viewer::DrawModelPanel() {
@@ -132,7 +201,22 @@ void Viewer::DrawAnimationPanel() {
     ImGui::EndCombo();
   }
   if (clip_ < 0) return;
+  const float frame = 1.0f / 30.0f;
+  if (ImGui::Button("|<")) clip_time_ = 0.0f;
+  ImGui::SameLine();
+  if (ImGui::Button("<")) {
+    playing_ = false;
+    clip_time_ -= frame;
+  }
+  ImGui::SameLine();
   if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
+  ImGui::SameLine();
+  if (ImGui::Button(">")) {
+    playing_ = false;
+    clip_time_ += frame;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) clip_time_ = model.clips[clip_].duration;
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &loop_);
   ImGui::SliderFloat("Speed", &speed_, -2.0f, 2.0f, "%.2fx");
@@ -168,15 +252,23 @@ void Viewer::DrawChainsPanel() {
                           skeleton.name(chain.chain.mid).c_str(),
                           skeleton.name(chain.chain.end).c_str());
       int mode = static_cast<int>(chain.mode);
-      const glm::vec3 effector = Effector(i);
-      const glm::vec3 target_before = ChainTarget(chain, effector);
-      if (ImGui::Combo("Target", &mode, "follow animation\0pinned in world\0")) {
+      const EffectorInfo info = Info(i);
+      const glm::vec3 effector = info.effector;
+      const glm::vec3 target_before = ChainTarget(chain, info, edit_.contacts);
+      if (ImGui::Combo("Target", &mode,
+                       "follow animation\0pinned in world\0on the ground\0on a ladder rung\0")) {
         chain.mode = static_cast<TargetMode>(mode);
-        SetChainTarget(&chain, target_before, effector);  // the handle stays where it is
+        if (chain.mode == TargetMode::kGround || chain.mode == TargetMode::kRung) {
+          chain.offset = glm::vec3(0.0f);  // let the contact place it
+          if (chain.mode == TargetMode::kGround) edit_.contacts.ground.enabled = true;
+          if (chain.mode == TargetMode::kRung) edit_.contacts.ladder.enabled = true;
+        } else {
+          SetChainTarget(&chain, target_before, info, edit_.contacts);  // the handle stays put
+        }
       }
       glm::vec3 target = target_before;
       if (ImGui::DragFloat3("Position", &target.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f")) {
-        SetChainTarget(&chain, target, effector);
+        SetChainTarget(&chain, target, info, edit_.contacts);
       }
       TrackEditOfLastItem();
       if (ImGui::Checkbox("Pole", &chain.use_pole) && chain.use_pole && result) {
@@ -195,8 +287,38 @@ void Viewer::DrawChainsPanel() {
       ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
       ImGui::SliderFloat("Soft", &chain.soft, 0.0f, 0.5f, "%.3f");
       TrackEditOfLastItem();
-      ImGui::SliderFloat("Weight", &chain.weight, 0.0f, 1.0f, "%.2f");
-      TrackEditOfLastItem();
+      if (chain.weight_keys.empty()) {
+        ImGui::SliderFloat("Weight", &chain.weight, 0.0f, 1.0f, "%.2f");
+        TrackEditOfLastItem();
+      } else {
+        ImGui::Text("Weight %.2f (animated, %zu keys)", double(chain.WeightAt(clip_time_)),
+                    chain.weight_keys.size());
+      }
+      if (ImGui::SmallButton("Key weight here")) {
+        // A key at the current clip time with the current weight (replacing one at that time).
+        const float w = chain.WeightAt(clip_time_);
+        auto& keys = chain.weight_keys;
+        keys.erase(std::remove_if(keys.begin(), keys.end(),
+                                  [&](const glm::vec2& k) { return std::abs(k.x - clip_time_) < 1e-4f; }),
+                   keys.end());
+        keys.push_back({clip_time_, w});
+        std::sort(keys.begin(), keys.end(), [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
+      }
+      int erase_key = -1;
+      for (size_t k = 0; k < chain.weight_keys.size(); ++k) {
+        ImGui::PushID(static_cast<int>(k) + 1000);
+        ImGui::SetNextItemWidth(120.0f);
+        ImGui::DragFloat("##t", &chain.weight_keys[k].x, 0.01f, 0.0f, 1e6f, "t %.3f s");
+        TrackEditOfLastItem();
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(120.0f);
+        ImGui::SliderFloat("##w", &chain.weight_keys[k].y, 0.0f, 1.0f, "w %.2f");
+        TrackEditOfLastItem();
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) erase_key = static_cast<int>(k);
+        ImGui::PopID();
+      }
+      if (erase_key >= 0) chain.weight_keys.erase(chain.weight_keys.begin() + erase_key);
       int orientation = static_cast<int>(chain.end_orientation);
       if (ImGui::Combo("End", &orientation, kEndOrientationNames, 3)) {
         chain.end_orientation = static_cast<ik::EndOrientation>(orientation);
@@ -245,6 +367,49 @@ void Viewer::DrawChainsPanel() {
     }
   }
   ImGui::EndDisabled();
+}
+
+void Viewer::DrawContactsPanel() {
+  if (!ImGui::CollapsingHeader("Ground and ladder")) return;
+  SceneContacts& c = edit_.contacts;
+  const float step = current_->size * 0.002f;
+  ImGui::Checkbox("Ground plane", &c.ground.enabled);
+  ImGui::SameLine();
+  ImGui::Checkbox("Lower hips to reach", &c.lower_hips);
+  ImGui::DragFloat("Height", &c.ground.height, step, -1e6f, 1e6f, "%.3f");
+  TrackEditOfLastItem();
+  ImGui::SliderFloat("Tilt X", &c.ground.tilt_x_degrees, -45.0f, 45.0f, "%.1f deg");
+  TrackEditOfLastItem();
+  ImGui::SliderFloat("Tilt Z", &c.ground.tilt_z_degrees, -45.0f, 45.0f, "%.1f deg");
+  TrackEditOfLastItem();
+  if (ImGui::Button("Feet on the ground")) {
+    c.ground.enabled = true;
+    for (ChainSettings& chain : edit_.chains) {
+      if (chain.label.find("Leg") != std::string::npos) {
+        chain.mode = TargetMode::kGround;
+        chain.offset = glm::vec3(0.0f);
+      }
+    }
+  }
+  ImGui::Separator();
+  ImGui::Checkbox("Ladder", &c.ladder.enabled);
+  ImGui::DragFloat3("First rung", &c.ladder.base.x, step, 0.0f, 0.0f, "%.3f");
+  TrackEditOfLastItem();
+  ImGui::DragFloat("Rung spacing", &c.ladder.spacing, step, current_->size * 0.01f, 1e6f, "%.3f");
+  TrackEditOfLastItem();
+  ImGui::DragFloat("Rung width", &c.ladder.width, step, current_->size * 0.01f, 1e6f, "%.3f");
+  TrackEditOfLastItem();
+  ImGui::SliderInt("Rungs", &c.ladder.count, 1, 20);
+  TrackEditOfLastItem();
+  if (ImGui::Button("Hands on the rungs")) {
+    c.ladder.enabled = true;
+    for (ChainSettings& chain : edit_.chains) {
+      if (chain.label.find("Arm") != std::string::npos) {
+        chain.mode = TargetMode::kRung;
+        chain.offset = glm::vec3(0.0f);
+      }
+    }
+  }
 }
 
 void Viewer::DrawJointTree(int joint, const std::string& filter) {
@@ -361,7 +526,7 @@ void Viewer::DrawStatusLine() {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoInputs);
   const assets::Model& model = current_->model;
   ImGui::Text(
-      "frame %.2f ms (%.0f fps) | update %.2f ms (IK %.1f us) | draw %.2f ms | %d joints | %zu "
+      "frame %.2f ms (%.0f fps) | update %.2f ms (pose + IK %.1f us) | draw %.2f ms | %d joints | %zu "
       "vertices | %zu triangles%s",
       frame_ms_.value, frame_ms_.value > 0 ? 1000.0 / frame_ms_.value : 0.0, update_ms_.value,
       solve_us_.value, draw_ms_.value, model.skeleton.joint_count(), model.vertex_count(),

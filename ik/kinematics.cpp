@@ -3,7 +3,41 @@
 
 #include <cassert>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ik {
+
+namespace {
+
+// *out = a * b for 4x4 matrices (out may be a or b: a is read first, b column by column). glm's
+// operator* is scalar code; with SSE2 each column of the product is four broadcasts, four
+// multiplies and three adds, written straight to *out so the next joint can load it without another
+// copy.
+inline void Multiply(const glm::mat4& a, const glm::mat4& b, glm::mat4* out) {
+#if defined(__SSE2__)
+  const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]);
+  const __m128 a2 = _mm_loadu_ps(&a[2][0]), a3 = _mm_loadu_ps(&a[3][0]);
+  auto column = [&](int c) {
+    const __m128 col = _mm_loadu_ps(&b[c][0]);
+    const __m128 x = _mm_shuffle_ps(col, col, _MM_SHUFFLE(0, 0, 0, 0));
+    const __m128 y = _mm_shuffle_ps(col, col, _MM_SHUFFLE(1, 1, 1, 1));
+    const __m128 z = _mm_shuffle_ps(col, col, _MM_SHUFFLE(2, 2, 2, 2));
+    const __m128 w = _mm_shuffle_ps(col, col, _MM_SHUFFLE(3, 3, 3, 3));
+    _mm_storeu_ps(&(*out)[c][0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, x), _mm_mul_ps(a1, y)),
+                                            _mm_add_ps(_mm_mul_ps(a2, z), _mm_mul_ps(a3, w))));
+  };
+  column(0);
+  column(1);
+  column(2);
+  column(3);
+#else
+  *out = a * b;
+#endif
+}
+
+}  // namespace
 
 void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::mat4>* models) {
   const int n = skeleton.joint_count();
@@ -14,7 +48,11 @@ void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::m
   glm::mat4* out = models->data();
   for (int i = 0; i < n; ++i) {
     const glm::mat4 local = locals[i].ToMatrix();
-    out[i] = parents[i] < 0 ? local : out[parents[i]] * local;
+    if (parents[i] < 0) {
+      out[i] = local;
+    } else {
+      Multiply(out[parents[i]], local, &out[i]);
+    }
   }
 }
 
@@ -26,7 +64,11 @@ void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
   const auto& parents = skeleton.parents();
   auto update = [&](int i) {
     const glm::mat4 local = pose.locals[i].ToMatrix();
-    out[i] = parents[i] < 0 ? local : out[parents[i]] * local;
+    if (parents[i] < 0) {
+      out[i] = local;
+    } else {
+      Multiply(out[parents[i]], local, &out[i]);
+    }
   };
   if (skeleton.subtree_contiguous()) {
     const int end = skeleton.subtree_end(joint);
@@ -51,7 +93,7 @@ void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,
   assert(static_cast<int>(models.size()) == n);
   palette->resize(n);
   const auto& inverse_binds = skeleton.inverse_binds();
-  for (int i = 0; i < n; ++i) (*palette)[i] = models[i] * inverse_binds[i];
+  for (int i = 0; i < n; ++i) Multiply(models[i], inverse_binds[i], &(*palette)[i]);
 }
 
 }  // namespace ik

@@ -5,34 +5,6 @@
 
 namespace ik {
 
-glm::mat3 RotationMatrix(const glm::quat& q) {
-  const float x = q.x, y = q.y, z = q.z, w = q.w;
-  const float xx = x * x, yy = y * y, zz = z * z;
-  const float xy = x * y, xz = x * z, yz = y * z;
-  const float wx = w * x, wy = w * y, wz = w * z;
-  glm::mat3 r;  // glm is column major: r[col][row]
-  r[0][0] = 1.0f - 2.0f * (yy + zz);
-  r[0][1] = 2.0f * (xy + wz);
-  r[0][2] = 2.0f * (xz - wy);
-  r[1][0] = 2.0f * (xy - wz);
-  r[1][1] = 1.0f - 2.0f * (xx + zz);
-  r[1][2] = 2.0f * (yz + wx);  // row 3, column 2 in the seed's 1-based notation
-  r[2][0] = 2.0f * (xz + wy);
-  r[2][1] = 2.0f * (yz - wx);
-  r[2][2] = 1.0f - 2.0f * (xx + yy);
-  return r;
-}
-
-glm::mat4 Transform::ToMatrix() const {
-  const glm::mat3 r = RotationMatrix(rotation);
-  glm::mat4 m(1.0f);
-  m[0] = glm::vec4(r[0] * scale.x, 0.0f);
-  m[1] = glm::vec4(r[1] * scale.y, 0.0f);
-  m[2] = glm::vec4(r[2] * scale.z, 0.0f);
-  m[3] = glm::vec4(translation, 1.0f);
-  return m;
-}
-
 glm::mat4 Compose(const glm::mat4& parent_model, const Transform& child_local) {
   return parent_model * child_local.ToMatrix();
 }

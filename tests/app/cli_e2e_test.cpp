@@ -297,6 +297,19 @@ TEST(CliBadInput, TruncatedGlb) {
   }
 }
 
+TEST(CliBadInput, ImporterCrashIsContained) {
+  // The worker that imports the file dies of a segfault (fault injection): skelview itself
+  // reports it and exits 2.
+  const std::string path = TempPath("crash-me.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
+  const testproc::Result r =
+      testproc::Skelview({"info", path}, 30.0, {"SKELVIEW_TEST_WORKER_CRASH=1"});
+  ASSERT_TRUE(r.exited) << "skelview itself died: signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("the importer crashed on " + path));
+  EXPECT_THAT(r.err, HasSubstr("SIGSEGV"));
+}
+
 TEST(CliBadInput, BadArguments) {
   ExpectBadInput({"pose", "--ik", "NoSuchJoint=0,0,0"}, "NoSuchJoint");
   ExpectBadInput({"pose", "--ik", "LeftFoot=1,2"}, "LeftFoot=1,2");
@@ -380,6 +393,59 @@ TEST(CliModels, SharedModelsPoseAndRender) {
   const std::string out = TempPath("cesium.png");
   ASSERT_EQ(testproc::Skelview({"render", cesium, "-o", out, "--size", "200x200"}).exit_code, 0);
   EXPECT_EQ(LoadPng(out).width, 200);
+}
+
+}  // namespace
+
+namespace {
+
+// Largest coordinate difference between the meshes of two `pose --vertices` documents.
+double WorstVertexDifference(const nlohmann::json& a, const nlohmann::json& b) {
+  double worst = 0.0;
+  EXPECT_EQ(a["meshes"].size(), b["meshes"].size());
+  for (size_t m = 0; m < a["meshes"].size() && m < b["meshes"].size(); ++m) {
+    const auto& pa = a["meshes"][m]["positions"];
+    const auto& pb = b["meshes"][m]["positions"];
+    EXPECT_EQ(pa.size(), pb.size());
+    for (size_t i = 0; i < pa.size() && i < pb.size(); ++i)
+      for (int k = 0; k < 3; ++k)
+        worst = std::max(worst, std::abs(pa[i][k].get<double>() - pb[i][k].get<double>()));
+  }
+  return worst;
+}
+
+TEST(CliExport, PosedExportShowsTheSamePoseAsItsRestPose) {
+  const std::string out = TempPath("posed.glb");
+  const std::vector<std::string> pose_args = {"--anim", "0", "--time", "0.4", "--ik",
+                                              "LeftFoot=0.2,0.35,0.15,hinge"};
+  std::vector<std::string> export_args = {"export", "-o", out};
+  export_args.insert(export_args.end(), pose_args.begin(), pose_args.end());
+  ASSERT_EQ(testproc::Skelview(export_args).exit_code, 0);
+  std::vector<std::string> shown = {"pose", "--vertices"};
+  shown.insert(shown.end(), pose_args.begin(), pose_args.end());
+  const json expected = RunJson(shown);
+  const json exported = RunJson({"pose", out, "--vertices"});  // its rest pose
+  ASSERT_FALSE(exported.is_discarded());
+  EXPECT_LT(WorstVertexDifference(expected, exported), 1e-4 * 1.75);
+}
+
+TEST(CliExport, BakedClipReplaysTheIkFrameByFrame) {
+  const std::string out = TempPath("baked.glb");
+  const std::string ik = "RightFoot=-0.1,0.25,0.1,hinge";
+  const testproc::Result r = testproc::Skelview({"export", "-o", out, "--anim", "0", "--bake", "--ik", ik});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("30 fps"));
+  for (const char* time : {"0", "0.2", "0.5333333", "1"}) {
+    const json expected = RunJson({"pose", "--anim", "0", "--time", time, "--ik", ik, "--vertices"});
+    const json baked = RunJson({"pose", out, "--anim", "0", "--time", time, "--vertices"});
+    ASSERT_FALSE(baked.is_discarded());
+    EXPECT_LT(WorstVertexDifference(expected, baked), 1e-4 * 1.75) << "at t=" << time;
+    // The planted foot stays on its target in the baked clip.
+    for (const json& j : baked["joints"]) {
+      if (j["name"] != "RightFoot") continue;
+      EXPECT_NEAR(j["world"][1].get<double>(), 0.25, 1e-4) << "at t=" << time;
+    }
+  }
 }
 
 }  // namespace

@@ -115,18 +115,77 @@ TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
   }
 }
 
+app::EffectorInfo At(const glm::vec3& effector) {
+  app::EffectorInfo info;
+  info.effector = effector;
+  info.start = effector + glm::vec3(0, 0.5f, 0);
+  info.reach = 0.85f;
+  info.contact_height = 0.08f;
+  return info;
+}
+
 TEST(ChainTargets, FollowAddsTheOffsetPinnedStays) {
   app::ChainSettings chain;
+  const app::SceneContacts contacts;
   const glm::vec3 effector(0.1f, 0.2f, 0.3f);
-  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, effector);
-  EXPECT_EQ(app::ChainTarget(chain, effector), glm::vec3(0.5f, 0.5f, 0.5f));
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, At(effector), contacts);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector), contacts), glm::vec3(0.5f, 0.5f, 0.5f));
   // Following: when the animated effector moves, the target moves with it.
-  EXPECT_EQ(app::ChainTarget(chain, effector + glm::vec3(1, 0, 0)), glm::vec3(1.5f, 0.5f, 0.5f));
+  EXPECT_EQ(app::ChainTarget(chain, At(effector + glm::vec3(1, 0, 0)), contacts),
+            glm::vec3(1.5f, 0.5f, 0.5f));
   chain.mode = app::TargetMode::kPinned;
-  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, effector);
-  EXPECT_EQ(app::ChainTarget(chain, effector + glm::vec3(1, 0, 0)), glm::vec3(0.5f, 0.5f, 0.5f));
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, At(effector), contacts);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector + glm::vec3(1, 0, 0)), contacts),
+            glm::vec3(0.5f, 0.5f, 0.5f));
   app::ResetChainTarget(&chain, effector);
-  EXPECT_EQ(app::ChainTarget(chain, effector), effector);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector), contacts), effector);
+}
+
+TEST(ChainTargets, GroundCarriesTheFootOntoTheRaisedGround) {
+  app::ChainSettings chain;
+  chain.mode = app::TargetMode::kGround;
+  app::SceneContacts contacts;
+  contacts.ground.enabled = true;
+  contacts.ground.height = 0.25f;
+  // A planted foot (at its rest contact height) lands on the ground, 0.25 higher.
+  const glm::vec3 target = app::ChainTarget(chain, At({0.1f, 0.08f, 0.0f}), contacts);
+  EXPECT_NEAR(target.y, 0.33f, 1e-6f);
+  // A foot sunk below its contact height is lifted onto the ground.
+  EXPECT_NEAR(app::ChainTarget(chain, At({0.1f, -0.2f, 0.0f}), contacts).y, 0.33f, 1e-6f);
+  // Dragging adds an offset on top of the contact.
+  app::SetChainTarget(&chain, target + glm::vec3(0.0f, 0.1f, 0.0f), At({0.1f, 0.08f, 0.0f}),
+                      contacts);
+  EXPECT_NEAR(app::ChainTarget(chain, At({0.1f, 0.08f, 0.0f}), contacts).y, 0.43f, 1e-6f);
+}
+
+TEST(ChainTargets, RungModeSnapsToTheNearestRungWithinReach) {
+  app::ChainSettings chain;
+  chain.mode = app::TargetMode::kRung;
+  app::SceneContacts contacts;
+  contacts.ladder.enabled = true;
+  contacts.ladder.base = {0.0f, 1.0f, 0.3f};
+  contacts.ladder.spacing = 0.3f;
+  contacts.ladder.count = 3;  // rungs at y = 1.0, 1.3, 1.6
+  const glm::vec3 hand(0.2f, 1.38f, 0.2f);
+  const glm::vec3 target = app::ChainTarget(chain, At(hand), contacts);
+  EXPECT_NEAR(target.y, 1.3f, 1e-6f);
+  EXPECT_NEAR(target.z, 0.3f, 1e-6f);
+  EXPECT_NEAR(target.x, 0.2f, 1e-6f);
+  // Out of reach of the shoulder: the hand keeps following the animation.
+  app::EffectorInfo far = At({5.0f, 1.3f, 5.0f});
+  EXPECT_EQ(app::ChainTarget(chain, far, contacts), far.effector);
+}
+
+TEST(ChainTargets, AnimatedWeightFadesLinearlyBetweenKeys) {
+  app::ChainSettings chain;
+  chain.weight = 0.3f;
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.7f), 0.3f);
+  chain.weight_keys = {{1.0f, 1.0f}, {0.0f, 0.0f}};  // unsorted on purpose
+  EXPECT_FLOAT_EQ(chain.WeightAt(-1.0f), 0.0f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.25f), 0.25f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.5f), 0.5f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(3.0f), 1.0f);
+  EXPECT_FLOAT_EQ(app::ChainOptions(chain, 0.75f).weight, 0.75f);
 }
 
 TEST(ChainTargets, RequestsOnlyForEnabledChains) {
@@ -137,10 +196,12 @@ TEST(ChainTargets, RequestsOnlyForEnabledChains) {
   ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
   std::vector<app::IkChainRequest> requests;
   std::vector<int> request_chain;
-  app::BuildRequests(chains, models, &requests, &request_chain);
+  app::BuildRequests(model.skeleton, chains, app::SceneContacts(), models, 0.0f, &requests,
+                     &request_chain);
   EXPECT_THAT(request_chain, ElementsAre(0, 2, 3));
   // With no offset the target is the effector itself: the solve leaves the pose unchanged.
   EXPECT_EQ(requests[0].target.position, glm::vec3(models[chains[0].chain.end][3]));
+  EXPECT_TRUE(requests[0].options.bend_axis_local.has_value());
 }
 
 TEST(UndoHistory, UndoRedoRestoreEachCompletedEdit) {

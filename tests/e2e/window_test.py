@@ -59,6 +59,32 @@ class WindowTest(unittest.TestCase):
         self.assertEqual(viewer.wait_exit(), 0, viewer.output())
         self.assertEqual([e["event"] for e in viewer.events()], ["ready", "exit"])
 
+    def test_failed_reload_keeps_the_current_model(self):
+        path = os.path.join(self.shots, "model.glb")
+        subprocess.run([BINARY, "export", "-o", path], check=True, timeout=60)
+        viewer = self.start([path])
+        ready = viewer.wait_event("ready")
+        self.assertEqual(ready["model"], path)
+        viewer.find_window()
+        # The file goes bad on disk; reloading it fails, says why, and the model stays.
+        with open(path, "wb") as f:
+            f.write(b"glTF" + b"\xff" * 64)
+        viewer.key("ctrl+r")
+        failed = viewer.wait_event("load_failed")
+        self.assertIn(path, failed["error"])
+        self.assertEqual(failed["model"], path)
+        shot = viewer.screenshot(os.path.join(self.shots, "after_failed_reload.png"))
+        r, g, b = xs.pixel(shot, 600, 300)
+        self.assertGreater((r + g + b) / 3, 100, "the model should still be drawn")
+        # Fixed on disk: reloading works again, in the background, and reports it.
+        subprocess.run([BINARY, "export", "-o", path], check=True, timeout=60)
+        viewer.key("ctrl+r")
+        done = viewer.wait_event("load_done")
+        self.assertEqual(done["model"], path)
+        self.assertEqual(done["chains"], 4)
+        viewer.key("ctrl+q")
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+
     def test_bad_model_exits_with_code_2_and_a_message(self):
         path = os.path.join(self.shots, "not-a-model.glb")
         with open(path, "wb") as f:

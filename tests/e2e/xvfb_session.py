@@ -49,6 +49,8 @@ class Xvfb:
         env.pop("SDL_VIDEODRIVER", None)
         env.pop("WAYLAND_DISPLAY", None)
         env["SDL_VIDEODRIVER"] = "x11"
+        # Keep the recent-files list of the tests out of the user's configuration.
+        env["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="skelview-config-")
         return env
 
     def close(self):

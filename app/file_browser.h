@@ -1,0 +1,45 @@
+// File ▸ Open: a Dear ImGui browser of the real filesystem showing folders and the files the
+// importer reads. The listing is a pure function, tested without a window.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct DirectoryEntry {
+  std::string name;
+  bool is_directory = false;
+  unsigned long long size = 0;  // bytes, files only
+};
+
+// Folders first, then files, each sorted by name (case-insensitive); hidden entries (".name")
+// only when `show_hidden`; files only when their extension is one the importer reads, unless
+// `show_all_files`. False with the reason naming the folder when it cannot be read.
+bool ListDirectory(const std::string& directory, bool show_all_files, bool show_hidden,
+                   std::vector<DirectoryEntry>* entries, std::string* error);
+
+class FileBrowser {
+ public:
+  // Opens the browser at `directory` (the current directory when empty).
+  void Open(const std::string& directory);
+  bool is_open() const { return open_; }
+  // Draws the browser window when open. Returns true, with the chosen file in *chosen, on the
+  // frame the user picks a file (double-click or Open); the browser then closes.
+  bool Draw(std::string* chosen);
+
+ private:
+  void Refresh();
+  void Enter(const std::string& directory);
+
+  bool open_ = false;
+  bool show_all_files_ = false;
+  bool show_hidden_ = false;
+  std::string directory_;
+  char path_input_[1024] = "";
+  std::vector<DirectoryEntry> entries_;
+  std::string error_;
+  int selected_ = -1;
+};
+
+}  // namespace app

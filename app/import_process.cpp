@@ -1,0 +1,286 @@
+// The import worker process and its supervisor.
+#include "app/import_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "assets/importer.h"
+#include "assets/model_io.h"
+
+namespace app {
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;  // ASan reserves terabytes of address space
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+std::string SelfExecutable() {
+  char buffer[4096];
+  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0) return {};
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+const char* SignalName(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    default: return "a signal";
+  }
+}
+
+bool WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+ImportProcess::~ImportProcess() {
+  if (state_ == State::kRunning) Cancel();
+  CloseAll();
+}
+
+void ImportProcess::CloseAll() {
+  if (out_fd_ >= 0) close(out_fd_);
+  if (err_fd_ >= 0) close(err_fd_);
+  out_fd_ = err_fd_ = -1;
+}
+
+void ImportProcess::Fail(const std::string& message) {
+  state_ = State::kFailed;
+  error_ = message;
+  CloseAll();
+}
+
+bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
+  if (state_ == State::kRunning) Cancel();
+  CloseAll();
+  state_ = State::kIdle;
+  out_.clear();
+  err_.clear();
+  progress_ = 0.0f;
+  model_ = assets::Model();
+  error_.clear();
+  path_ = path;
+  const std::string exe = SelfExecutable();
+  int out_pipe[2], err_pipe[2];
+  if (exe.empty() || pipe2(out_pipe, O_CLOEXEC) != 0) {
+    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    return false;
+  }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    return false;
+  }
+  // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
+  const std::vector<std::string> args = {exe, "import-worker", path};
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  rlimit memory{limits.memory_bytes, limits.memory_bytes};
+  const pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    dup2(out_pipe[1], STDOUT_FILENO);
+    dup2(err_pipe[1], STDERR_FILENO);
+    if (!kAddressSanitizer) setrlimit(RLIMIT_AS, &memory);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  pid_ = pid;
+  out_fd_ = out_pipe[0];
+  err_fd_ = err_pipe[0];
+  fcntl(out_fd_, F_SETFL, O_NONBLOCK);
+  fcntl(err_fd_, F_SETFL, O_NONBLOCK);
+  timeout_seconds_ = limits.timeout_seconds;
+  deadline_ = std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(limits.timeout_seconds));
+  state_ = State::kRunning;
+  return true;
+}
+
+ImportProcess::State ImportProcess::Poll(int wait_ms) {
+  if (state_ != State::kRunning) return state_;
+  pollfd fds[2] = {{out_fd_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
+  const int nfds = (out_fd_ >= 0 ? 1 : 0) + (err_fd_ >= 0 ? 1 : 0);
+  if (nfds > 0) {
+    pollfd active[2];
+    int count = 0;
+    for (const pollfd& p : fds)
+      if (p.fd >= 0) active[count++] = p;
+    if (poll(active, static_cast<nfds_t>(count), wait_ms) > 0) {
+      char buffer[1 << 16];
+      for (int i = 0; i < count; ++i) {
+        if (!(active[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        const bool is_out = active[i].fd == out_fd_;
+        while (true) {
+          const ssize_t n = read(active[i].fd, buffer, sizeof(buffer));
+          if (n > 0) {
+            (is_out ? out_ : err_).append(buffer, static_cast<size_t>(n));
+            continue;
+          }
+          if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+            close(active[i].fd);
+            (is_out ? out_fd_ : err_fd_) = -1;
+          }
+          break;
+        }
+      }
+    }
+  }
+  // Progress lines: "progress 0.42".
+  size_t line_start = 0;
+  for (size_t nl; (nl = err_.find('\n', line_start)) != std::string::npos; line_start = nl + 1) {
+    const std::string line = err_.substr(line_start, nl - line_start);
+    if (line.rfind("progress ", 0) == 0) {
+      const float p = std::strtof(line.c_str() + 9, nullptr);
+      if (std::isfinite(p)) progress_ = std::max(progress_, std::min(p, 1.0f));
+    }
+  }
+  if (out_fd_ < 0 && err_fd_ < 0) {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    Finish(status);
+  } else if (std::chrono::steady_clock::now() > deadline_) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%.0f", timeout_seconds_);
+    Fail("the importer took longer than " + std::string(seconds) + " s on " + path_ +
+         "; stopped it");
+  }
+  return state_;
+}
+
+void ImportProcess::Finish(int status) {
+  CloseAll();
+  // The worker's last "error ..." line, if any.
+  std::string message;
+  size_t line_start = 0;
+  while (line_start < err_.size()) {
+    size_t nl = err_.find('\n', line_start);
+    if (nl == std::string::npos) nl = err_.size();
+    if (err_.compare(line_start, 6, "error ") == 0) {
+      message = err_.substr(line_start + 6, nl - line_start - 6);
+    }
+    line_start = nl + 1;
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const bool out_of_memory = sig == SIGKILL || err_.find("std::bad_alloc") != std::string::npos;
+    Fail(out_of_memory ? "the importer ran out of memory on " + path_
+                       : "the importer crashed on " + path_ + " (" + SignalName(sig) + ")");
+    return;
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code != 0) {
+    if (!message.empty()) {
+      Fail(message);
+    } else if (err_.find("bad_alloc") != std::string::npos) {
+      Fail("the importer ran out of memory on " + path_);
+    } else {
+      Fail("the importer crashed on " + path_ + " (exit code " + std::to_string(code) + ")");
+    }
+    return;
+  }
+  std::string error;
+  if (!assets::DeserializeModel(out_, &model_, &error)) {
+    Fail(path_ + ": the import worker sent an unreadable model: " + error);
+    return;
+  }
+  out_.clear();
+  out_.shrink_to_fit();
+  progress_ = 1.0f;
+  state_ = State::kDone;
+}
+
+void ImportProcess::Cancel() {
+  if (state_ != State::kRunning) return;
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  Fail(path_ + ": cancelled");
+}
+
+bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
+                    const ImportLimits& limits) {
+  ImportProcess import;
+  if (!import.Start(path, limits)) {
+    *error = import.error();
+    return false;
+  }
+  while (import.Poll(200) == ImportProcess::State::kRunning) {
+  }
+  if (import.state() != ImportProcess::State::kDone) {
+    *error = import.error();
+    return false;
+  }
+  *model = import.TakeModel();
+  return true;
+}
+
+int RunImportWorker(const std::string& path) {
+  // Fault injection for the tests of the isolation itself.
+  if (const char* crash = std::getenv("SKELVIEW_TEST_WORKER_CRASH"); crash && *crash == '1') {
+    raise(SIGSEGV);
+  }
+  assets::LoadOptions options;
+  float last = -1.0f;
+  options.progress = [&last](float fraction) {
+    if (fraction - last < 0.01f && fraction < 1.0f) return;  // at most ~100 lines
+    last = fraction;
+    std::fprintf(stderr, "progress %.3f\n", static_cast<double>(fraction));
+    std::fflush(stderr);
+  };
+  assets::LoadResult result = assets::LoadModel(path, options);
+  if (!result.ok()) {
+    std::fprintf(stderr, "error %s\n", result.error.c_str());
+    return 2;
+  }
+  const std::string bytes = assets::SerializeModel(*result.model);
+  if (!WriteAll(STDOUT_FILENO, bytes.data(), bytes.size())) {
+    std::fprintf(stderr, "error %s: cannot send the model to skelview\n", path.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace app

@@ -1,0 +1,76 @@
+// Importing a model file in a child process, so that a file which crashes the importer library
+// (or makes it allocate without bound, or hang) cannot take skelview down: the child is skelview
+// itself run as `skelview import-worker FILE`, which loads the file and writes the Model back
+// through a pipe (assets/model_io.h) while reporting progress on another.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "assets/model.h"
+
+namespace app {
+
+struct ImportLimits {
+  double timeout_seconds = 300.0;       // the worker is stopped after this long
+  size_t memory_bytes = size_t(16) << 30;  // address-space limit of the worker (not under ASan)
+};
+
+class ImportProcess {
+ public:
+  enum class State { kIdle, kRunning, kDone, kFailed };
+
+  ImportProcess() = default;
+  ~ImportProcess();  // kills a running worker
+  ImportProcess(const ImportProcess&) = delete;
+  ImportProcess& operator=(const ImportProcess&) = delete;
+
+  // Starts importing `path` in a worker. False (and kFailed with the reason) when no process can
+  // be started.
+  bool Start(const std::string& path, const ImportLimits& limits = {});
+  // Reads what the worker has sent so far without blocking (or waiting up to `wait_ms`) and
+  // updates the state. Returns the state.
+  State Poll(int wait_ms = 0);
+  // Stops a running import; the state becomes kFailed with "<path>: cancelled".
+  void Cancel();
+
+  State state() const { return state_; }
+  const std::string& path() const { return path_; }
+  float progress() const { return progress_; }  // 0..1, from the worker
+  // kDone: the model (moved out by TakeModel). kFailed: one line naming the file and the reason.
+  assets::Model TakeModel() { return std::move(model_); }
+  const std::string& error() const { return error_; }
+
+ private:
+  void Finish(int status);
+  void Fail(const std::string& message);
+  void CloseAll();
+
+  State state_ = State::kIdle;
+  std::string path_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;   // the serialized model
+  int err_fd_ = -1;   // progress lines and the worker's error message
+  std::string out_;
+  std::string err_;
+  float progress_ = 0.0f;
+  assets::Model model_;
+  std::string error_;
+  std::chrono::steady_clock::time_point deadline_;
+  double timeout_seconds_ = 0.0;
+};
+
+// Imports `path` in a worker and waits for it: the command line's loader. False with the reason
+// (naming the file) when the file is bad, the importer crashed or ran out of time or memory.
+bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
+                    const ImportLimits& limits = {});
+
+// The worker side (`skelview import-worker FILE`): loads FILE in this process, writes progress
+// lines to stderr and the serialized model to stdout. Returns the exit code (0, or 2 with the
+// error on stderr).
+int RunImportWorker(const std::string& path);
+
+}  // namespace app

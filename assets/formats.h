@@ -1,0 +1,15 @@
+// The file formats the importer reads, for file dialogs and drop filters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace assets {
+
+// Lower-case extensions without the dot ("gltf", "glb", "fbx", ...), sorted, that Assimp reads.
+const std::vector<std::string>& SupportedExtensions();
+
+// True when `path` ends in one of SupportedExtensions() (case-insensitive).
+bool HasSupportedExtension(const std::string& path);
+
+}  // namespace assets

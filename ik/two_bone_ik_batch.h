@@ -1,0 +1,81 @@
+// Two-bone IK for many chains per call (crowds, both legs of many characters, offline batches):
+// chains are stored structure-of-arrays in blocks of eight and solved with SIMD across chains
+// (AVX2 + FMA when the CPU has it, SSE2 otherwise). Each chain's result equals SolveTwoBoneIk's up
+// to float rounding; chains that need a fallback are solved by SolveTwoBoneIk itself.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <optional>
+#include <vector>
+
+#include "ik/two_bone_ik.h"
+#include "ik/two_bone_ik_batch_layout.h"
+
+namespace ik {
+
+class TwoBoneIkBatch {
+ public:
+  TwoBoneIkBatch() = default;
+  explicit TwoBoneIkBatch(int count) { Resize(count); }
+
+  // Sets the number of chains. Chains kept keep their data; new ones start as a harmless bent
+  // chain at the origin without a pole.
+  void Resize(int count);
+  int size() const { return count_; }
+
+  // Chain i's inputs, exactly as for SolveTwoBoneIk: model-space matrices of the start, mid and
+  // end joints (only the end's translation is used) and the model-space target. 0 <= i < size().
+  void SetChain(int i, const glm::mat4& start_model, const glm::mat4& mid_model,
+                const glm::mat4& end_model, const glm::vec3& target_model);
+  void SetTarget(int i, const glm::vec3& target_model);
+  // Chain i's own pole (model-space point), or none (nullopt). Overrides options.pole_model.
+  void SetPole(int i, const std::optional<glm::vec3>& pole_model);
+
+  // Solves every chain with `options`; options.pole_model is the pole of chains without their
+  // own. The SIMD kernel covers the seed's solve, poles and weight; with options.hinge or
+  // options.soft every chain goes through SolveTwoBoneIk instead, as do single chains that need
+  // a fallback (see special_count()). options.end_orientation is ignored (as in SolveTwoBoneIk).
+  // Invalid options: every chain is degenerate with identity corrections.
+  void Solve(const TwoBoneIkOptions& options = {});
+
+  // Which SIMD kernel Solve uses. kAuto picks AVX2 + FMA when the CPU has both; kAvx2 on a CPU
+  // without them runs SSE2 instead. (For tests and benchmarks of each kernel.)
+  enum class Kernel { kAuto, kSse2, kAvx2 };
+  void Solve(const TwoBoneIkOptions& options, Kernel kernel);
+
+  // Results of the last Solve for chain i (local-space corrections as in TwoBoneIkResult).
+  glm::quat start_correction(int i) const;
+  glm::quat mid_correction(int i) const;
+  TwoBoneCase solve_case(int i) const;
+  TwoBoneFallback fallback(int i) const;
+  bool reached(int i) const;
+  float error(int i) const;  // |c_final - target|
+
+  // How many chains the last Solve handed to the scalar solver.
+  int special_count() const { return special_count_; }
+
+  // The kernel Solve(options) uses on this machine: "avx2" or "sse2".
+  static const char* KernelName();
+
+ private:
+  float& In(int i, int row) {
+    return blocks_[i / batch_internal::kLanes].in[row][i % batch_internal::kLanes];
+  }
+  float In(int i, int row) const {
+    return blocks_[i / batch_internal::kLanes].in[row][i % batch_internal::kLanes];
+  }
+  float& Out(int i, int row) {
+    return blocks_[i / batch_internal::kLanes].out[row][i % batch_internal::kLanes];
+  }
+  float Out(int i, int row) const {
+    return blocks_[i / batch_internal::kLanes].out[row][i % batch_internal::kLanes];
+  }
+  void SolveScalar(int i, const TwoBoneIkOptions& options);
+
+  std::vector<batch_internal::Block> blocks_;
+  int count_ = 0;
+  int special_count_ = 0;
+};
+
+}  // namespace ik

@@ -1,0 +1,173 @@
+// Skeleton construction and queries, forward kinematics (full and from one joint down) and the
+// skin palette, against straightforward recursive definitions.
+#include "ik/kinematics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "ik/skeleton.h"
+#include "tests/ik/ik_test_util.h"
+
+namespace {
+
+using iktest::RandomRotation;
+using iktest::RandomUnit;
+using iktest::Uniform;
+
+float MaxDifference(const glm::mat4& a, const glm::mat4& b) {
+  float worst = 0.0f;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) worst = std::max(worst, std::abs(a[c][r] - b[c][r]));
+  return worst;
+}
+
+// Random tree, parents before children; `depth_first` orders joints so subtrees are contiguous.
+std::vector<ik::JointDesc> RandomJoints(std::mt19937& rng, int count, bool depth_first) {
+  std::vector<ik::JointDesc> joints(count);
+  for (int i = 0; i < count; ++i) {
+    joints[i].name = "j" + std::to_string(i);
+    // depth_first: each joint's parent is the previous joint or one of its ancestors (so the
+    // order is a depth-first walk); otherwise any earlier joint.
+    if (i == 0) {
+      joints[i].parent = -1;
+    } else if (depth_first) {
+      int p = i - 1;
+      const int climb = static_cast<int>(rng() % 3);
+      for (int k = 0; k < climb && joints[p].parent >= 0; ++k) p = joints[p].parent;
+      joints[i].parent = p;
+    } else {
+      joints[i].parent = static_cast<int>(rng() % i);
+    }
+    joints[i].rest.translation = RandomUnit(rng) * Uniform(rng, 0.05f, 0.5f);
+    joints[i].rest.rotation = RandomRotation(rng);
+    joints[i].rest.scale = glm::vec3(Uniform(rng, 0.8f, 1.25f));
+  }
+  return joints;
+}
+
+glm::mat4 NaiveModel(const ik::Skeleton& s, const ik::Pose& pose, int joint) {
+  const glm::mat4 local = pose.locals[joint].ToMatrix();
+  return s.parent(joint) < 0 ? local : NaiveModel(s, pose, s.parent(joint)) * local;
+}
+
+ik::Pose RandomPose(std::mt19937& rng, const ik::Skeleton& s) {
+  ik::Pose pose = ik::Pose::Rest(s);
+  for (auto& local : pose.locals) local.rotation = RandomRotation(rng);
+  return pose;
+}
+
+TEST(Skeleton, BuildKeepsNamesParentsAndRestPose) {
+  std::mt19937 rng(1);
+  const auto joints = RandomJoints(rng, 40, true);
+  std::string error;
+  const auto s = ik::Skeleton::Build(joints, &error);
+  ASSERT_TRUE(s) << error;
+  ASSERT_EQ(s->joint_count(), 40);
+  for (int i = 0; i < 40; ++i) {
+    EXPECT_EQ(s->name(i), joints[i].name);
+    EXPECT_EQ(s->parent(i), joints[i].parent);
+    EXPECT_LE(MaxDifference(s->rest_models()[i], NaiveModel(*s, ik::Pose::Rest(*s), i)), 1e-5f);
+    // Without explicit inverse binds: the inverse of the rest model matrix.
+    EXPECT_LE(MaxDifference(s->inverse_binds()[i] * s->rest_models()[i], glm::mat4(1.0f)), 1e-4f);
+  }
+  EXPECT_EQ(s->Find("j17"), 17);
+  EXPECT_EQ(s->Find("nope"), -1);
+}
+
+TEST(Skeleton, BuildRejectsBadParentsAndNonFiniteData) {
+  std::string error;
+  std::vector<ik::JointDesc> forward = {{"a", 1, {}, {}}, {"b", -1, {}, {}}};
+  EXPECT_FALSE(ik::Skeleton::Build(forward, &error));
+  EXPECT_NE(error.find("not an earlier joint"), std::string::npos);
+  std::vector<ik::JointDesc> self = {{"a", 0, {}, {}}};
+  EXPECT_FALSE(ik::Skeleton::Build(self, &error));
+  ik::JointDesc nan_joint{"n", -1, {}, {}};
+  nan_joint.rest.translation.x = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(ik::Skeleton::Build({nan_joint}, &error));
+  EXPECT_NE(error.find("non-finite"), std::string::npos);
+  ik::JointDesc bad_bind{"b", -1, {}, glm::mat4(std::numeric_limits<float>::infinity())};
+  EXPECT_FALSE(ik::Skeleton::Build({bad_bind}, &error));
+}
+
+TEST(Skeleton, ChildrenSubtreesAncestryAndDepth) {
+  // 0 -> 1 -> 2, 1 -> 3, 0 -> 4
+  const auto s = ik::Skeleton::Build(
+      {{"r", -1, {}, {}}, {"a", 0, {}, {}}, {"b", 1, {}, {}}, {"c", 1, {}, {}}, {"d", 0, {}, {}}},
+      nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->children(1), (std::vector<int>{2, 3}));
+  EXPECT_TRUE(s->subtree_contiguous());
+  EXPECT_EQ(s->subtree_end(1), 4);
+  EXPECT_EQ(s->subtree_end(0), 5);
+  EXPECT_TRUE(s->IsAncestorOrSelf(0, 3));
+  EXPECT_TRUE(s->IsAncestorOrSelf(3, 3));
+  EXPECT_FALSE(s->IsAncestorOrSelf(4, 3));
+  EXPECT_EQ(s->Depth(2), 2);
+  EXPECT_EQ(s->Depth(0), 0);
+  // Not depth-first: 0 -> 1, 0 -> 2, 1 -> 3.
+  const auto mixed = ik::Skeleton::Build(
+      {{"r", -1, {}, {}}, {"a", 0, {}, {}}, {"b", 0, {}, {}}, {"c", 1, {}, {}}}, nullptr);
+  ASSERT_TRUE(mixed);
+  EXPECT_FALSE(mixed->subtree_contiguous());
+}
+
+TEST(Kinematics, LocalToModelMatchesTheRecursiveDefinition) {
+  std::mt19937 rng(2);
+  for (bool depth_first : {true, false}) {
+    const auto s = ik::Skeleton::Build(RandomJoints(rng, 200, depth_first), nullptr);
+    ASSERT_TRUE(s);
+    const ik::Pose pose = RandomPose(rng, *s);
+    std::vector<glm::mat4> models;
+    ik::LocalToModel(*s, pose, &models);
+    ASSERT_EQ(models.size(), 200u);
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_LE(MaxDifference(models[i], NaiveModel(*s, pose, i)), 1e-4f) << i;
+    }
+  }
+}
+
+TEST(Kinematics, LocalToModelFromUpdatesTheSubtreeOnly) {
+  std::mt19937 rng(3);
+  for (bool depth_first : {true, false}) {
+    const auto s = ik::Skeleton::Build(RandomJoints(rng, 120, depth_first), nullptr);
+    ASSERT_TRUE(s);
+    ik::Pose pose = RandomPose(rng, *s);
+    std::vector<glm::mat4> models;
+    ik::LocalToModel(*s, pose, &models);
+    const int joint = 30;
+    pose.locals[joint].rotation = RandomRotation(rng);
+    const std::vector<glm::mat4> before = models;
+    ik::LocalToModelFrom(*s, pose, joint, &models);
+    std::vector<glm::mat4> full;
+    ik::LocalToModel(*s, pose, &full);
+    for (int i = 0; i < s->joint_count(); ++i) {
+      if (s->IsAncestorOrSelf(joint, i)) {
+        ASSERT_EQ(models[i], full[i]) << i;
+      } else {
+        ASSERT_EQ(models[i], before[i]) << i;  // untouched
+      }
+    }
+  }
+}
+
+TEST(Kinematics, SkinPaletteIsModelTimesInverseBindAndIdentityAtRest) {
+  std::mt19937 rng(4);
+  const auto s = ik::Skeleton::Build(RandomJoints(rng, 64, true), nullptr);
+  ASSERT_TRUE(s);
+  std::vector<glm::mat4> models, palette;
+  ik::LocalToModel(*s, ik::Pose::Rest(*s), &models);
+  ik::SkinPalette(*s, models, &palette);
+  for (int i = 0; i < 64; ++i) EXPECT_LE(MaxDifference(palette[i], glm::mat4(1.0f)), 1e-4f);
+  const ik::Pose pose = RandomPose(rng, *s);
+  ik::LocalToModel(*s, pose, &models);
+  ik::SkinPalette(*s, models, &palette);
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_LE(MaxDifference(palette[i], models[i] * s->inverse_binds()[i]), 1e-6f);
+  }
+  EXPECT_EQ(ik::JointPosition(models, 5), glm::vec3(models[5][3]));
+}
+
+}  // namespace
