@@ -12,11 +12,13 @@
 #include <imgui.h>
 
 #include "app/args.h"
+#include "app/bake.h"
 #include "app/commands.h"
 #include "app/json_output.h"
 #include "app/picking.h"
 #include "app/viewer_impl.h"
 #include "assets/animation.h"
+#include "assets/exporter.h"
 #include "assets/skinning.h"
 #include "ik/kinematics.h"
 #include "renderer/offscreen.h"
@@ -375,6 +377,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ImGui::GetIO().WantCaptureKeyboard) return;
   if (ctrl && code == SDLK_r) StartOpen(current_path_);
   if (ctrl && code == SDLK_o) file_browser_.Open("");
+  if (ctrl && code == SDLK_e) export_open_ = true;
   if (ctrl) return;
   switch (code) {
     case SDLK_f: FrameCamera(); break;
@@ -576,6 +579,26 @@ void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
   if (!gizmo_shapes_.empty()) {
     renderer_->DrawShapes(gizmo_shapes_, view, renderer::DepthMode::kOnTop);
   }
+}
+
+bool Viewer::ExportTo(const std::string& path, bool bake, std::string* error) {
+  const assets::Model& model = current_->model;
+  bool ok;
+  if (bake && clip_ >= 0) {
+    assets::Model baked = model;
+    baked.clips = {BakeClip(model, clip_, EstimateFrameRate(model.clips[clip_]), edit_)};
+    ok = assets::ExportGltf(baked, path, error);
+  } else {
+    ok = assets::ExportGltf(model, state_.pose, path, error);
+  }
+  Json event;
+  event["event"] = "export";
+  event["path"] = path;
+  event["bake"] = bake;
+  event["ok"] = ok;
+  if (!ok) event["error"] = *error;
+  trace_.Write(event);
+  return ok;
 }
 
 void Viewer::SaveScreenshot() {

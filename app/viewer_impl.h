@@ -93,6 +93,9 @@ class Viewer {
   void DrawUi();
   void DrawMenuBar();
   void DrawLoading();
+  void DrawExportDialog();
+  // Writes the current pose (as the rest pose) or the current clip baked with the IK and edits.
+  bool ExportTo(const std::string& path, bool bake, std::string* error);
   void DrawModelPanel();
   void DrawDisplayPanel();
   void DrawAnimationPanel();
@@ -117,6 +120,9 @@ class Viewer {
   FileBrowser file_browser_;
   RecentFiles recent_{RecentFiles::DefaultStorePath()};
   float menu_height_ = 0.0f;
+  bool export_open_ = false;
+  bool export_bake_ = false;
+  char export_path_[1024] = "skelview-export.glb";
 
   // View state.
   OrbitCamera camera_;

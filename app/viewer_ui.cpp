@@ -68,6 +68,7 @@ void Viewer::DrawUi() {
   DrawJointsPanel();
   ImGui::End();
   DrawLoading();
+  DrawExportDialog();
   std::string chosen;
   if (file_browser_.Draw(&chosen)) StartOpen(chosen);
   DrawMessage();
@@ -97,6 +98,7 @@ void Viewer::DrawMenuBar() {
     if (ImGui::MenuItem("Reload", "Ctrl+R", false, !current_path_.empty())) {
       StartOpen(current_path_);
     }
+    if (ImGui::MenuItem("Export glTF...", "Ctrl+E")) export_open_ = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Screenshot", "F12")) screenshot_requested_ = true;
     ImGui::Separator();
@@ -122,6 +124,42 @@ void Viewer::DrawMenuBar() {
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
+}
+
+void Viewer::DrawExportDialog() {
+  if (!export_open_) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Export glTF", &export_open_, ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::TextDisabled("writes glTF 2.0 (.glb, or .gltf with a .bin beside it)");
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  const bool enter = ImGui::InputText("##path", export_path_, sizeof(export_path_),
+                                      ImGuiInputTextFlags_EnterReturnsTrue);
+  int what = export_bake_ ? 1 : 0;
+  ImGui::RadioButton("This pose as the rest pose (skins kept)", &what, 0);
+  const bool has_clip = clip_ >= 0;
+  ImGui::BeginDisabled(!has_clip);
+  ImGui::RadioButton("The clip, baked with the IK at its frame rate", &what, 1);
+  ImGui::EndDisabled();
+  export_bake_ = what == 1 && has_clip;
+  if (ImGui::Button("Export") || enter) {
+    std::string error;
+    if (ExportTo(export_path_, export_bake_, &error)) {
+      ShowMessage(std::string("exported ") + export_path_, false);
+      export_open_ = false;
+    } else {
+      ShowMessage(error, true);
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) export_open_ = false;
+  ImGui::End();
 }
 
 void Viewer::DrawLoading() {

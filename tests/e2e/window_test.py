@@ -2,8 +2,10 @@
 orbits with a mouse drag, writes the trace events and quits with Ctrl+Q (exit code 0).
 Usage: window_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
+import json
 import os
 import subprocess
+import time
 import sys
 import tempfile
 import unittest
@@ -84,6 +86,26 @@ class WindowTest(unittest.TestCase):
         self.assertEqual(done["chains"], 4)
         viewer.key("ctrl+q")
         self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+
+    def test_file_export_writes_the_pose(self):
+        viewer = self.start()
+        viewer.wait_event("ready")
+        viewer.find_window()
+        out = os.path.join(self.shots, "from-window.glb")
+        viewer.key("ctrl+e")  # File > Export; the path field has the keyboard
+        time.sleep(0.3)
+        viewer.xdotool("keydown", "--window", viewer.window, "ctrl")
+        viewer.hold_key("a")  # select the default name
+        viewer.xdotool("keyup", "--window", viewer.window, "ctrl")
+        viewer.xdotool("type", "--window", viewer.window, "--delay", "20", out)
+        viewer.hold_key("Return")
+        event = viewer.wait_event("export")
+        self.assertTrue(event["ok"], event)
+        self.assertEqual(event["path"], out)
+        info = subprocess.run([BINARY, "info", out, "--json"], capture_output=True, text=True,
+                              timeout=60)
+        self.assertEqual(info.returncode, 0, info.stderr)
+        self.assertEqual(json.loads(info.stdout)["counts"]["joints"], 22)
 
     def test_bad_model_exits_with_code_2_and_a_message(self):
         path = os.path.join(self.shots, "not-a-model.glb")

@@ -142,6 +142,12 @@ class Viewer:
     def key(self, *keys):
         self.xdotool("key", "--window", self.window, *keys)
 
+    def hold_key(self, key, seconds=0.2):
+        """Presses a key for a while: Dear ImGui 1.86 misses a press and release in one frame."""
+        self.xdotool("keydown", "--window", self.window, key)
+        time.sleep(seconds)
+        self.xdotool("keyup", "--window", self.window, key)
+
     def screenshot(self, path):
         require_tools("import")
         subprocess.run(["import", "-display", self.xvfb.display, "-window", self.window, path],
