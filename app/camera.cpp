@@ -26,7 +26,9 @@ glm::mat4 OrbitCamera::View() const {
 glm::mat4 OrbitCamera::Projection(float aspect) const {
   const float near_plane = std::max(distance * 0.01f, 1e-4f);
   const float far_plane = std::max(distance * 100.0f, 10.0f);
-  return glm::perspective(fov_y, std::max(aspect, 1e-3f), near_plane, far_plane);
+  glm::mat4 projection = glm::perspective(fov_y, std::max(aspect, 1e-3f), near_plane, far_plane);
+  projection[2][0] -= lens_shift_ndc;  // x_ndc += shift (w = -z_eye)
+  return projection;
 }
 
 void OrbitCamera::Orbit(float dx_px, float dy_px) {
@@ -52,7 +54,10 @@ void OrbitCamera::Zoom(float steps) {
 void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect) {
   target = 0.5f * (box_min + box_max);
   const float radius = std::max(0.5f * glm::length(box_max - box_min), 1e-4f);
-  const float half_fov = 0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(fov_y * 0.5f) * aspect));
+  // The narrower of the vertical and the (shifted) horizontal field of view must hold the box.
+  const float visible_width = std::max(1.0f - std::abs(lens_shift_ndc), 0.2f);
+  const float half_fov =
+      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(fov_y * 0.5f) * aspect * visible_width));
   distance = radius / std::sin(half_fov) * 1.05f;
 }
 

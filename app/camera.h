@@ -26,6 +26,9 @@ class OrbitCamera {
   float pitch = 0.25f;
   float distance = 3.5f;
   float fov_y = glm::radians(40.0f);
+  // Horizontal shift of the view centre in normalised device units (0 = centred; 0.25 puts the
+  // target a quarter of the half-width right of the middle), so a side panel does not cover it.
+  float lens_shift_ndc = 0.0f;
 
   glm::vec3 Eye() const;
   glm::vec3 Forward() const;  // unit vector from the eye toward the target

@@ -645,6 +645,28 @@ void Viewer::WriteReadyTrace() {
                       {"target", ToJson(Target(i))}});
   }
   event["chains"] = std::move(chains);
+  // Where the model is on screen: its bounds' centre and the projected bounds box.
+  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
+  if (!bounds.empty()) {
+    glm::vec2 centre(-1.0f), lo(1e9f), hi(-1e9f);
+    const glm::mat4 view = camera_.View(), projection = camera_.Projection(viewport_.aspect());
+    ProjectToPixel(view, projection, viewport_, bounds.center(), &centre);
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
+                        (corner & 2) ? bounds.max.y : bounds.min.y,
+                        (corner & 4) ? bounds.max.z : bounds.min.z);
+      glm::vec2 px;
+      if (ProjectToPixel(view, projection, viewport_, p, &px)) {
+        lo = glm::min(lo, px);
+        hi = glm::max(hi, px);
+      }
+    }
+    centre /= pixel_ratio_;
+    lo /= pixel_ratio_;
+    hi /= pixel_ratio_;
+    event["model_px"] = {{"center", {Rounded(centre.x), Rounded(centre.y)}},
+                         {"box", {Rounded(lo.x), Rounded(lo.y), Rounded(hi.x), Rounded(hi.y)}}};
+  }
   if (clip_ >= 0) event["anim"] = {{"index", clip_}, {"time", Rounded(clip_time_)}};
   trace_.Write(event);
 }
@@ -720,7 +742,12 @@ int Viewer::Run() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
-    DrawUi();  // panels edit the settings; the pose follows below
+    DrawUi();
+    // Keep the model centred in the free part of the window (when the panel leaves room).
+    camera_.lens_shift_ndc = viewport_.width > 2.0f * panel_right_px_
+                                 ? panel_right_px_ / float(viewport_.width)
+                                 : 0.0f;
+    if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known  // panels edit the settings; the pose follows below
     Update(std::min(dt, 0.1));
 
     const auto draw_start = Clock::now();

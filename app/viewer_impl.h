@@ -120,6 +120,7 @@ class Viewer {
   FileBrowser file_browser_;
   RecentFiles recent_{RecentFiles::DefaultStorePath()};
   float menu_height_ = 0.0f;
+  float panel_right_px_ = 0.0f;  // right edge of the side panel, drawable pixels
   bool export_open_ = false;
   bool export_bake_ = false;
   char export_path_[1024] = "skelview-export.glb";

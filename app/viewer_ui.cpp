@@ -66,6 +66,10 @@ void Viewer::DrawUi() {
   DrawChainsPanel();
   DrawContactsPanel();
   DrawJointsPanel();
+  // The camera centres the view in the space right of the panel.
+  panel_right_px_ = ImGui::IsWindowCollapsed()
+                        ? 0.0f
+                        : (ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * pixel_ratio_;
   ImGui::End();
   DrawLoading();
   DrawExportDialog();

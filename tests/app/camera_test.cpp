@@ -79,6 +79,30 @@ TEST(OrbitCamera, FrameFitsBoxOfAnyUnit) {
   }
 }
 
+TEST(OrbitCamera, LensShiftMovesTheTargetRightAndKeepsRaysConsistent) {
+  app::OrbitCamera camera;
+  camera.lens_shift_ndc = 0.3f;
+  const app::Viewport viewport{1000, 600};
+  const glm::mat4 view = camera.View(), projection = camera.Projection(viewport.aspect());
+  glm::vec2 pixel;
+  ASSERT_TRUE(app::ProjectToPixel(view, projection, viewport, camera.target, &pixel));
+  EXPECT_NEAR(pixel.x, 500.0f * 1.3f, 1e-2f);
+  EXPECT_NEAR(pixel.y, 300.0f, 1e-2f);
+  const app::Ray ray = app::RayFromPixel(view, projection, viewport, pixel.x, pixel.y);
+  const glm::vec3 to_target = camera.target - ray.origin;
+  EXPECT_LT(glm::length(to_target - glm::dot(to_target, ray.direction) * ray.direction), 1e-4f);
+  // Framing still keeps a box inside the visible part right of x = 0.3 in NDC.
+  camera.Frame({-0.3f, 0.0f, -0.2f}, {0.3f, 1.8f, 0.2f}, viewport.aspect());
+  const glm::mat4 v2 = camera.View(), p2 = camera.Projection(viewport.aspect());
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 p((corner & 1) ? 0.3f : -0.3f, (corner & 2) ? 1.8f : 0.0f,
+                      (corner & 4) ? 0.2f : -0.2f);
+    ASSERT_TRUE(app::ProjectToPixel(v2, p2, viewport, p, &pixel));
+    EXPECT_GE(pixel.x, 0.3f * 500.0f);
+    EXPECT_LE(pixel.x, 1000.0f);
+  }
+}
+
 TEST(OrbitCamera, PitchNeverReachesThePole) {
   app::OrbitCamera camera;
   camera.Orbit(0.0f, 1e6f);

@@ -184,3 +184,14 @@ def pixel(path, x, y):
          f"%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
         check=True, capture_output=True, text=True).stdout.split()
     return tuple(int(v) for v in out)
+
+
+def brightest_near(path, x, y, half=12):
+    """Largest grey level (0..255) in a square of 2*half+1 pixels around (x, y)."""
+    require_tools("convert")
+    x0, y0 = max(int(x) - half, 0), max(int(y) - half, 0)
+    out = subprocess.run(
+        ["convert", path, "-crop", f"{2 * half + 1}x{2 * half + 1}+{x0}+{y0}", "+repage",
+         "-colorspace", "gray", "-format", "%[fx:int(255*maxima)]", "info:"],
+        check=True, capture_output=True, text=True).stdout
+    return int(out.split()[0])
