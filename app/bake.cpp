@@ -68,9 +68,10 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
   return baked;
 }
 
-EditState EditForRequests(const assets::Model& model, const std::vector<IkChainRequest>& requests) {
+EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests) {
   EditState edit;
-  for (const IkChainRequest& request : requests) {
+  edit.limits = requests.limits;
+  for (const IkChainRequest& request : requests.ik) {
     ChainSettings chain;
     chain.label = model.skeleton.name(request.chain.end);
     chain.chain = request.chain;
@@ -82,6 +83,30 @@ EditState EditForRequests(const assets::Model& model, const std::vector<IkChainR
     chain.soft = request.options.soft;
     chain.weight = request.options.weight;
     chain.end_orientation = request.options.end_orientation;
+    edit.chains.push_back(chain);
+  }
+  for (const FabrikRequest& request : requests.fabrik) {
+    ChainSettings chain;
+    std::string error;
+    if (!MakeFabrik(model, request.root, request.end, &chain, &error)) continue;
+    chain.mode = TargetMode::kPinned;
+    chain.pinned = request.target;
+    chain.tolerance = request.options.tolerance;
+    chain.max_iterations = request.options.max_iterations;
+    edit.chains.push_back(chain);
+  }
+  for (const AimRequest& request : requests.aim) {
+    ChainSettings chain;
+    std::string error;
+    if (!MakeAim(model, request.joint, &chain, &error)) continue;
+    chain.mode = TargetMode::kPinned;
+    chain.pinned = request.target;
+    chain.target_joint = request.target_joint;
+    chain.weight = request.options.weight;
+    chain.spread = request.options.spread;
+    chain.spread_falloff = request.options.spread_falloff;
+    chain.use_up = request.options.up_target_model.has_value();
+    if (chain.use_up) chain.up = *request.options.up_target_model;
     edit.chains.push_back(chain);
   }
   return edit;

@@ -20,7 +20,8 @@ float EstimateFrameRate(const assets::Clip& clip);
 assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
                       const EditState& edit);
 
-// EditState whose chains pin the given command-line IK requests (world targets and options).
-EditState EditForRequests(const assets::Model& model, const std::vector<IkChainRequest>& requests);
+// EditState whose constraints pin the given command-line requests (world targets, options and
+// joint limits).
+EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests);
 
 }  // namespace app

@@ -18,6 +18,15 @@ const char* TargetModeName(TargetMode mode) {
   return "follow";
 }
 
+const char* ConstraintKindName(ConstraintKind kind) {
+  switch (kind) {
+    case ConstraintKind::kTwoBone: return "two_bone";
+    case ConstraintKind::kAim: return "aim";
+    case ConstraintKind::kFabrik: return "fabrik";
+  }
+  return "two_bone";
+}
+
 float ChainSettings::WeightAt(float time_seconds) const {
   if (weight_keys.empty()) return weight;
   // Keys may be unsorted after editing; find the neighbours of the time.
@@ -55,13 +64,28 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
          chain.end == o.chain.end && enabled == o.enabled && mode == o.mode &&
          offset == o.offset && pinned == o.pinned && use_pole == o.use_pole && pole == o.pole &&
          hinge == o.hinge && soft == o.soft && weight == o.weight &&
-         weight_keys == o.weight_keys && end_orientation == o.end_orientation;
+         weight_keys == o.weight_keys && end_orientation == o.end_orientation && kind == o.kind &&
+         target_joint == o.target_joint && spread == o.spread &&
+         spread_falloff == o.spread_falloff && use_up == o.use_up && up == o.up &&
+         tolerance == o.tolerance && max_iterations == o.max_iterations &&
+         show_iterations == o.show_iterations;
 }
 
 bool EditState::operator==(const EditState& o) const {
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
-      !(contacts == o.contacts)) {
+      !(contacts == o.contacts) || limits.size() != o.limits.size()) {
     return false;
+  }
+  for (auto a = limits.entries().begin(), b = o.limits.entries().begin();
+       a != limits.entries().end(); ++a, ++b) {
+    const ik::JointLimit& x = a->second;
+    const ik::JointLimit& y = b->second;
+    if (a->first != b->first || x.type != y.type || x.axis_local != y.axis_local ||
+        x.min_angle != y.min_angle || x.max_angle != y.max_angle ||
+        x.twist_axis_local != y.twist_axis_local || x.cone_angle != y.cone_angle ||
+        x.twist_min != y.twist_min || x.twist_max != y.twist_max) {
+      return false;
+    }
   }
   for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();
        ++a, ++b) {
@@ -75,15 +99,43 @@ EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
   EffectorInfo info;
   const int n = static_cast<int>(unsolved_models.size());
   const ik::TwoBoneChain& c = chain.chain;
-  if (c.start < 0 || c.mid < 0 || c.end < 0 || c.start >= n || c.mid >= n || c.end >= n) {
-    return info;
-  }
-  info.effector = glm::vec3(unsolved_models[c.end][3]);
-  info.start = glm::vec3(unsolved_models[c.start][3]);
+  auto at = [&](int j) { return glm::vec3(unsolved_models[j][3]); };
   const auto& rest = skeleton.rest_models();
-  info.reach = glm::length(glm::vec3(rest[c.mid][3]) - glm::vec3(rest[c.start][3])) +
-               glm::length(glm::vec3(rest[c.end][3]) - glm::vec3(rest[c.mid][3]));
+  auto rest_at = [&](int j) { return glm::vec3(rest[j][3]); };
+  if (c.end < 0 || c.end >= n || n != skeleton.joint_count()) return info;
   info.contact_height = rest[c.end][3].y;
+  switch (chain.kind) {
+    case ConstraintKind::kTwoBone:
+      if (c.start < 0 || c.mid < 0 || c.start >= n || c.mid >= n) return info;
+      info.effector = at(c.end);
+      info.start = at(c.start);
+      info.reach = glm::length(rest_at(c.mid) - rest_at(c.start)) +
+                   glm::length(rest_at(c.end) - rest_at(c.mid));
+      break;
+    case ConstraintKind::kFabrik: {
+      if (c.start < 0 || c.start >= n) return info;
+      info.effector = at(c.end);
+      info.start = at(c.start);
+      for (int j = c.end; j != c.start && j >= 0; j = skeleton.parent(j)) {
+        if (skeleton.parent(j) >= 0) info.reach += glm::length(rest_at(j) - rest_at(skeleton.parent(j)));
+      }
+      break;
+    }
+    case ConstraintKind::kAim: {
+      // The target rests on the bone's tip: its child, or the incoming bone continued.
+      info.start = at(c.end);
+      const int child = ik::BoneChild(skeleton, c.end);
+      if (child >= 0) {
+        info.effector = at(child);
+      } else if (skeleton.parent(c.end) >= 0) {
+        info.effector = 2.0f * at(c.end) - at(skeleton.parent(c.end));
+      } else {
+        info.effector = at(c.end) + glm::vec3(0.0f, 0.1f, 0.0f);
+      }
+      info.reach = 1e30f;
+      break;
+    }
+  }
   return info;
 }
 
@@ -151,6 +203,34 @@ bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, st
   return true;
 }
 
+bool MakeAim(const assets::Model& model, int joint, ChainSettings* out, std::string* error) {
+  if (joint < 0 || joint >= model.skeleton.joint_count()) {
+    *error = "no joint selected to aim";
+    return false;
+  }
+  ChainSettings settings;
+  settings.kind = ConstraintKind::kAim;
+  settings.label = "aim " + model.skeleton.name(joint);
+  settings.chain = {-1, -1, joint};
+  *out = settings;
+  return true;
+}
+
+bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* out,
+                std::string* error) {
+  const std::string why = ik::ValidateFabrikChain(model.skeleton, root, end);
+  if (!why.empty()) {
+    *error = "FABRIK chain: " + why;
+    return false;
+  }
+  ChainSettings settings;
+  settings.kind = ConstraintKind::kFabrik;
+  settings.label = "fabrik " + model.skeleton.name(root) + ":" + model.skeleton.name(end);
+  settings.chain = {root, -1, end};
+  *out = settings;
+  return true;
+}
+
 std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
   std::vector<ChainSettings> chains;
   for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
@@ -164,25 +244,67 @@ std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
   return chains;
 }
 
-void BuildRequests(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
-                   const SceneContacts& contacts, const std::vector<glm::mat4>& unsolved_models,
-                   float time_seconds, std::vector<IkChainRequest>* requests,
-                   std::vector<int>* request_chain) {
-  requests->clear();
-  request_chain->clear();
-  for (size_t i = 0; i < chains.size(); ++i) {
-    const ChainSettings& c = chains[i];
-    if (!c.enabled || !ik::ValidateChain(skeleton, c.chain).empty() ||
-        c.chain.end >= static_cast<int>(unsolved_models.size())) {
-      continue;
+void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
+                   const std::vector<glm::mat4>& unsolved_models, float time_seconds,
+                   ConstraintRequests* requests, std::vector<RequestIndex>* chain_requests) {
+  requests->ik.clear();
+  requests->fabrik.clear();
+  requests->aim.clear();
+  requests->limits = edit.limits;
+  chain_requests->assign(edit.chains.size(), RequestIndex{});
+  const int n = skeleton.joint_count();
+  if (static_cast<int>(unsolved_models.size()) != n) return;
+  for (size_t i = 0; i < edit.chains.size(); ++i) {
+    const ChainSettings& c = edit.chains[i];
+    if (!c.enabled || c.chain.end < 0 || c.chain.end >= n) continue;
+    const glm::vec3 target =
+        ChainTarget(c, InfoFor(skeleton, c, unsolved_models), edit.contacts);
+    RequestIndex& where = (*chain_requests)[i];
+    where.kind = c.kind;
+    switch (c.kind) {
+      case ConstraintKind::kTwoBone: {
+        if (!ik::ValidateChain(skeleton, c.chain).empty()) break;
+        IkChainRequest request;
+        request.chain = c.chain;
+        request.target.position = target;
+        request.options = ChainOptions(c, time_seconds);
+        request.options.bend_axis_local = ik::DetectBendAxis(skeleton, c.chain);
+        const ik::JointLimit* hinge = edit.limits.Find(c.chain.mid);
+        if (hinge && hinge->type == ik::JointLimit::Type::kHinge) {
+          ik::TwoBoneHingeFromLimit(skeleton, c.chain, *hinge, &request.options);
+        }
+        where.index = static_cast<int>(requests->ik.size());
+        requests->ik.push_back(request);
+        break;
+      }
+      case ConstraintKind::kFabrik: {
+        if (!ik::ValidateFabrikChain(skeleton, c.chain.start, c.chain.end).empty()) break;
+        FabrikRequest request;
+        request.root = c.chain.start;
+        request.end = c.chain.end;
+        request.target = target;
+        request.options.tolerance = c.tolerance;
+        request.options.max_iterations = c.max_iterations;
+        request.options.weight = c.WeightAt(time_seconds);
+        request.options.record_iterations = c.show_iterations;
+        where.index = static_cast<int>(requests->fabrik.size());
+        requests->fabrik.push_back(request);
+        break;
+      }
+      case ConstraintKind::kAim: {
+        AimRequest request;
+        request.joint = c.chain.end;
+        request.target = target;
+        request.target_joint = c.target_joint >= 0 && c.target_joint < n ? c.target_joint : -1;
+        request.options.weight = c.WeightAt(time_seconds);
+        request.options.spread = c.spread;
+        request.options.spread_falloff = c.spread_falloff;
+        if (c.use_up) request.options.up_target_model = c.up;
+        where.index = static_cast<int>(requests->aim.size());
+        requests->aim.push_back(request);
+        break;
+      }
     }
-    IkChainRequest request;
-    request.chain = c.chain;
-    request.target.position = ChainTarget(c, InfoFor(skeleton, c, unsolved_models), contacts);
-    request.options = ChainOptions(c, time_seconds);
-    request.options.bend_axis_local = ik::DetectBendAxis(skeleton, c.chain);
-    requests->push_back(request);
-    request_chain->push_back(static_cast<int>(i));
   }
 }
 
@@ -193,7 +315,8 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
   float drop = 0.0f;
   int common = -1;
   for (const ChainSettings& c : chains) {
-    if (!c.enabled || c.mode != TargetMode::kGround || !ik::ValidateChain(skeleton, c.chain).empty()) {
+    if (!c.enabled || c.kind != ConstraintKind::kTwoBone || c.mode != TargetMode::kGround ||
+        !ik::ValidateChain(skeleton, c.chain).empty()) {
       continue;
     }
     const EffectorInfo info = InfoFor(skeleton, c, *models);
@@ -232,12 +355,14 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
   ik::LocalToModel(skeleton, frame->unsolved_pose, &frame->unsolved_models);
   LowerHipsToGround(skeleton, edit.chains, edit.contacts, &frame->unsolved_pose,
                     &frame->unsolved_models);
-  BuildRequests(skeleton, edit.chains, edit.contacts, frame->unsolved_models, clip_time.time,
-                &frame->requests, &frame->request_chain);
+  BuildRequests(skeleton, edit, frame->unsolved_models, clip_time.time, &frame->requests,
+                &frame->chain_requests);
   // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
   state->pose.locals = frame->unsolved_pose.locals;
   state->models = frame->unsolved_models;
-  SolveChains(skeleton, frame->requests, state);
+  SolveChains(skeleton, frame->requests.ik, state);
+  SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
+                   state);
 }
 
 void UndoHistory::Record(const EditState& before, const EditState& after) {

@@ -23,6 +23,24 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args) {
                    "(world space; repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--aim", args->aim,
+                   "Point a bone at a world point or a joint: BONE=X,Y,Z or BONE=JOINT "
+                   "[,weight=W][,spread=N][,falloff=F][,up=X,Y,Z][,axis=X,Y,Z] (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--fabrik", args->fabrik,
+                   "FABRIK chain from ROOT down to END: ROOT:END=X,Y,Z[,tolerance=T]"
+                   "[,iterations=N] (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--limit", args->limit,
+                   "Joint limit from the rest pose, degrees: JOINT=hinge,AX,AY,AZ,MIN,MAX or "
+                   "JOINT=cone,ANGLE[,TWISTMIN,TWISTMAX] (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 }  // namespace
@@ -33,7 +51,7 @@ int RunCommandLine(int argc, char** argv) {
   cli.require_subcommand(0, 1);
 
   ViewerArgs viewer_args;
-  cli.add_option("model", viewer_args.model_path, "Model file (default: the built-in character)");
+  AddPoseOptions(&cli, &viewer_args.pose);
   cli.add_option("--trace", viewer_args.trace_path,
                  "Append one JSON line per viewer event (ready, drag_end, exit) to FILE");
   cli.add_option("--frames", viewer_args.max_frames, "Quit after N frames (for scripts)");

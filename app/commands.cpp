@@ -44,7 +44,7 @@ void PrintWarnings(const assets::Model& model) {
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
 int PreparePose(const PoseArgs& args, assets::Model* model, ClipTime* clip_time,
-                std::vector<IkChainRequest>* requests, PoseState* state) {
+                ConstraintRequests* requests, PoseState* state) {
   std::string error;
   if (!LoadModelOrBuiltin(args.model_path, model, &error)) return BadInput(error);
   PrintWarnings(*model);
@@ -63,18 +63,46 @@ int PreparePose(const PoseArgs& args, assets::Model* model, ClipTime* clip_time,
     clip_time->clip = anim;
     clip_time->time = args.time.value_or(0.0f);
   }
-  std::vector<IkSpec> specs;
-  for (const std::string& text : args.ik) {
-    IkSpec spec;
-    if (!ParseIkSpec(text, &spec, &error)) return BadInput(error);
-    specs.push_back(spec);
-  }
-  if (!ResolveIkSpecs(model->skeleton, specs, requests, &error)) return BadInput(error);
+  if (!ParseConstraints(args, model->skeleton, requests, &error)) return BadInput(error);
   EvaluatePose(*model, *clip_time, *requests, state);
   return kExitOk;
 }
 
 }  // namespace
+
+bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
+                      ConstraintRequests* requests, std::string* error_out) {
+  std::string& error = *error_out;
+  std::vector<IkSpec> specs;
+  for (const std::string& text : args.ik) {
+    IkSpec spec;
+    if (!ParseIkSpec(text, &spec, &error)) return false;
+    specs.push_back(spec);
+  }
+  if (!ResolveIkSpecs(skeleton, specs, &requests->ik, &error)) return false;
+  std::vector<AimSpec> aims;
+  for (const std::string& text : args.aim) {
+    AimSpec spec;
+    if (!ParseAimSpec(text, &spec, &error)) return false;
+    aims.push_back(spec);
+  }
+  std::vector<FabrikSpec> fabriks;
+  for (const std::string& text : args.fabrik) {
+    FabrikSpec spec;
+    if (!ParseFabrikSpec(text, &spec, &error)) return false;
+    fabriks.push_back(spec);
+  }
+  std::vector<LimitSpec> limits;
+  for (const std::string& text : args.limit) {
+    LimitSpec spec;
+    if (!ParseLimitSpec(text, &spec, &error)) return false;
+    limits.push_back(spec);
+  }
+  if (!ResolveConstraintSpecs(skeleton, aims, fabriks, limits, requests, &error)) {
+    return false;
+  }
+  return true;
+}
 
 bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error) {
   if (path.empty()) {
@@ -142,7 +170,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   }
   assets::Model model;
   ClipTime clip_time;
-  std::vector<IkChainRequest> requests;
+  ConstraintRequests requests;
   PoseState state;
   if (int code = PreparePose(args, &model, &clip_time, &requests, &state); code != kExitOk) {
     return code;
@@ -157,7 +185,9 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["anim"] = nullptr;
   }
   doc["joints"] = JointsJson(model, state);
-  doc["ik"] = IkJson(model, requests, state);
+  doc["ik"] = IkJson(model, requests.ik, state);
+  if (!requests.aim.empty()) doc["aim"] = AimJson(model, requests.aim, state);
+  if (!requests.fabrik.empty()) doc["fabrik"] = FabrikJson(model, requests.fabrik, state);
   if (vertices) {
     std::vector<std::vector<glm::vec3>> positions(model.meshes.size());
     if (skinning == "gpu") {
@@ -186,7 +216,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
   assets::Model model;
   ClipTime clip_time;
-  std::vector<IkChainRequest> requests;
+  ConstraintRequests requests;
   PoseState state;
   if (int code = PreparePose(args, &model, &clip_time, &requests, &state); code != kExitOk) {
     return code;
@@ -208,7 +238,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   view.projection = camera.Projection(aspect);
   view.viewport = {width, height};
   SceneOptions options;
-  options.ik_overlay = !requests.empty();
+  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   renderer::DebugLines lines, xray;
   DrawScene(*renderer, *gpu_model, model, requests, state, options, view, &lines, &xray);
   const std::vector<uint8_t> pixels = target->ReadPixels();
@@ -222,7 +252,7 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (bake && !pose_args.anim) pose_args.anim = 0;
   assets::Model model;
   ClipTime clip_time;
-  std::vector<IkChainRequest> requests;
+  ConstraintRequests requests;
   PoseState state;
   if (int code = PreparePose(pose_args, &model, &clip_time, &requests, &state); code != kExitOk) {
     return code;
@@ -238,7 +268,8 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
       std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
                    model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
     }
-  } else if (clip_time.clip >= 0 || !requests.empty()) {
+  } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
+             !requests.fabrik.empty()) {
     ok = assets::ExportGltf(model, state.pose, out_path, &error);
   } else {
     ok = assets::ExportGltf(model, out_path, &error);

@@ -85,6 +85,56 @@ Json IkJson(const assets::Model& model, const std::vector<IkChainRequest>& reque
   return entries;
 }
 
+Json AimJson(const assets::Model& model, const std::vector<AimRequest>& requests,
+             const PoseState& state) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  Json entries = Json::array();
+  for (size_t i = 0; i < requests.size() && i < state.aim.size(); ++i) {
+    const ik::AimResult& r = state.aim[i];
+    Json e;
+    e["bone"] = skeleton.name(requests[i].joint);
+    e["target"] = ToJson(r.degenerate ? requests[i].target : r.target_model);
+    if (requests[i].target_joint >= 0) e["target_joint"] = skeleton.name(requests[i].target_joint);
+    e["reached"] = r.reached;
+    e["iterations"] = 1;
+    e["error"] = Rounded(r.angle_after);
+    e["angle_before"] = Rounded(r.angle_before);
+    e["fallback"] = ik::AimFallbackName(r.fallback);
+    e["degenerate"] = r.degenerate;
+    e["limited"] = r.limited;
+    e["joints_turned"] = r.joints_turned;
+    e["axis_after"] = ToJson(r.axis_after_model);
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+Json FabrikJson(const assets::Model& model, const std::vector<FabrikRequest>& requests,
+                const PoseState& state) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  Json entries = Json::array();
+  for (size_t i = 0; i < requests.size() && i < state.fabrik.size(); ++i) {
+    const ik::FabrikResult& r = state.fabrik[i];
+    Json e;
+    e["root"] = skeleton.name(requests[i].root);
+    e["end"] = skeleton.name(requests[i].end);
+    e["target"] = ToJson(requests[i].target);
+    e["reached"] = r.reached;
+    e["unreachable"] = r.unreachable;
+    e["iterations"] = r.iterations;
+    e["error"] = Rounded(r.error);
+    e["tolerance"] = Rounded(r.tolerance_model);
+    e["fallback"] = ik::FabrikFallbackName(r.fallback);
+    e["degenerate"] = r.degenerate;
+    e["limited"] = r.limited;
+    Json positions = Json::array();
+    for (const glm::vec3& p : r.positions) positions.push_back(ToJson(p));
+    e["positions"] = std::move(positions);
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions) {
   Json meshes = Json::array();

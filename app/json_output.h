@@ -28,6 +28,17 @@ Json JointsJson(const assets::Model& model, const PoseState& state);
 Json IkJson(const assets::Model& model, const std::vector<IkChainRequest>& requests,
             const PoseState& state);
 
+// One `aim` entry per request: bone, target (and target joint), reached, iterations (1: closed
+// form), error (radians left between the bone and the target direction), angle before,
+// fallback, joints turned.
+Json AimJson(const assets::Model& model, const std::vector<AimRequest>& requests,
+             const PoseState& state);
+
+// One `fabrik` entry per request: root, end, target, reached, unreachable, iterations, error
+// (distance left), tolerance, fallback, solved positions root to end.
+Json FabrikJson(const assets::Model& model, const std::vector<FabrikRequest>& requests,
+                const PoseState& state);
+
 // `meshes`: name, skinned, positions (world space, after skinning).
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions);

@@ -16,9 +16,10 @@ float ModelSize(const assets::Model& model) {
   return size > 1e-6f ? size : 1.0f;
 }
 
-void BuildOverlays(const assets::Model& model, const std::vector<IkChainRequest>& requests,
+void BuildOverlays(const assets::Model& model, const ConstraintRequests& constraints,
                    const PoseState& state, const SceneOptions& options, float model_size,
                    renderer::DebugLines* lines, renderer::DebugLines* xray_lines) {
+  const std::vector<IkChainRequest>& requests = constraints.ik;
   const ik::Skeleton& skeleton = model.skeleton;
   const float joint_size = model_size * 0.012f;
   const bool any_bone =
@@ -46,6 +47,70 @@ void BuildOverlays(const assets::Model& model, const std::vector<IkChainRequest>
     for (int i = 0; i < skeleton.joint_count(); ++i) {
       if (bones && !(*bones)[i]) continue;
       xray_lines->AddAxes(state.models[i], model_size * 0.04f);
+    }
+  }
+  // Joint limits: hinge arcs and cones at the joints that have them.
+  if (options.joint_limits) {
+    xray_lines->width = 2.0f;
+    for (const auto& [joint, limit] : constraints.limits.entries()) {
+      const ik::LimitShape shape =
+          ik::MakeLimitShape(skeleton, state.pose, state.models, joint, limit, model_size * 0.05f);
+      if (shape.outline_model.empty()) continue;
+      const glm::vec4 color(0.55f, 0.8f, 1.0f, 0.9f);
+      for (size_t k = 0; k + 1 < shape.outline_model.size(); ++k) {
+        xray_lines->AddLine(shape.outline_model[k], shape.outline_model[k + 1], color);
+      }
+      if (shape.outline_closed) {
+        xray_lines->AddLine(shape.outline_model.back(), shape.outline_model.front(), color);
+        // A few spokes from the apex make the cone read as a cone.
+        for (size_t k = 0; k < shape.outline_model.size(); k += shape.outline_model.size() / 4 + 1) {
+          xray_lines->AddLine(shape.origin_model, shape.outline_model[k],
+                              glm::vec4(0.55f, 0.8f, 1.0f, 0.45f));
+        }
+      } else {
+        xray_lines->AddLine(shape.origin_model, shape.outline_model.front(), color);
+        xray_lines->AddLine(shape.origin_model, shape.outline_model.back(), color);
+      }
+      for (size_t k = 0; k + 1 < shape.twist_arc_model.size(); ++k) {
+        xray_lines->AddLine(shape.twist_arc_model[k], shape.twist_arc_model[k + 1],
+                            glm::vec4(1.0f, 0.7f, 0.9f, 0.8f));
+      }
+      xray_lines->AddLine(shape.origin_model,
+                          shape.origin_model + shape.bone_model * model_size * 0.05f,
+                          rc::kWhite);
+    }
+  }
+  // FABRIK: the solved joint positions, and each iteration when asked for.
+  if (options.ik_overlay) {
+    for (size_t i = 0; i < constraints.fabrik.size() && i < state.fabrik.size(); ++i) {
+      const ik::FabrikResult& r = state.fabrik[i];
+      if (r.degenerate) continue;
+      const size_t steps = r.iteration_positions.size();
+      for (size_t it = 0; it < steps; ++it) {
+        const float t = steps > 1 ? float(it) / float(steps - 1) : 1.0f;
+        const glm::vec4 color(0.4f + 0.5f * t, 0.5f, 1.0f - 0.6f * t, 0.25f + 0.5f * t);
+        xray_lines->width = 1.5f;
+        const auto& p = r.iteration_positions[it];
+        for (size_t k = 0; k + 1 < p.size(); ++k) xray_lines->AddLine(p[k], p[k + 1], color);
+      }
+      xray_lines->width = 3.0f;
+      for (size_t k = 0; k + 1 < r.positions.size(); ++k) {
+        xray_lines->AddLine(r.positions[k], r.positions[k + 1], rc::kCyan);
+      }
+      for (const glm::vec3& p : r.positions) xray_lines->AddCross(p, joint_size * 2.0f, rc::kCyan);
+      const glm::vec4 target_color = r.reached ? rc::kGreen : rc::kRed;
+      xray_lines->AddCross(constraints.fabrik[i].target, joint_size * 4.0f, target_color);
+    }
+    // Aims: the bone's direction and the line to what it points at.
+    for (size_t i = 0; i < constraints.aim.size() && i < state.aim.size(); ++i) {
+      const ik::AimResult& r = state.aim[i];
+      if (r.degenerate) continue;
+      xray_lines->width = 1.5f;
+      xray_lines->AddLine(r.origin_model, r.target_model, glm::vec4(0.9f, 0.5f, 1.0f, 0.7f));
+      xray_lines->width = 3.0f;
+      xray_lines->AddLine(r.origin_model, r.origin_model + r.axis_after_model * model_size * 0.08f,
+                          rc::kMagenta);
+      xray_lines->AddCross(r.target_model, joint_size * 3.0f, r.reached ? rc::kGreen : rc::kRed);
     }
   }
   if (!options.ik_overlay && !options.reach_shell) return;
@@ -89,7 +154,7 @@ void BuildOverlays(const assets::Model& model, const std::vector<IkChainRequest>
 }
 
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
-               const assets::Model& model, const std::vector<IkChainRequest>& requests,
+               const assets::Model& model, const ConstraintRequests& requests,
                const PoseState& state, const SceneOptions& options, const renderer::View& view,
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray) {
   const float model_size = ModelSize(model);

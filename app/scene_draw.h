@@ -20,6 +20,7 @@ struct SceneOptions {
   bool joint_axes = false;   // each joint's local axes (red, green, blue) from the posed transforms
   bool ik_overlay = true;    // per chain: target, knee circle, knee before/after, pole
   bool reach_shell = false;  // per chain: spheres of radius |ℓ_ab−ℓ_bc| and ℓ_ab+ℓ_bc about the hip
+  bool joint_limits = true;  // hinge arcs and cones of the joints that have limits
   float mesh_opacity = 1.0f;
   int selected_joint = -1;  // highlighted when >= 0
 };
@@ -30,14 +31,14 @@ float ModelSize(const assets::Model& model);
 
 // Builds the debug geometry of the overlays for the pose in `state` into `lines` (world-space
 // segments; depth-tested, drawn dimmed where hidden) and `xray_lines` (always on top).
-void BuildOverlays(const assets::Model& model, const std::vector<IkChainRequest>& requests,
+void BuildOverlays(const assets::Model& model, const ConstraintRequests& requests,
                    const PoseState& state, const SceneOptions& options, float model_size,
                    renderer::DebugLines* lines, renderer::DebugLines* xray_lines);
 
 // Draws a complete frame into the bound framebuffer. `gpu_model` must already hold the palette
 // of `state` (GpuModel::UpdatePose).
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
-               const assets::Model& model, const std::vector<IkChainRequest>& requests,
+               const assets::Model& model, const ConstraintRequests& requests,
                const PoseState& state, const SceneOptions& options, const renderer::View& view,
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray);
 

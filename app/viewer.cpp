@@ -67,7 +67,7 @@ bool Viewer::Init(int* exit_code) {
   }
   // Load before opening the window so a bad file fails fast with exit code 2.
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(args_.model_path, &loaded->model, &error)) {
+  if (!LoadModelOrBuiltin(args_.pose.model_path, &loaded->model, &error)) {
     std::cerr << "skelview: " << error << "\n";
     *exit_code = kExitBadInput;
     return false;
@@ -105,11 +105,45 @@ bool Viewer::Init(int* exit_code) {
   gl_->DrawableSize(&viewport_.width, &viewport_.height);
   SDL_GetWindowSize(gl_->window(), &w, &h);
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
-  Adopt(std::move(loaded), args_.model_path);
+  Adopt(std::move(loaded), args_.pose.model_path);
   for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+  // Command-line clip, time and constraints.
+  const assets::Model& model = current_->model;
+  if (args_.pose.anim || args_.pose.time) {
+    const int anim = args_.pose.anim.value_or(0);
+    if (anim < 0 || anim >= static_cast<int>(model.clips.size())) {
+      std::cerr << "skelview: --anim " << anim << ": " << model.source << " has "
+                << model.clips.size() << " clip(s)\n";
+      *exit_code = kExitBadInput;
+      return false;
+    }
+    clip_ = anim;
+    clip_time_ = args_.pose.time.value_or(0.0f);
+  }
+  ConstraintRequests requests;
+  if (!ParseConstraints(args_.pose, model.skeleton, &requests, &error)) {
+    std::cerr << "skelview: " << error << "\n";
+    *exit_code = kExitBadInput;
+    return false;
+  }
+  const EditState extra = EditForRequests(model, requests);
+  for (const ChainSettings& chain : extra.chains) {
+    auto same = std::find_if(edit_.chains.begin(), edit_.chains.end(), [&](const ChainSettings& c) {
+      return c.kind == chain.kind && c.chain.end == chain.chain.end;
+    });
+    if (same != edit_.chains.end()) {
+      ChainSettings replaced = chain;
+      replaced.label = same->label;
+      *same = replaced;
+    } else {
+      edit_.chains.push_back(chain);
+    }
+  }
+  edit_.limits = extra.limits;
+  Update(0.0);
   recent_.Load();
-  if (!args_.model_path.empty()) {
-    recent_.Add(args_.model_path);
+  if (!args_.pose.model_path.empty()) {
+    recent_.Add(args_.pose.model_path);
     std::string save_error;
     if (!recent_.Save(&save_error)) std::cerr << "skelview: " << save_error << "\n";
   }
@@ -198,6 +232,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   clip_time_ = 0.0f;
   playing_ = false;
   selected_joint_ = -1;
+  fabrik_root_ = -1;
   active_chain_ = -1;
   hover_chain_ = -1;
   drag_ = Drag::kNone;
@@ -234,11 +269,7 @@ Ray Viewer::CursorRay(const glm::vec2& cursor_px) const {
                       cursor_px.x, cursor_px.y);
 }
 
-glm::vec3 Viewer::Effector(int chain) const {
-  const int end = edit_.chains[chain].chain.end;
-  if (end < 0 || end >= static_cast<int>(unsolved_models_.size())) return glm::vec3(0.0f);
-  return glm::vec3(unsolved_models_[end][3]);
-}
+glm::vec3 Viewer::Effector(int chain) const { return Info(chain).effector; }
 
 EffectorInfo Viewer::Info(int chain) const {
   return InfoFor(current_->model.skeleton, edit_.chains[chain], unsolved_models_);
@@ -246,6 +277,63 @@ EffectorInfo Viewer::Info(int chain) const {
 
 glm::vec3 Viewer::Target(int chain) const {
   return ChainTarget(edit_.chains[chain], Info(chain), edit_.contacts);
+}
+
+const ik::TwoBoneIkResult* Viewer::TwoBoneResultOf(int chain) const {
+  if (chain < 0 || chain >= static_cast<int>(frame_.chain_requests.size())) return nullptr;
+  const RequestIndex& where = frame_.chain_requests[chain];
+  if (where.kind != ConstraintKind::kTwoBone || where.index < 0 ||
+      where.index >= static_cast<int>(state_.ik.size())) {
+    return nullptr;
+  }
+  return &state_.ik[where.index];
+}
+
+bool Viewer::ChainReached(int chain) const {
+  if (chain < 0 || chain >= static_cast<int>(frame_.chain_requests.size())) return false;
+  const RequestIndex& where = frame_.chain_requests[chain];
+  if (where.index < 0) return false;
+  switch (where.kind) {
+    case ConstraintKind::kTwoBone:
+      return where.index < static_cast<int>(state_.ik.size()) && state_.ik[where.index].reached;
+    case ConstraintKind::kFabrik:
+      return where.index < static_cast<int>(state_.fabrik.size()) &&
+             state_.fabrik[where.index].reached;
+    case ConstraintKind::kAim:
+      return where.index < static_cast<int>(state_.aim.size()) && state_.aim[where.index].reached;
+  }
+  return false;
+}
+
+std::string Viewer::ChainStatus(int chain) const {
+  if (chain < 0 || chain >= static_cast<int>(frame_.chain_requests.size())) return "off";
+  const RequestIndex& where = frame_.chain_requests[chain];
+  if (where.index < 0) return "off";
+  char text[160];
+  switch (where.kind) {
+    case ConstraintKind::kTwoBone: {
+      const ik::TwoBoneIkResult& r = state_.ik[where.index];
+      std::snprintf(text, sizeof(text), "%s %.1e", ik::CaseName(r.solve_case), double(r.error));
+      break;
+    }
+    case ConstraintKind::kFabrik: {
+      const ik::FabrikResult& r = state_.fabrik[where.index];
+      std::snprintf(text, sizeof(text), "%s %d it %.1e",
+                    r.degenerate ? ik::FabrikFallbackName(r.fallback)
+                                 : (r.reached ? "reached" : "missed"),
+                    r.iterations, double(r.error));
+      break;
+    }
+    case ConstraintKind::kAim: {
+      const ik::AimResult& r = state_.aim[where.index];
+      std::snprintf(text, sizeof(text), "%s %.2f deg",
+                    r.degenerate ? ik::AimFallbackName(r.fallback)
+                                 : (r.reached ? "aimed" : (r.limited ? "limited" : "missed")),
+                    double(glm::degrees(r.angle_after)));
+      break;
+    }
+  }
+  return text;
 }
 
 GizmoView Viewer::GizmoFor(int chain) const {
@@ -506,10 +594,6 @@ void Viewer::Update(double dt_seconds) {
   const auto solve_start = Clock::now();
   EvaluateEditedFrame(model, ClipTime{clip_, clip_time_}, edit_, &frame_, &state_);
   solve_us_.Add(MillisecondsSince(solve_start) * 1000.0);
-  chain_request_.assign(edit_.chains.size(), -1);
-  for (size_t r = 0; r < frame_.request_chain.size(); ++r) {
-    chain_request_[frame_.request_chain[r]] = static_cast<int>(r);
-  }
   current_->gpu.UpdatePose(state_.models);
   update_ms_.Add(MillisecondsSince(start));
 }
@@ -559,8 +643,7 @@ void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
   gizmo_shapes_.Clear();
   for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
     if (!edit_.chains[i].enabled) continue;
-    const int r = chain_request_[i];
-    const bool reached = r >= 0 && r < static_cast<int>(state_.ik.size()) && state_.ik[r].reached;
+    const bool reached = ChainReached(i);
     const GizmoView gizmo = GizmoFor(i);
     const GizmoPart hovered = hover_chain_ == i ? hover_part_ : GizmoPart::kNone;
     if (i == active_chain_) {
@@ -682,16 +765,14 @@ void Viewer::WriteDragEndTrace(int chain) {
   event["part"] = GizmoPartName(gizmo_drag_.part());
   event["target"] = ToJson(Target(chain));
   event["effector"] = ToJson(glm::vec3(state_.models[settings.chain.end][3]));
-  const int r = chain_request_[chain];
-  if (r >= 0 && r < static_cast<int>(state_.ik.size())) {
-    const ik::TwoBoneIkResult& result = state_.ik[r];
-    event["reached"] = result.reached;
-    event["case"] = ik::CaseName(result.solve_case);
-    event["error"] = Rounded(result.error);
-    event["mid_before"] = ToJson(result.b_before);
-    event["mid_after"] = ToJson(result.b_final);
-  } else {
-    event["reached"] = false;
+  event["kind"] = ConstraintKindName(settings.kind);
+  event["reached"] = ChainReached(chain);
+  event["status"] = ChainStatus(chain);
+  if (const ik::TwoBoneIkResult* result = TwoBoneResultOf(chain)) {
+    event["case"] = ik::CaseName(result->solve_case);
+    event["error"] = Rounded(result->error);
+    event["mid_before"] = ToJson(result->b_before);
+    event["mid_after"] = ToJson(result->b_final);
   }
   event["options"] = {{"hinge", settings.hinge},
                       {"soft", Rounded(settings.soft)},

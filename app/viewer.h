@@ -5,10 +5,14 @@
 
 #include <string>
 
+#include "app/commands.h"
+
 namespace app {
 
 struct ViewerArgs {
-  std::string model_path;  // "" for the built-in character
+  // The model ("" for the built-in character), the clip and time to open at, and constraints to
+  // add to the detected limbs (pinned at their targets; an --ik on a detected limb replaces it).
+  PoseArgs pose;
   std::string trace_path;  // "" for no trace
   int max_frames = 0;      // quit after this many frames; 0 = run until closed
   std::string size;        // "WxH", "" for the default

@@ -75,6 +75,11 @@ class Viewer {
   glm::vec3 Effector(int chain) const;  // un-solved effector position this frame
   EffectorInfo Info(int chain) const;
   glm::vec3 Target(int chain) const;
+  // This frame's result of a chain: its two-bone result (nullptr for other kinds or when not
+  // solved), whether it reached its target, and a one-line status for the panel.
+  const ik::TwoBoneIkResult* TwoBoneResultOf(int chain) const;
+  bool ChainReached(int chain) const;
+  std::string ChainStatus(int chain) const;
   void ResetTarget(int chain);
   void ResetAllTargets();
   void SaveScreenshot();
@@ -154,8 +159,7 @@ class Viewer {
   EditedFrame frame_;
   const std::vector<glm::mat4>& unsolved_models_ = frame_.unsolved_models;
   const ik::Pose& unsolved_pose_ = frame_.unsolved_pose;
-  const std::vector<IkChainRequest>& requests_ = frame_.requests;
-  std::vector<int> chain_request_;  // request index of each chain, -1 when disabled
+  const ConstraintRequests& requests_ = frame_.requests;
   PoseState state_;
 
   // Mouse interaction.
@@ -169,6 +173,7 @@ class Viewer {
   GizmoDrag gizmo_drag_;
   glm::vec2 cursor_px_{-1.0f};
   int selected_joint_ = -1;
+  int fabrik_root_ = -1;  // joint marked as the root of the next FABRIK chain
   char joint_filter_[128] = "";
   bool scroll_to_selected_ = false;
 

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/viewer_impl.h"
+#include "ik/joint_limits.h"
 #include "ik/transform.h"
 
 namespace app {
@@ -214,6 +215,8 @@ void Viewer::DrawDisplayPanel() {
   ImGui::Checkbox("Knee circles", &scene_options_.ik_overlay);
   ImGui::SameLine();
   ImGui::Checkbox("Reach shells", &scene_options_.reach_shell);
+  ImGui::SameLine();
+  ImGui::Checkbox("Limits", &scene_options_.joint_limits);
   ImGui::SliderFloat("Mesh opacity", &scene_options_.mesh_opacity, 0.05f, 1.0f, "%.2f");
   if (ImGui::Button("Frame model (F)")) FrameCamera();
   ImGui::SameLine();
@@ -275,24 +278,34 @@ void Viewer::DrawChainsPanel() {
     ImGui::PushID(i);
     ImGui::Checkbox("##enabled", &chain.enabled);
     ImGui::SameLine();
-    const int r = chain_request_.size() > size_t(i) ? chain_request_[i] : -1;
-    const ik::TwoBoneIkResult* result =
-        r >= 0 && r < static_cast<int>(state_.ik.size()) ? &state_.ik[r] : nullptr;
+    const ik::TwoBoneIkResult* result = TwoBoneResultOf(i);
     const bool open = ImGui::TreeNodeEx("##chain", ImGuiTreeNodeFlags_SpanAvailWidth |
                                                        (i == active_chain_ ? ImGuiTreeNodeFlags_Selected : 0),
                                         "%s", chain.label.c_str());
     if (ImGui::IsItemClicked()) active_chain_ = i;
-    if (result) {
+    if (chain.enabled) {
       ImGui::SameLine(200.0f);
-      const ImVec4 color = result->reached ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
+      const ImVec4 color = ChainReached(i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
                                            : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
-      ImGui::TextColored(color, "%s %.1e", ik::CaseName(result->solve_case),
-                         double(result->error));
+      ImGui::TextColored(color, "%s", ChainStatus(i).c_str());
     }
     if (open) {
-      ImGui::TextDisabled("%s > %s > %s", skeleton.name(chain.chain.start).c_str(),
-                          skeleton.name(chain.chain.mid).c_str(),
-                          skeleton.name(chain.chain.end).c_str());
+      switch (chain.kind) {
+        case ConstraintKind::kTwoBone:
+          ImGui::TextDisabled("two-bone: %s > %s > %s", skeleton.name(chain.chain.start).c_str(),
+                              skeleton.name(chain.chain.mid).c_str(),
+                              skeleton.name(chain.chain.end).c_str());
+          break;
+        case ConstraintKind::kFabrik:
+          ImGui::TextDisabled("FABRIK: %s down to %s", skeleton.name(chain.chain.start).c_str(),
+                              skeleton.name(chain.chain.end).c_str());
+          break;
+        case ConstraintKind::kAim:
+          ImGui::TextDisabled("aim: %s points at %s", skeleton.name(chain.chain.end).c_str(),
+                              chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str()
+                                                      : "its target");
+          break;
+      }
       int mode = static_cast<int>(chain.mode);
       const EffectorInfo info = Info(i);
       const glm::vec3 effector = info.effector;
@@ -313,6 +326,41 @@ void Viewer::DrawChainsPanel() {
         SetChainTarget(&chain, target, info, edit_.contacts);
       }
       TrackEditOfLastItem();
+      if (chain.kind == ConstraintKind::kAim) {
+        const char* preview =
+            chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str() : "(the target)";
+        if (ImGui::BeginCombo("Aim at", preview)) {
+          if (ImGui::Selectable("(the target)", chain.target_joint < 0)) chain.target_joint = -1;
+          for (int j = 0; j < skeleton.joint_count(); ++j) {
+            ImGui::PushID(j + 5000);
+            if (ImGui::Selectable(skeleton.name(j).c_str(), chain.target_joint == j)) {
+              chain.target_joint = j;
+            }
+            ImGui::PopID();
+          }
+          ImGui::EndCombo();
+        }
+        ImGui::SliderInt("Spread", &chain.spread, 0, 8);
+        TrackEditOfLastItem();
+        ImGui::SliderFloat("Falloff", &chain.spread_falloff, 0.05f, 1.0f, "%.2f");
+        TrackEditOfLastItem();
+        ImGui::Checkbox("Up reference", &chain.use_up);
+        if (chain.use_up) {
+          ImGui::SameLine();
+          ImGui::SetNextItemWidth(-1.0f);
+          ImGui::DragFloat3("##up", &chain.up.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+          TrackEditOfLastItem();
+        }
+      }
+      if (chain.kind == ConstraintKind::kFabrik) {
+        ImGui::SliderInt("Iterations", &chain.max_iterations, 1, 256);
+        TrackEditOfLastItem();
+        ImGui::SliderFloat("Tolerance", &chain.tolerance, 1e-5f, 1e-2f, "%.5f",
+                           ImGuiSliderFlags_Logarithmic);
+        TrackEditOfLastItem();
+        ImGui::Checkbox("Show iterations", &chain.show_iterations);
+      }
+      if (chain.kind == ConstraintKind::kTwoBone) {
       if (ImGui::Checkbox("Pole", &chain.use_pole) && chain.use_pole && result) {
         // Start the pole in front of the current knee, along its bend.
         const glm::vec3 middle = 0.5f * (result->a + result->c_final);
@@ -329,6 +377,7 @@ void Viewer::DrawChainsPanel() {
       ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
       ImGui::SliderFloat("Soft", &chain.soft, 0.0f, 0.5f, "%.3f");
       TrackEditOfLastItem();
+      }  // two-bone options
       if (chain.weight_keys.empty()) {
         ImGui::SliderFloat("Weight", &chain.weight, 0.0f, 1.0f, "%.2f");
         TrackEditOfLastItem();
@@ -362,7 +411,8 @@ void Viewer::DrawChainsPanel() {
       }
       if (erase_key >= 0) chain.weight_keys.erase(chain.weight_keys.begin() + erase_key);
       int orientation = static_cast<int>(chain.end_orientation);
-      if (ImGui::Combo("End", &orientation, kEndOrientationNames, 3)) {
+      if (chain.kind == ConstraintKind::kTwoBone &&
+          ImGui::Combo("End", &orientation, kEndOrientationNames, 3)) {
         chain.end_orientation = static_cast<ik::EndOrientation>(orientation);
       }
       if (result) {
@@ -397,18 +447,40 @@ void Viewer::DrawChainsPanel() {
     }
   }
   ImGui::BeginDisabled(selected_joint_ < 0);
-  if (ImGui::Button("Add chain ending at selected joint") && selected_joint_ >= 0) {
-    ChainSettings chain;
-    std::string error;
-    if (MakeChain(current_->model, selected_joint_, &chain, &error)) {
-      ResetChainTarget(&chain, glm::vec3(unsolved_models_[selected_joint_][3]));
-      edit_.chains.push_back(chain);
-      active_chain_ = static_cast<int>(edit_.chains.size()) - 1;
-    } else {
-      ShowMessage(error, true);
-    }
+  // New constraints on the selected joint: a two-bone chain ending there, an aim of its bone, or
+  // a FABRIK chain from the marked root down to it.
+  ChainSettings added;
+  std::string error;
+  bool add = false, failed = false;
+  if (ImGui::Button("Add two-bone chain") && selected_joint_ >= 0) {
+    add = MakeChain(current_->model, selected_joint_, &added, &error);
+    failed = !add;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Add aim") && selected_joint_ >= 0) {
+    add = MakeAim(current_->model, selected_joint_, &added, &error);
+    failed = !add;
+  }
+  if (ImGui::Button("Mark FABRIK root") && selected_joint_ >= 0) fabrik_root_ = selected_joint_;
+  ImGui::SameLine();
+  ImGui::BeginDisabled(fabrik_root_ < 0);
+  if (ImGui::Button("Add FABRIK root..selected") && selected_joint_ >= 0) {
+    add = MakeFabrik(current_->model, fabrik_root_, selected_joint_, &added, &error);
+    failed = !add;
   }
   ImGui::EndDisabled();
+  if (fabrik_root_ >= 0 && fabrik_root_ < skeleton.joint_count()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("root %s", skeleton.name(fabrik_root_).c_str());
+  }
+  ImGui::EndDisabled();
+  if (add) {
+    edit_.chains.push_back(added);
+    active_chain_ = static_cast<int>(edit_.chains.size()) - 1;
+    // The target starts on the effector (the bone's tip for an aim): nothing moves yet.
+    ResetChainTarget(&edit_.chains.back(), Effector(active_chain_));
+  }
+  if (failed) ShowMessage(error, true);
 }
 
 void Viewer::DrawContactsPanel() {
@@ -533,6 +605,58 @@ void Viewer::DrawSelectedJoint() {
   if (edit_.joint_rotations.count(j)) {
     ImGui::SameLine();
     if (ImGui::SmallButton("clear")) edit_.joint_rotations.erase(j);
+  }
+  // The joint's limit, relative to its rest rotation; aims, FABRIK and a two-bone hinge obey it.
+  const ik::JointLimit* current = edit_.limits.Find(j);
+  int type = current ? static_cast<int>(current->type) : 0;
+  if (ImGui::Combo("Limit", &type, "none\0hinge\0cone\0")) {
+    if (type == 0) {
+      edit_.limits.Remove(j);
+    } else if (type == 1) {
+      edit_.limits.Set(j, ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), glm::radians(-45.0f),
+                                                glm::radians(45.0f)));
+    } else {
+      const glm::vec3 axis = ik::BoneAxisLocal(skeleton, j).value_or(glm::vec3(0.0f, 1.0f, 0.0f));
+      edit_.limits.Set(j, ik::JointLimit::Cone(axis, glm::radians(45.0f)));
+    }
+  }
+  if (const ik::JointLimit* found = edit_.limits.Find(j)) {
+    ik::JointLimit limit = *found;
+    bool changed = false;
+    if (limit.type == ik::JointLimit::Type::kHinge) {
+      changed |= ImGui::DragFloat3("Hinge axis", &limit.axis_local.x, 0.01f, -1.0f, 1.0f, "%.2f");
+      TrackEditOfLastItem();
+      float lo = glm::degrees(limit.min_angle), hi = glm::degrees(limit.max_angle);
+      if (ImGui::DragFloatRange2("Angles", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
+        limit.min_angle = glm::radians(lo);
+        limit.max_angle = glm::radians(std::max(lo, hi));
+        changed = true;
+      }
+      TrackEditOfLastItem();
+    } else if (limit.type == ik::JointLimit::Type::kCone) {
+      float cone = glm::degrees(limit.cone_angle);
+      if (ImGui::SliderFloat("Cone", &cone, 0.0f, 180.0f, "%.1f deg")) {
+        limit.cone_angle = glm::radians(cone);
+        changed = true;
+      }
+      TrackEditOfLastItem();
+      float lo = glm::degrees(limit.twist_min), hi = glm::degrees(limit.twist_max);
+      if (ImGui::DragFloatRange2("Twist", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
+        limit.twist_min = glm::radians(lo);
+        limit.twist_max = glm::radians(std::max(lo, hi));
+        changed = true;
+      }
+      TrackEditOfLastItem();
+    }
+    if (changed && limit.Validate()) edit_.limits.Set(j, limit);
+    const ik::LimitAngles angles =
+        ik::MeasureLimitAngles(limit, skeleton.rest_locals()[j].rotation, state_.pose.locals[j].rotation);
+    if (limit.type == ik::JointLimit::Type::kHinge) {
+      ImGui::TextDisabled("now: %.1f deg about the axis", double(glm::degrees(angles.hinge)));
+    } else {
+      ImGui::TextDisabled("now: swing %.1f deg, twist %.1f deg", double(glm::degrees(angles.swing)),
+                          double(glm::degrees(angles.twist)));
+    }
   }
 }
 

@@ -449,3 +449,79 @@ TEST(CliExport, BakedClipReplaysTheIkFrameByFrame) {
 }
 
 }  // namespace
+
+namespace {
+
+glm::vec3 JointWorld(const nlohmann::json& pose, const std::string& name) {
+  for (const auto& j : pose["joints"]) {
+    if (j["name"] == name) return glm::vec3(j["world"][0], j["world"][1], j["world"][2]);
+  }
+  ADD_FAILURE() << "no joint " << name;
+  return glm::vec3(0.0f);
+}
+
+TEST(CliConstraints, SeedExampleLeftCalfPointsAtRightAnkle) {
+  // The seed's points-at example on the built-in character: the left calf (LeftLeg, whose bone
+  // runs to LeftFoot) turns, in its own frame, to point at the right ankle (RightFoot).
+  const json pose = RunJson({"pose", "--aim", "LeftLeg=RightFoot"});
+  ASSERT_FALSE(pose.is_discarded());
+  ASSERT_EQ(pose["aim"].size(), 1u);
+  const json& aim = pose["aim"][0];
+  EXPECT_EQ(aim["target_joint"], "RightFoot");
+  EXPECT_TRUE(aim["reached"].get<bool>());
+  EXPECT_LT(aim["error"].get<double>(), 1e-5);
+  EXPECT_GT(aim["angle_before"].get<double>(), 0.1);
+  const glm::vec3 knee = JointWorld(pose, "LeftLeg");
+  const glm::vec3 calf = glm::normalize(JointWorld(pose, "LeftFoot") - knee);
+  const glm::vec3 to_ankle = glm::normalize(JointWorld(pose, "RightFoot") - knee);
+  // The angle between them, from the cross product (a dot product cannot resolve 1e-4 rad in float).
+  EXPECT_LT(std::atan2(glm::length(glm::cross(calf, to_ankle)), glm::dot(calf, to_ankle)), 1e-4f);
+  // The thigh did not move: only the calf's frame turned.
+  const json rest = RunJson({"pose"});
+  EXPECT_LT(glm::length(JointWorld(rest, "LeftLeg") - knee), 1e-6f);
+}
+
+TEST(CliConstraints, FabrikReachesAlongTheSpine) {
+  const json rest = RunJson({"pose"});
+  const glm::vec3 head = JointWorld(rest, "Head");
+  const glm::vec3 target = head + glm::vec3(0.08f, -0.05f, 0.1f);
+  char spec[160];
+  std::snprintf(spec, sizeof(spec), "Spine:Head=%.6f,%.6f,%.6f", double(target.x),
+                double(target.y), double(target.z));
+  const json pose = RunJson({"pose", "--fabrik", spec});
+  ASSERT_EQ(pose["fabrik"].size(), 1u);
+  const json& f = pose["fabrik"][0];
+  EXPECT_TRUE(f["reached"].get<bool>()) << f.dump();
+  EXPECT_GE(f["iterations"].get<int>(), 1);
+  EXPECT_LE(f["iterations"].get<int>(), 64);
+  EXPECT_LT(glm::length(JointWorld(pose, "Head") - target), 1e-3f);
+  // Bone lengths along the chain are kept.
+  const std::pair<const char*, const char*> segments[] = {
+      {"Spine", "Spine1"}, {"Spine1", "Spine2"}, {"Spine2", "Neck"}, {"Neck", "Head"}};
+  for (const auto& [a, b] : segments) {
+    EXPECT_NEAR(glm::length(JointWorld(pose, b) - JointWorld(pose, a)),
+                glm::length(JointWorld(rest, b) - JointWorld(rest, a)), 1e-5f)
+        << a << "-" << b;
+  }
+}
+
+TEST(CliConstraints, BadSpecsExitTwoNamingTheArgument) {
+  ExpectBadInput({"pose", "--aim", "Head=0,0"}, "--aim 'Head=0,0'");
+  ExpectBadInput({"pose", "--aim", "NoBone=0,1,0"}, "NoBone");
+  ExpectBadInput({"pose", "--aim", "Head=NoJoint"}, "NoJoint");
+  ExpectBadInput({"pose", "--fabrik", "Head:Spine=0,1,0"}, "Head:Spine");  // END above ROOT
+  ExpectBadInput({"pose", "--fabrik", "Spine=0,1,0"}, "ROOT:END");
+  ExpectBadInput({"pose", "--limit", "Neck=cone,400"}, "--limit");
+  ExpectBadInput({"pose", "--limit", "Neck=hinge,0,0,0,-10,10"}, "axis");
+}
+
+TEST(CliConstraints, HingeLimitOnTheKneeBoundsTheTwoBoneSolver) {
+  // A knee allowed only 0..20 degrees of extra bend cannot fold the leg up to the hip.
+  const json free_leg = RunJson({"pose", "--ik", "LeftFoot=0.1,0.55,-0.25,hinge"});
+  const json limited = RunJson(
+      {"pose", "--ik", "LeftFoot=0.1,0.55,-0.25,hinge", "--limit", "LeftLeg=hinge,1,0,0,0,20"});
+  EXPECT_TRUE(free_leg["ik"][0]["reached"].get<bool>());
+  EXPECT_FALSE(limited["ik"][0]["reached"].get<bool>());
+}
+
+}  // namespace

@@ -49,17 +49,18 @@ TEST(PlaybackIk, TargetsReachedOnEveryFrameOfTheWalkLoop) {
       ASSERT_NEAR(solved[j], animated[j], 1e-5f * std::max(animated[j], 1e-3f) + 1e-6f)
           << "bone " << model.skeleton.name(int(j)) << " at t=" << t;
     }
-    for (size_t r = 0; r < state.ik.size(); ++r) {
+    for (size_t c = 0; c < edit.chains.size(); ++c) {
+      const int r = frame.chain_requests[c].index;
+      ASSERT_GE(r, 0);
       const ik::TwoBoneIkResult& result = state.ik[r];
+      const app::IkChainRequest& request = frame.requests.ik[r];
       ASSERT_TRUE(result.reached) << "chain " << r << " at t=" << t << " case "
                                   << ik::CaseName(result.solve_case);
-      const glm::vec3 end(state.models[frame.requests[r].chain.end][3]);
-      ASSERT_LT(glm::length(end - frame.requests[r].target.position), 1e-5f * 1.75f);
+      const glm::vec3 end(state.models[request.chain.end][3]);
+      ASSERT_LT(glm::length(end - request.target.position), 1e-5f * 1.75f);
       // The target really moved with the clip: it is the animated effector plus the offset.
-      const glm::vec3 animated_end(frame.unsolved_models[frame.requests[r].chain.end][3]);
-      ASSERT_LT(glm::length(frame.requests[r].target.position - animated_end -
-                            edit.chains[frame.request_chain[r]].offset),
-                1e-6f);
+      const glm::vec3 animated_end(frame.unsolved_models[request.chain.end][3]);
+      ASSERT_LT(glm::length(request.target.position - animated_end - edit.chains[c].offset), 1e-6f);
     }
   }
   EXPECT_GE(frames, 60);
@@ -83,8 +84,9 @@ TEST(PlaybackIk, FeetStayOnARaisedTiltedGroundThroughTheWalk) {
   int planted_frames = 0;
   for (float t = 0.0f; t < model.clips[walk].duration; t += 1.0f / 30.0f) {
     app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &state);
-    for (size_t r = 0; r < state.ik.size(); ++r) {
-      const app::ChainSettings& chain = edit.chains[frame.request_chain[r]];
+    for (size_t c = 0; c < edit.chains.size(); ++c) {
+      const app::ChainSettings& chain = edit.chains[c];
+      const int r = frame.chain_requests[c].index;
       if (chain.mode != app::TargetMode::kGround) continue;
       const int end = chain.chain.end;
       const float contact = model.skeleton.rest_models()[end][3].y;
@@ -143,8 +145,9 @@ TEST(PlaybackIk, HandsTakeTheNearestRungWithinReach) {
   app::PoseState state;
   app::EvaluateEditedFrame(model, app::ClipTime{-1, 0.0f}, edit, &frame, &state);
   int on_rungs = 0;
-  for (size_t r = 0; r < state.ik.size(); ++r) {
-    const app::ChainSettings& chain = edit.chains[frame.request_chain[r]];
+  for (size_t c = 0; c < edit.chains.size(); ++c) {
+    const app::ChainSettings& chain = edit.chains[c];
+    const int r = frame.chain_requests[c].index;
     if (chain.mode != app::TargetMode::kRung) continue;
     const glm::vec3 hand(state.models[chain.chain.end][3]);
     glm::vec3 nearest;

@@ -190,18 +190,23 @@ TEST(ChainTargets, AnimatedWeightFadesLinearlyBetweenKeys) {
 
 TEST(ChainTargets, RequestsOnlyForEnabledChains) {
   const assets::Model& model = Builtin();
-  auto chains = app::DefaultChains(model);
-  chains[1].enabled = false;
+  app::EditState edit;
+  edit.chains = app::DefaultChains(model);
+  edit.chains[1].enabled = false;
   std::vector<glm::mat4> models;
   ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
-  std::vector<app::IkChainRequest> requests;
-  std::vector<int> request_chain;
-  app::BuildRequests(model.skeleton, chains, app::SceneContacts(), models, 0.0f, &requests,
-                     &request_chain);
-  EXPECT_THAT(request_chain, ElementsAre(0, 2, 3));
+  app::ConstraintRequests requests;
+  std::vector<app::RequestIndex> where;
+  app::BuildRequests(model.skeleton, edit, models, 0.0f, &requests, &where);
+  ASSERT_EQ(requests.ik.size(), 3u);
+  ASSERT_EQ(where.size(), 4u);
+  EXPECT_EQ(where[0].index, 0);
+  EXPECT_EQ(where[1].index, -1);
+  EXPECT_EQ(where[2].index, 1);
+  EXPECT_EQ(where[3].index, 2);
   // With no offset the target is the effector itself: the solve leaves the pose unchanged.
-  EXPECT_EQ(requests[0].target.position, glm::vec3(models[chains[0].chain.end][3]));
-  EXPECT_TRUE(requests[0].options.bend_axis_local.has_value());
+  EXPECT_EQ(requests.ik[0].target.position, glm::vec3(models[edit.chains[0].chain.end][3]));
+  EXPECT_TRUE(requests.ik[0].options.bend_axis_local.has_value());
 }
 
 TEST(UndoHistory, UndoRedoRestoreEachCompletedEdit) {
