@@ -127,6 +127,46 @@ class DragTest(unittest.TestCase):
         self.assertGreater(drag["target"][1], hand["target"][1] + 0.02)
 
 
+class ConstraintDragTest(unittest.TestCase):
+    """Aim and FABRIK constraints given on the command line get handles that drag like the others."""
+
+    def setUp(self):
+        try:
+            xs.require_tools("Xvfb", "xdotool", "import", "convert")
+        except xs.SkipTest as e:
+            raise unittest.SkipTest(str(e))
+        self.xvfb = xs.Xvfb()
+        self.addCleanup(self.xvfb.close)
+
+    def test_dragging_an_aim_target_turns_the_head_toward_it(self):
+        viewer = xs.Viewer(BINARY, self.xvfb, size="900x700",
+                           args=["--aim", "Head=0.35,1.75,0.6", "--fabrik",
+                                 "Spine:RightHand=-0.45,1.2,0.3"])
+        self.addCleanup(viewer.close)
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        labels = [c["label"] for c in ready["chains"]]
+        self.assertIn("aim Head", labels)
+        self.assertIn("fabrik Spine:RightHand", labels)
+        aim = next(c for c in ready["chains"] if c["label"] == "aim Head")
+        x0, y0 = aim["handle_px"]
+        self.assertGreater(x0, 380, "the aim handle should be clear of the panel")
+        viewer.drag(x0, y0, x0 + 40, y0 + 50)
+        drag = viewer.wait_event("drag_end")
+        self.assertEqual(drag["kind"], "aim")
+        self.assertEqual(drag["end"], "Head")
+        self.assertTrue(drag["reached"], drag)
+        self.assertGreater(dist(drag["target"], aim["target"]), 0.05)
+        # The command line aims the head at the same target the same way.
+        spec = "Head=%r,%r,%r" % tuple(drag["target"])
+        out = subprocess.run([BINARY, "pose", "--aim", spec], capture_output=True, text=True,
+                             timeout=60, env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertTrue(json.loads(out.stdout)["aim"][0]["reached"])
+        viewer.key("ctrl+q")
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+
+
 if __name__ == "__main__":
     BINARY = os.path.abspath(sys.argv.pop(1))
     result = unittest.main(exit=False, verbosity=2).result
