@@ -215,20 +215,23 @@ bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error)
       return fail("a hinge needs an axis and two angles");
     }
     if (glm::length(spec.axis) < 1e-6f) return fail("the hinge axis is zero");
-    if (lo > hi || lo < -180.0f || hi > 180.0f) return fail("the angles must be -180 <= MIN <= MAX <= 180");
+    if (lo > hi || lo < -180.0f || hi > 180.0f)
+      return fail("the angles must be -180 <= MIN <= MAX <= 180");
     spec.hinge = true;
     spec.min_degrees = lo;
     spec.max_degrees = hi;
   } else if (parts[0] == "cone") {
-    if (parts.size() != 2 && parts.size() != 4) return fail("a cone needs an angle (and a twist range)");
+    if (parts.size() != 2 && parts.size() != 4)
+      return fail("a cone needs an angle (and a twist range)");
     if (!ParseFloat(parts[1], &spec.cone_degrees) || spec.cone_degrees < 0.0f ||
         spec.cone_degrees > 180.0f) {
       return fail("the cone angle must be in [0, 180]");
     }
-    if (parts.size() == 4 && (!ParseFloat(parts[2], &spec.twist_min_degrees) ||
-                              !ParseFloat(parts[3], &spec.twist_max_degrees) ||
-                              spec.twist_min_degrees > spec.twist_max_degrees ||
-                              spec.twist_min_degrees < -180.0f || spec.twist_max_degrees > 180.0f)) {
+    if (parts.size() == 4 &&
+        (!ParseFloat(parts[2], &spec.twist_min_degrees) ||
+         !ParseFloat(parts[3], &spec.twist_max_degrees) ||
+         spec.twist_min_degrees > spec.twist_max_degrees || spec.twist_min_degrees < -180.0f ||
+         spec.twist_max_degrees > 180.0f)) {
       return fail("the twist range must be -180 <= MIN <= MAX <= 180");
     }
     spec.hinge = false;

@@ -2,10 +2,9 @@
 // format is unit-tested. Every parser returns false with a message naming the bad argument.
 #pragma once
 
+#include <glm/glm.hpp>
 #include <optional>
 #include <string>
-
-#include <glm/glm.hpp>
 
 namespace app {
 
@@ -57,7 +56,7 @@ struct LimitSpec {
   bool hinge = true;
   glm::vec3 axis{1.0f, 0.0f, 0.0f};
   float min_degrees = -180.0f, max_degrees = 180.0f;  // hinge
-  float cone_degrees = 180.0f;                         // cone
+  float cone_degrees = 180.0f;                        // cone
   float twist_min_degrees = -180.0f, twist_max_degrees = 180.0f;
 };
 bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error);

@@ -22,8 +22,9 @@ float EstimateFrameRate(const assets::Clip& clip) {
     add(c.scale.times);
   }
   if (counts.empty()) return 30.0f;
-  const auto most = std::max_element(counts.begin(), counts.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto most =
+      std::max_element(counts.begin(), counts.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
   const double fps = 1e4 / double(most->first);
   return static_cast<float>(std::clamp(std::round(fps), 1.0, 240.0));
 }
@@ -42,7 +43,8 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
     baked.channels[j].rotation.interpolation = assets::Interpolation::kLinear;
     baked.channels[j].scale.interpolation = assets::Interpolation::kLinear;
   }
-  const int frames = std::max(1, static_cast<int>(std::ceil(double(source.duration) * double(fps) - 1e-4)));
+  const int frames =
+      std::max(1, static_cast<int>(std::ceil(double(source.duration) * double(fps) - 1e-4)));
   EditedFrame frame;
   PoseState state;
   for (int f = 0; f <= frames; ++f) {

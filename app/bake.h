@@ -17,8 +17,7 @@ float EstimateFrameRate(const assets::Clip& clip);
 // duration exactly), each frame evaluated like the viewer's (EvaluateEditedFrame with `edit`), as
 // a clip with linear translation, rotation and scale keys for every joint. Named
 // "<clip name> (IK)". Sampled at its frame times it gives back those poses exactly.
-assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
-                      const EditState& edit);
+assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit);
 
 // EditState whose constraints pin the given command-line requests (world targets, options and
 // joint limits).

@@ -10,19 +10,26 @@ namespace app {
 
 const char* TargetModeName(TargetMode mode) {
   switch (mode) {
-    case TargetMode::kFollow: return "follow";
-    case TargetMode::kPinned: return "pinned";
-    case TargetMode::kGround: return "ground";
-    case TargetMode::kRung: return "rung";
+    case TargetMode::kFollow:
+      return "follow";
+    case TargetMode::kPinned:
+      return "pinned";
+    case TargetMode::kGround:
+      return "ground";
+    case TargetMode::kRung:
+      return "rung";
   }
   return "follow";
 }
 
 const char* ConstraintKindName(ConstraintKind kind) {
   switch (kind) {
-    case ConstraintKind::kTwoBone: return "two_bone";
-    case ConstraintKind::kAim: return "aim";
-    case ConstraintKind::kFabrik: return "fabrik";
+    case ConstraintKind::kTwoBone:
+      return "two_bone";
+    case ConstraintKind::kAim:
+      return "aim";
+    case ConstraintKind::kFabrik:
+      return "fabrik";
   }
   return "two_bone";
 }
@@ -61,13 +68,12 @@ bool SceneContacts::operator==(const SceneContacts& o) const {
 
 bool ChainSettings::operator==(const ChainSettings& o) const {
   return label == o.label && chain.start == o.chain.start && chain.mid == o.chain.mid &&
-         chain.end == o.chain.end && enabled == o.enabled && mode == o.mode &&
-         offset == o.offset && pinned == o.pinned && use_pole == o.use_pole && pole == o.pole &&
-         hinge == o.hinge && soft == o.soft && weight == o.weight &&
-         weight_keys == o.weight_keys && end_orientation == o.end_orientation && kind == o.kind &&
-         target_joint == o.target_joint && spread == o.spread &&
-         spread_falloff == o.spread_falloff && use_up == o.use_up && up == o.up &&
-         tolerance == o.tolerance && max_iterations == o.max_iterations &&
+         chain.end == o.chain.end && enabled == o.enabled && mode == o.mode && offset == o.offset &&
+         pinned == o.pinned && use_pole == o.use_pole && pole == o.pole && hinge == o.hinge &&
+         soft == o.soft && weight == o.weight && weight_keys == o.weight_keys &&
+         end_orientation == o.end_orientation && kind == o.kind && target_joint == o.target_joint &&
+         spread == o.spread && spread_falloff == o.spread_falloff && use_up == o.use_up &&
+         up == o.up && tolerance == o.tolerance && max_iterations == o.max_iterations &&
          show_iterations == o.show_iterations;
 }
 
@@ -117,7 +123,8 @@ EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
       info.effector = at(c.end);
       info.start = at(c.start);
       for (int j = c.end; j != c.start && j >= 0; j = skeleton.parent(j)) {
-        if (skeleton.parent(j) >= 0) info.reach += glm::length(rest_at(j) - rest_at(skeleton.parent(j)));
+        if (skeleton.parent(j) >= 0)
+          info.reach += glm::length(rest_at(j) - rest_at(skeleton.parent(j)));
       }
       break;
     }
@@ -165,9 +172,10 @@ void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const Effecto
       chain->pinned = target;
       break;
     case TargetMode::kGround:
-      chain->offset = contacts.ground.enabled
-                          ? target - FootOnGround(contacts.ground, info.effector, info.contact_height)
-                          : target - info.effector;
+      chain->offset =
+          contacts.ground.enabled
+              ? target - FootOnGround(contacts.ground, info.effector, info.contact_height)
+              : target - info.effector;
       break;
     case TargetMode::kFollow:
     case TargetMode::kRung:
@@ -257,8 +265,7 @@ void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
   for (size_t i = 0; i < edit.chains.size(); ++i) {
     const ChainSettings& c = edit.chains[i];
     if (!c.enabled || c.chain.end < 0 || c.chain.end >= n) continue;
-    const glm::vec3 target =
-        ChainTarget(c, InfoFor(skeleton, c, unsolved_models), edit.contacts);
+    const glm::vec3 target = ChainTarget(c, InfoFor(skeleton, c, unsolved_models), edit.contacts);
     RequestIndex& where = (*chain_requests)[i];
     where.kind = c.kind;
     switch (c.kind) {

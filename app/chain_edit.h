@@ -2,12 +2,11 @@
 // and manual joint rotations — plus the undo/redo history of those edits. No window, no GL.
 #pragma once
 
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <glm/glm.hpp>
-#include <glm/gtc/quaternion.hpp>
 
 #include "app/contacts.h"
 #include "app/evaluate.h"
@@ -90,9 +89,9 @@ struct EditState {
 
 // A chain's effector in the un-solved pose of this frame, and what the target modes need.
 struct EffectorInfo {
-  glm::vec3 effector{0.0f};   // end joint (aim: the bone's tip), world
-  glm::vec3 start{0.0f};      // start joint (hip, shoulder; FABRIK: root; aim: the joint), world
-  float reach = 0.0f;         // ℓ_ab + ℓ_bc (FABRIK: the chain's length; aim: unlimited)
+  glm::vec3 effector{0.0f};     // end joint (aim: the bone's tip), world
+  glm::vec3 start{0.0f};        // start joint (hip, shoulder; FABRIK: root; aim: the joint), world
+  float reach = 0.0f;           // ℓ_ab + ℓ_bc (FABRIK: the chain's length; aim: unlimited)
   float contact_height = 0.0f;  // the end joint's rest height above the authored floor (y = 0)
 };
 EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,

@@ -1,9 +1,8 @@
 // Argument parsing with CLI11 and dispatch to the viewer or a headless command.
 #include "app/cli.h"
 
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "app/commands.h"
 #include "app/import_process.h"

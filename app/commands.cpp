@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <numeric>
 #include <iostream>
+#include <numeric>
 
 #include "app/bake.h"
 #include "app/crowd.h"
@@ -111,7 +111,8 @@ bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::stri
   }
   // In a worker process, so that a file crashing the importer cannot take skelview down;
   // SKELVIEW_IMPORT_INPROCESS=1 imports here instead (for debugging the importer).
-  if (const char* inprocess = std::getenv("SKELVIEW_IMPORT_INPROCESS"); inprocess && *inprocess == '1') {
+  if (const char* inprocess = std::getenv("SKELVIEW_IMPORT_INPROCESS");
+      inprocess && *inprocess == '1') {
     assets::LoadResult result = assets::LoadModel(path);
     if (!result.ok()) {
       *error = result.error;
@@ -140,8 +141,8 @@ int RunInfo(const std::string& model_path, bool json) {
               model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
     std::printf("  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
-                mesh.positions.size(), mesh.indices.size() / 3,
-                mesh.skinned ? "skinned" : "static", mesh.bone_joints.size());
+                mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
+                mesh.bone_joints.size());
   }
   std::printf("joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
@@ -385,9 +386,10 @@ int RunBench(const BenchArgs& args) {
               model.skeleton.joint_count(), model.vertex_count());
   std::printf("characters: %d, %d IK chains each, %d frames\n", crowd.size(), crowd.chain_count(),
               args.frames);
-  std::printf("update:     median %.3f ms, mean %.3f ms, min %.3f ms per frame "
-              "(%.3f us per character; sample + IK + FK + palette, one thread)\n",
-              update.median, update.mean, update.min, 1000.0 * update.median / crowd.size());
+  std::printf(
+      "update:     median %.3f ms, mean %.3f ms, min %.3f ms per frame "
+      "(%.3f us per character; sample + IK + FK + palette, one thread)\n",
+      update.median, update.mean, update.min, 1000.0 * update.median / crowd.size());
   if (args.draw) {
     std::printf("draw:       median %.2f ms, mean %.2f ms per frame at %dx%d (%s)\n", draw.median,
                 draw.mean, width, height, renderer::GlDescription().c_str());

@@ -52,8 +52,8 @@ bool NearestOnRungs(const Ladder& ladder, const glm::vec3& p, glm::vec3* point) 
   bool found = false;
   for (const Segment& s : ladder.Rungs()) {
     const glm::vec3 ab = s.b - s.a;
-    const float t = std::clamp(glm::dot(p - s.a, ab) / std::max(glm::dot(ab, ab), 1e-12f), 0.0f,
-                               1.0f);
+    const float t =
+        std::clamp(glm::dot(p - s.a, ab) / std::max(glm::dot(ab, ab), 1e-12f), 0.0f, 1.0f);
     const glm::vec3 q = s.a + t * ab;
     const float d = glm::length(q - p);
     if (d < best) {
@@ -73,8 +73,8 @@ bool HandOnRung(const Ladder& ladder, const glm::vec3& wanted, const glm::vec3& 
   // the shoulder if that one is reachable; of those, the one nearest the wanted hand.
   auto closest = [](const Segment& s, const glm::vec3& p) {
     const glm::vec3 ab = s.b - s.a;
-    const float t = std::clamp(glm::dot(p - s.a, ab) / std::max(glm::dot(ab, ab), 1e-12f), 0.0f,
-                               1.0f);
+    const float t =
+        std::clamp(glm::dot(p - s.a, ab) / std::max(glm::dot(ab, ab), 1e-12f), 0.0f, 1.0f);
     return s.a + t * ab;
   };
   float best = std::numeric_limits<float>::max();

@@ -3,9 +3,8 @@
 // or whatever unit the model uses.
 #pragma once
 
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 namespace app {
 

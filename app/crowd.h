@@ -4,9 +4,8 @@
 // data flow, with every buffer allocated once.
 #pragma once
 
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 #include "assets/model.h"
 #include "ik/skeleton.h"
@@ -28,7 +27,9 @@ class Crowd {
   int size() const { return static_cast<int>(characters_.size()); }
   int chain_count() const { return static_cast<int>(chains_.size()); }
   // World-space joint matrices of a character (its grid offset applied).
-  const std::vector<glm::mat4>& models(int character) const { return characters_[character].models; }
+  const std::vector<glm::mat4>& models(int character) const {
+    return characters_[character].models;
+  }
   // Skin palettes of a character, all meshes back to back (mesh m starts at palette_offset(m)).
   const std::vector<glm::mat4>& palette(int character) const {
     return characters_[character].palette;

@@ -68,8 +68,8 @@ struct ClipTime {
 };
 
 struct PoseState {
-  ik::Pose pose;                    // local transforms after IK
-  std::vector<glm::mat4> models;    // model-space 𝕋 of every joint after IK
+  ik::Pose pose;                        // local transforms after IK
+  std::vector<glm::mat4> models;        // model-space 𝕋 of every joint after IK
   std::vector<ik::TwoBoneIkResult> ik;  // one per request, in order
   std::vector<ik::FabrikResult> fabrik;
   std::vector<ik::AimResult> aim;

@@ -1,12 +1,12 @@
 // The File ▸ Open browser.
 #include "app/file_browser.h"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-
-#include <imgui.h>
 
 #include "assets/formats.h"
 
@@ -129,8 +129,9 @@ bool FileBrowser::Draw(std::string* chosen) {
     const DirectoryEntry& e = entries_[i];
     const std::string label = (e.is_directory ? "[dir]  " : "       ") + e.name;
     ImGui::PushID(i);
-    if (ImGui::Selectable(label.c_str(), selected_ == i,
-                          ImGuiSelectableFlags_AllowDoubleClick | ImGuiSelectableFlags_SpanAllColumns)) {
+    if (ImGui::Selectable(
+            label.c_str(), selected_ == i,
+            ImGuiSelectableFlags_AllowDoubleClick | ImGuiSelectableFlags_SpanAllColumns)) {
       selected_ = i;
       if (ImGui::IsMouseDoubleClicked(0)) {
         if (e.is_directory) {

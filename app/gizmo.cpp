@@ -9,9 +9,8 @@ namespace app {
 namespace {
 
 const glm::vec3 kAxes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-const glm::vec4 kAxisColors[3] = {{0.93f, 0.27f, 0.27f, 1.0f},
-                                  {0.35f, 0.85f, 0.3f, 1.0f},
-                                  {0.3f, 0.5f, 1.0f, 1.0f}};
+const glm::vec4 kAxisColors[3] = {
+    {0.93f, 0.27f, 0.27f, 1.0f}, {0.35f, 0.85f, 0.3f, 1.0f}, {0.3f, 0.5f, 1.0f, 1.0f}};
 
 // The two axes spanning each plane part, and its normal axis.
 struct PlaneAxes {
@@ -19,9 +18,12 @@ struct PlaneAxes {
 };
 PlaneAxes AxesOfPlane(GizmoPart part) {
   switch (part) {
-    case GizmoPart::kPlaneXY: return {0, 1, 2};
-    case GizmoPart::kPlaneYZ: return {1, 2, 0};
-    default: return {2, 0, 1};  // kPlaneZX
+    case GizmoPart::kPlaneXY:
+      return {0, 1, 2};
+    case GizmoPart::kPlaneYZ:
+      return {1, 2, 0};
+    default:
+      return {2, 0, 1};  // kPlaneZX
   }
 }
 
@@ -65,14 +67,22 @@ bool PointInQuad(const glm::vec2& p, const glm::vec2 q[4]) {
 
 const char* GizmoPartName(GizmoPart part) {
   switch (part) {
-    case GizmoPart::kNone: return "none";
-    case GizmoPart::kCenter: return "center";
-    case GizmoPart::kAxisX: return "x";
-    case GizmoPart::kAxisY: return "y";
-    case GizmoPart::kAxisZ: return "z";
-    case GizmoPart::kPlaneXY: return "xy";
-    case GizmoPart::kPlaneYZ: return "yz";
-    case GizmoPart::kPlaneZX: return "zx";
+    case GizmoPart::kNone:
+      return "none";
+    case GizmoPart::kCenter:
+      return "center";
+    case GizmoPart::kAxisX:
+      return "x";
+    case GizmoPart::kAxisY:
+      return "y";
+    case GizmoPart::kAxisZ:
+      return "z";
+    case GizmoPart::kPlaneXY:
+      return "xy";
+    case GizmoPart::kPlaneYZ:
+      return "yz";
+    case GizmoPart::kPlaneZX:
+      return "zx";
   }
   return "none";
 }
@@ -132,8 +142,8 @@ GizmoPart HitTestGizmo(const GizmoView& gizmo, const GizmoStyle& style, const gl
     glm::vec2 q[4];
     bool visible = true;
     for (int i = 0; i < 4; ++i)
-      visible = visible && ProjectToPixel(gizmo.view, gizmo.projection, gizmo.viewport,
-                                          corners[i], &q[i]);
+      visible = visible &&
+                ProjectToPixel(gizmo.view, gizmo.projection, gizmo.viewport, corners[i], &q[i]);
     if (visible && PointInQuad(cursor, q)) return part;
   }
   GizmoPart best = GizmoPart::kNone;
@@ -185,8 +195,8 @@ glm::vec3 GizmoDrag::Update(const Ray& ray) {
   return last_;
 }
 
-void DrawGizmo(const GizmoView& gizmo, const GizmoStyle& style, GizmoPart hovered,
-               GizmoPart active, const glm::vec4& center_color, renderer::DebugLines* lines,
+void DrawGizmo(const GizmoView& gizmo, const GizmoStyle& style, GizmoPart hovered, GizmoPart active,
+               const glm::vec4& center_color, renderer::DebugLines* lines,
                renderer::DebugShapes* shapes) {
   const float wpp = WorldPerPixel(gizmo);
   const GizmoPart axis_parts[3] = {GizmoPart::kAxisX, GizmoPart::kAxisY, GizmoPart::kAxisZ};
@@ -214,8 +224,10 @@ void DrawGizmo(const GizmoView& gizmo, const GizmoStyle& style, GizmoPart hovere
                     gizmo.origin + u * style.plane_inner_px + v * style.plane_outer_px, color);
   }
   const bool center_lit = hovered == GizmoPart::kCenter || active == GizmoPart::kCenter;
-  shapes->AddDisc(gizmo.origin, style.center_radius_px + 2.0f, glm::vec4(0.05f, 0.05f, 0.05f, 0.9f));
-  shapes->AddDisc(gizmo.origin, style.center_radius_px, center_lit ? Brighter(center_color) : center_color);
+  shapes->AddDisc(gizmo.origin, style.center_radius_px + 2.0f,
+                  glm::vec4(0.05f, 0.05f, 0.05f, 0.9f));
+  shapes->AddDisc(gizmo.origin, style.center_radius_px,
+                  center_lit ? Brighter(center_color) : center_color);
 }
 
 }  // namespace app

@@ -1,7 +1,7 @@
-// The IK target gizmo: a translate handle drawn at a fixed size on screen — a centre disc that drags
-// on the camera-facing plane, X/Y/Z arrows that constrain to an axis and XY/YZ/ZX squares that
-// constrain to a plane (as three.js's TransformControls and Blender's grab do). Hit testing and
-// drag math are pure functions of the camera, testable without a window.
+// The IK target gizmo: a translate handle drawn at a fixed size on screen — a centre disc that
+// drags on the camera-facing plane, X/Y/Z arrows that constrain to an axis and XY/YZ/ZX squares
+// that constrain to a plane (as three.js's TransformControls and Blender's grab do). Hit testing
+// and drag math are pure functions of the camera, testable without a window.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -75,8 +75,8 @@ float DistanceToSegment(const glm::vec2& p, const glm::vec2& a, const glm::vec2&
 
 // Draws the gizmo into screen-sized shapes (discs, arrow heads) and lines. `hovered` and `active`
 // parts are drawn brighter; `center_color` tints the centre disc (e.g. reached / not reached).
-void DrawGizmo(const GizmoView& gizmo, const GizmoStyle& style, GizmoPart hovered,
-               GizmoPart active, const glm::vec4& center_color, renderer::DebugLines* lines,
+void DrawGizmo(const GizmoView& gizmo, const GizmoStyle& style, GizmoPart hovered, GizmoPart active,
+               const glm::vec4& center_color, renderer::DebugLines* lines,
                renderer::DebugShapes* shapes);
 
 }  // namespace app

@@ -1,9 +1,9 @@
 // SDL window + GL 3.3 core context creation, shared by the viewer and the headless commands.
 #include "app/gl_context.h"
 
-#include <cstdlib>
-
 #include <SDL2/SDL.h>
+
+#include <cstdlib>
 
 #include "renderer/gl.h"
 
@@ -23,8 +23,8 @@ std::unique_ptr<GlContext> GlContext::Create(Kind kind, const std::string& title
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
   Uint32 flags = SDL_WINDOW_OPENGL;
-  flags |= kind == Kind::kWindow ? (SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI)
-                                 : SDL_WINDOW_HIDDEN;
+  flags |=
+      kind == Kind::kWindow ? (SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI) : SDL_WINDOW_HIDDEN;
   gl->window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                  width, height, flags);
   if (!gl->window_) {

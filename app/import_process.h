@@ -15,7 +15,7 @@
 namespace app {
 
 struct ImportLimits {
-  double timeout_seconds = 300.0;       // the worker is stopped after this long
+  double timeout_seconds = 300.0;          // the worker is stopped after this long
   size_t memory_bytes = size_t(16) << 30;  // address-space limit of the worker (not under ASan)
 };
 
@@ -52,8 +52,8 @@ class ImportProcess {
   State state_ = State::kIdle;
   std::string path_;
   pid_t pid_ = -1;
-  int out_fd_ = -1;   // the serialized model
-  int err_fd_ = -1;   // progress lines and the worker's error message
+  int out_fd_ = -1;  // the serialized model
+  int err_fd_ = -1;  // progress lines and the worker's error message
   std::string out_;
   std::string err_;
   float progress_ = 0.0f;

@@ -1,10 +1,9 @@
 // The JSON documents of the command line (DESIGN.md's contract): `pose` output and `info --json`.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/evaluate.h"
 #include "assets/model.h"

@@ -9,8 +9,8 @@
 
 namespace app {
 
-int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models,
-             const PickView& view, const glm::vec2& cursor, float tolerance_px) {
+int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models, const PickView& view,
+             const glm::vec2& cursor, float tolerance_px) {
   const ik::Skeleton& skeleton = model.skeleton;
   const int n = std::min(skeleton.joint_count(), static_cast<int>(models.size()));
   const bool any_bone =
@@ -21,8 +21,8 @@ int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models,
   std::vector<glm::vec2> pixels(n);
   std::vector<char> visible(n, 0);
   for (int j = 0; j < n; ++j) {
-    visible[j] = ProjectToPixel(view.view, view.projection, view.viewport,
-                                glm::vec3(models[j][3]), &pixels[j]);
+    visible[j] = ProjectToPixel(view.view, view.projection, view.viewport, glm::vec3(models[j][3]),
+                                &pixels[j]);
   }
   int best = -1;
   float best_distance = tolerance_px;

@@ -2,9 +2,8 @@
 // joint that weighs most on the clicked point of the skinned mesh.
 #pragma once
 
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 #include "app/camera.h"
 #include "assets/model.h"
@@ -20,8 +19,8 @@ struct PickView {
 // The joint whose marker, or whose bone segment (joint → child, selecting the joint), passes
 // within `tolerance_px` of the cursor; joints markers win over segments; -1 when none. Only bones
 // when `is_bone` marks any.
-int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models,
-             const PickView& view, const glm::vec2& cursor, float tolerance_px);
+int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models, const PickView& view,
+             const glm::vec2& cursor, float tolerance_px);
 
 // Nearest hit of a ray with a triangle mesh: ray parameter, triangle and barycentric weights of
 // its vertices 1 and 2. False when the ray misses.

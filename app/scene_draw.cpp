@@ -63,7 +63,8 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& constra
       if (shape.outline_closed) {
         xray_lines->AddLine(shape.outline_model.back(), shape.outline_model.front(), color);
         // A few spokes from the apex make the cone read as a cone.
-        for (size_t k = 0; k < shape.outline_model.size(); k += shape.outline_model.size() / 4 + 1) {
+        for (size_t k = 0; k < shape.outline_model.size();
+             k += shape.outline_model.size() / 4 + 1) {
           xray_lines->AddLine(shape.origin_model, shape.outline_model[k],
                               glm::vec4(0.55f, 0.8f, 1.0f, 0.45f));
         }
@@ -76,8 +77,7 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& constra
                             glm::vec4(1.0f, 0.7f, 0.9f, 0.8f));
       }
       xray_lines->AddLine(shape.origin_model,
-                          shape.origin_model + shape.bone_model * model_size * 0.05f,
-                          rc::kWhite);
+                          shape.origin_model + shape.bone_model * model_size * 0.05f, rc::kWhite);
     }
   }
   // FABRIK: the solved joint positions, and each iteration when asked for.

@@ -15,10 +15,10 @@ namespace app {
 struct SceneOptions {
   bool mesh = true;
   bool grid = true;
-  bool skeleton = false;     // bones as lines
+  bool skeleton = false;      // bones as lines
   bool skeleton_xray = true;  // bones on top of the mesh
-  bool joint_axes = false;   // each joint's local axes (red, green, blue) from the posed transforms
-  bool ik_overlay = true;    // per chain: target, knee circle, knee before/after, pole
+  bool joint_axes = false;  // each joint's local axes (red, green, blue) from the posed transforms
+  bool ik_overlay = true;   // per chain: target, knee circle, knee before/after, pole
   bool reach_shell = false;  // per chain: spheres of radius |ℓ_ab−ℓ_bc| and ℓ_ab+ℓ_bc about the hip
   bool joint_limits = true;  // hinge arcs and cones of the joints that have limits
   float mesh_opacity = 1.0f;

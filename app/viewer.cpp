@@ -2,14 +2,14 @@
 // of the shown character and the 3D drawing. The panels are in viewer_ui.cpp.
 #include "app/viewer.h"
 
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
-
-#include <backends/imgui_impl_opengl3.h>
-#include <backends/imgui_impl_sdl.h>
-#include <imgui.h>
 
 #include "app/args.h"
 #include "app/bake.h"
@@ -318,10 +318,10 @@ std::string Viewer::ChainStatus(int chain) const {
     }
     case ConstraintKind::kFabrik: {
       const ik::FabrikResult& r = state_.fabrik[where.index];
-      std::snprintf(text, sizeof(text), "%s %d it %.1e",
-                    r.degenerate ? ik::FabrikFallbackName(r.fallback)
-                                 : (r.reached ? "reached" : "missed"),
-                    r.iterations, double(r.error));
+      std::snprintf(
+          text, sizeof(text), "%s %d it %.1e",
+          r.degenerate ? ik::FabrikFallbackName(r.fallback) : (r.reached ? "reached" : "missed"),
+          r.iterations, double(r.error));
       break;
     }
     case ConstraintKind::kAim: {
@@ -468,8 +468,12 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_e) export_open_ = true;
   if (ctrl) return;
   switch (code) {
-    case SDLK_f: FrameCamera(); break;
-    case SDLK_F12: screenshot_requested_ = true; break;
+    case SDLK_f:
+      FrameCamera();
+      break;
+    case SDLK_F12:
+      screenshot_requested_ = true;
+      break;
     case SDLK_SPACE:
       if (clip_ >= 0) playing_ = !playing_;
       break;
@@ -496,7 +500,8 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
         drag_ = Drag::kNone;
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -532,8 +537,12 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
   cursor_px_ = cursor;
   press_travel_px_ += glm::length(delta);
   switch (drag_) {
-    case Drag::kOrbit: camera_.Orbit(delta.x, delta.y); break;
-    case Drag::kPan: camera_.Pan(delta.x, delta.y, viewport_); break;
+    case Drag::kOrbit:
+      camera_.Orbit(delta.x, delta.y);
+      break;
+    case Drag::kPan:
+      camera_.Pan(delta.x, delta.y, viewport_);
+      break;
     case Drag::kGizmo:
       if (active_chain_ >= 0) {
         const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
@@ -555,7 +564,7 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
   const Drag ended = drag_;
   drag_ = Drag::kNone;
   if (ended == Drag::kGizmo) {
-    if (!edit_before_) return;  // cancelled with Escape
+    if (!edit_before_) return;                // cancelled with Escape
     if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active
       edit_ = *edit_before_;
       edit_before_.reset();
@@ -625,7 +634,8 @@ void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
   if (contacts.ladder.enabled) {
     contact_lines_.width = 6.0f;
     const std::vector<Segment> rungs = contacts.ladder.Rungs();
-    for (const Segment& r : rungs) contact_lines_.AddLine(r.a, r.b, glm::vec4(0.75f, 0.5f, 0.3f, 1.0f));
+    for (const Segment& r : rungs)
+      contact_lines_.AddLine(r.a, r.b, glm::vec4(0.75f, 0.5f, 0.3f, 1.0f));
     if (!rungs.empty()) {
       contact_lines_.width = 4.0f;
       contact_lines_.AddLine(rungs.front().a, rungs.back().a, glm::vec4(0.6f, 0.4f, 0.25f, 1.0f));
@@ -780,8 +790,8 @@ void Viewer::WriteDragEndTrace(int chain) {
                       {"mode", TargetModeName(settings.mode)}};
   if (settings.use_pole) event["options"]["pole"] = ToJson(settings.pole);
   glm::vec2 px(-1.0f);
-  ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
-                 Target(chain), &px);
+  ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_, Target(chain),
+                 &px);
   px /= pixel_ratio_;
   event["handle_px"] = {Rounded(px.x), Rounded(px.y)};
   if (clip_ >= 0) event["anim"] = {{"index", clip_}, {"time", Rounded(clip_time_)}};
@@ -825,10 +835,11 @@ int Viewer::Run() {
     ImGui::NewFrame();
     DrawUi();
     // Keep the model centred in the free part of the window (when the panel leaves room).
-    camera_.lens_shift_ndc = viewport_.width > 2.0f * panel_right_px_
-                                 ? panel_right_px_ / float(viewport_.width)
-                                 : 0.0f;
-    if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known  // panels edit the settings; the pose follows below
+    camera_.lens_shift_ndc =
+        viewport_.width > 2.0f * panel_right_px_ ? panel_right_px_ / float(viewport_.width) : 0.0f;
+    if (frame_count_ == 0)
+      FrameCamera();  // now that the panel's size is known  // panels edit the settings; the pose
+                      // follows below
     Update(std::min(dt, 0.1));
 
     const auto draw_start = Clock::now();

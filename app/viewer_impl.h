@@ -2,13 +2,13 @@
 // viewer_ui.cpp (the Dear ImGui panels). Private to app/.
 #pragma once
 
+#include <SDL2/SDL.h>
+
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <SDL2/SDL.h>
 
 #include "app/camera.h"
 #include "app/chain_edit.h"

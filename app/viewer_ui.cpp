@@ -1,12 +1,12 @@
 // The viewer's Dear ImGui panels: model statistics, display toggles, animation, IK chains, the
 // joint hierarchy with the selected joint's transforms, messages and the status line. Panels
 // only edit the viewer's settings; the pose is recomputed from them after the UI is built.
+#include <imgui.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-
 #include <glm/gtc/quaternion.hpp>
-#include <imgui.h>
 
 #include "app/viewer_impl.h"
 #include "ik/joint_limits.h"
@@ -22,9 +22,10 @@ double MillisecondsSince(Clock::time_point start) {
 
 bool ContainsNoCase(const std::string& text, const std::string& needle) {
   if (needle.empty()) return true;
-  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) ==
-                                                    std::tolower(static_cast<unsigned char>(b)); });
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
   return it != text.end();
 }
 
@@ -189,8 +190,8 @@ void Viewer::DrawModelPanel() {
   ImGui::TextWrapped("%s", model.source.c_str());
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
-  ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(),
-              model.vertex_count(), model.triangle_count());
+  ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(), model.vertex_count(),
+              model.triangle_count());
   ImGui::Text("%d joints (%d bones), %zu clips, %zu chains", model.skeleton.joint_count(), bones,
               model.clips.size(), edit_.chains.size());
   for (const std::string& w : model.warnings) {
@@ -279,14 +280,15 @@ void Viewer::DrawChainsPanel() {
     ImGui::Checkbox("##enabled", &chain.enabled);
     ImGui::SameLine();
     const ik::TwoBoneIkResult* result = TwoBoneResultOf(i);
-    const bool open = ImGui::TreeNodeEx("##chain", ImGuiTreeNodeFlags_SpanAvailWidth |
-                                                       (i == active_chain_ ? ImGuiTreeNodeFlags_Selected : 0),
-                                        "%s", chain.label.c_str());
+    const bool open = ImGui::TreeNodeEx(
+        "##chain",
+        ImGuiTreeNodeFlags_SpanAvailWidth | (i == active_chain_ ? ImGuiTreeNodeFlags_Selected : 0),
+        "%s", chain.label.c_str());
     if (ImGui::IsItemClicked()) active_chain_ = i;
     if (chain.enabled) {
       ImGui::SameLine(200.0f);
-      const ImVec4 color = ChainReached(i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
-                                           : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+      const ImVec4 color =
+          ChainReached(i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
       ImGui::TextColored(color, "%s", ChainStatus(i).c_str());
     }
     if (open) {
@@ -301,9 +303,9 @@ void Viewer::DrawChainsPanel() {
                               skeleton.name(chain.chain.end).c_str());
           break;
         case ConstraintKind::kAim:
-          ImGui::TextDisabled("aim: %s points at %s", skeleton.name(chain.chain.end).c_str(),
-                              chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str()
-                                                      : "its target");
+          ImGui::TextDisabled(
+              "aim: %s points at %s", skeleton.name(chain.chain.end).c_str(),
+              chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str() : "its target");
           break;
       }
       int mode = static_cast<int>(chain.mode);
@@ -361,22 +363,22 @@ void Viewer::DrawChainsPanel() {
         ImGui::Checkbox("Show iterations", &chain.show_iterations);
       }
       if (chain.kind == ConstraintKind::kTwoBone) {
-      if (ImGui::Checkbox("Pole", &chain.use_pole) && chain.use_pole && result) {
-        // Start the pole in front of the current knee, along its bend.
-        const glm::vec3 middle = 0.5f * (result->a + result->c_final);
-        glm::vec3 out = result->b_final - middle;
-        if (glm::length(out) < 1e-6f) out = glm::vec3(0.0f, 0.0f, 1.0f);
-        chain.pole = result->b_final + glm::normalize(out) * current_->size * 0.2f;
-      }
-      if (chain.use_pole) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(-1.0f);
-        ImGui::DragFloat3("##pole", &chain.pole.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+        if (ImGui::Checkbox("Pole", &chain.use_pole) && chain.use_pole && result) {
+          // Start the pole in front of the current knee, along its bend.
+          const glm::vec3 middle = 0.5f * (result->a + result->c_final);
+          glm::vec3 out = result->b_final - middle;
+          if (glm::length(out) < 1e-6f) out = glm::vec3(0.0f, 0.0f, 1.0f);
+          chain.pole = result->b_final + glm::normalize(out) * current_->size * 0.2f;
+        }
+        if (chain.use_pole) {
+          ImGui::SameLine();
+          ImGui::SetNextItemWidth(-1.0f);
+          ImGui::DragFloat3("##pole", &chain.pole.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+          TrackEditOfLastItem();
+        }
+        ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
+        ImGui::SliderFloat("Soft", &chain.soft, 0.0f, 0.5f, "%.3f");
         TrackEditOfLastItem();
-      }
-      ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
-      ImGui::SliderFloat("Soft", &chain.soft, 0.0f, 0.5f, "%.3f");
-      TrackEditOfLastItem();
       }  // two-bone options
       if (chain.weight_keys.empty()) {
         ImGui::SliderFloat("Weight", &chain.weight, 0.0f, 1.0f, "%.2f");
@@ -389,11 +391,13 @@ void Viewer::DrawChainsPanel() {
         // A key at the current clip time with the current weight (replacing one at that time).
         const float w = chain.WeightAt(clip_time_);
         auto& keys = chain.weight_keys;
-        keys.erase(std::remove_if(keys.begin(), keys.end(),
-                                  [&](const glm::vec2& k) { return std::abs(k.x - clip_time_) < 1e-4f; }),
-                   keys.end());
+        keys.erase(
+            std::remove_if(keys.begin(), keys.end(),
+                           [&](const glm::vec2& k) { return std::abs(k.x - clip_time_) < 1e-4f; }),
+            keys.end());
         keys.push_back({clip_time_, w});
-        std::sort(keys.begin(), keys.end(), [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
+        std::sort(keys.begin(), keys.end(),
+                  [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
       }
       int erase_key = -1;
       for (size_t k = 0; k < chain.weight_keys.size(); ++k) {
@@ -537,8 +541,8 @@ void Viewer::DrawJointTree(int joint, const std::string& filter) {
       skeleton.IsAncestorOrSelf(joint, selected_joint_)) {
     ImGui::SetNextItemOpen(true);
   }
-  const bool bone = joint < static_cast<int>(current_->model.is_bone.size()) &&
-                    current_->model.is_bone[joint];
+  const bool bone =
+      joint < static_cast<int>(current_->model.is_bone.size()) && current_->model.is_bone[joint];
   if (!bone) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.6f, 0.6f, 1.0f));
   const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
                                       "%s", skeleton.name(joint).c_str());
@@ -649,8 +653,8 @@ void Viewer::DrawSelectedJoint() {
       TrackEditOfLastItem();
     }
     if (changed && limit.Validate()) edit_.limits.Set(j, limit);
-    const ik::LimitAngles angles =
-        ik::MeasureLimitAngles(limit, skeleton.rest_locals()[j].rotation, state_.pose.locals[j].rotation);
+    const ik::LimitAngles angles = ik::MeasureLimitAngles(limit, skeleton.rest_locals()[j].rotation,
+                                                          state_.pose.locals[j].rotation);
     if (limit.type == ik::JointLimit::Type::kHinge) {
       ImGui::TextDisabled("now: %.1f deg about the axis", double(glm::degrees(angles.hinge)));
     } else {
@@ -692,7 +696,8 @@ void Viewer::DrawStatusLine() {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoInputs);
   const assets::Model& model = current_->model;
   ImGui::Text(
-      "frame %.2f ms (%.0f fps) | update %.2f ms (pose + IK %.1f us) | draw %.2f ms | %d joints | %zu "
+      "frame %.2f ms (%.0f fps) | update %.2f ms (pose + IK %.1f us) | draw %.2f ms | %d joints | "
+      "%zu "
       "vertices | %zu triangles%s",
       frame_ms_.value, frame_ms_.value > 0 ? 1000.0 / frame_ms_.value : 0.0, update_ms_.value,
       solve_us_.value, draw_ms_.value, model.skeleton.joint_count(), model.vertex_count(),

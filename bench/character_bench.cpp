@@ -67,7 +67,8 @@ assets::Model Synthetic256() {
     }
   }
   int tail = hips;
-  while (joints.size() < 256) tail = add("Tail" + std::to_string(joints.size()), tail, {0, 0, -0.01f});
+  while (joints.size() < 256)
+    tail = add("Tail" + std::to_string(joints.size()), tail, {0, 0, -0.01f});
   std::string error;
   assets::Model model;
   model.skeleton = *ik::Skeleton::Build(joints, &error);
@@ -89,9 +90,9 @@ assets::Model Synthetic256() {
     for (int k = 0; k <= 30; ++k) {
       const float t = float(k) / 30.0f;
       channel.rotation.times.push_back(t);
-      channel.rotation.values.push_back(model.skeleton.rest_locals()[j].rotation *
-                                        glm::angleAxis(0.2f * std::sin(6.2831853f * t + float(j)),
-                                                       glm::vec3(1, 0, 0)));
+      channel.rotation.values.push_back(
+          model.skeleton.rest_locals()[j].rotation *
+          glm::angleAxis(0.2f * std::sin(6.2831853f * t + float(j)), glm::vec3(1, 0, 0)));
     }
     clip.channels.push_back(channel);
   }
@@ -129,8 +130,12 @@ void BM_CharacterFrame_Joints256(benchmark::State& state) { RunCrowd(state, &Joi
 // The crowd goal: 1,000 CesiumMen (sample + 4 IK chains + palette) per frame on one core.
 void BM_Crowd1000_CesiumMan(benchmark::State& state) { RunCrowd(state, CesiumMan(), 1000); }
 
-BENCHMARK(BM_CharacterFrame_CesiumMan)->Name("BM_CharacterFrame/cesium_man")->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CharacterFrame_Joints256)->Name("BM_CharacterFrame/joints_256")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CharacterFrame_CesiumMan)
+    ->Name("BM_CharacterFrame/cesium_man")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CharacterFrame_Joints256)
+    ->Name("BM_CharacterFrame/joints_256")
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Crowd1000_CesiumMan)->Name("BM_Crowd/cesium_man_1000")->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -18,10 +18,11 @@ bool HasToken(const std::vector<std::string>& tokens, std::initializer_list<cons
 
 // Joints that are never a limb's end: fingers, toes, and rig helpers.
 bool IsExcludedEnd(const std::vector<std::string>& tokens) {
-  return HasToken(tokens, {"finger", "thumb", "index", "middle", "ring", "pinky", "little", "toe",
-                           "toes", "ik", "fk", "pole", "target", "tgt", "ctrl", "control", "end",
-                           "nub", "tip", "twist", "roll", "helper", "mch", "socket", "heel",
-                           "ball", "ref", "null", "effector"});
+  return HasToken(tokens,
+                  {"finger", "thumb", "index", "middle", "ring",    "pinky",  "little", "toe",
+                   "toes",   "ik",    "fk",    "pole",   "target",  "tgt",    "ctrl",   "control",
+                   "end",    "nub",   "tip",   "twist",  "roll",    "helper", "mch",    "socket",
+                   "heel",   "ball",  "ref",   "null",   "effector"});
 }
 
 // Joints skipped when walking up from an end: they ride along a bone without bending it.
@@ -38,9 +39,12 @@ LimbSide SideFromTokens(const std::vector<std::string>& tokens) {
 std::string Label(LimbKind kind, LimbSide side) {
   const std::string base = kind == LimbKind::kLeg ? "Leg" : "Arm";
   switch (side) {
-    case LimbSide::kLeft: return "Left" + base;
-    case LimbSide::kRight: return "Right" + base;
-    case LimbSide::kCenter: break;
+    case LimbSide::kLeft:
+      return "Left" + base;
+    case LimbSide::kRight:
+      return "Right" + base;
+    case LimbSide::kCenter:
+      break;
   }
   return base;
 }
@@ -54,7 +58,9 @@ struct Context {
   float min_y = 0.0f, max_y = 0.0f;
 };
 
-float Distance(const Context& c, int a, int b) { return glm::length(c.positions[a] - c.positions[b]); }
+float Distance(const Context& c, int a, int b) {
+  return glm::length(c.positions[a] - c.positions[b]);
+}
 
 // The chain ending at `end`: the nearest ancestors that are not twist joints and not at the same
 // place as the joint below them. -1 in start when there is none.
@@ -77,7 +83,8 @@ TwoBoneChain ChainUpFrom(const Context& c, int end) {
 bool ChainUsable(const Context& c, const TwoBoneChain& chain) {
   if (chain.start < 0 || chain.mid < 0 || chain.end < 0) return false;
   const float min_bone = 0.02f * c.size;
-  return Distance(c, chain.start, chain.mid) > min_bone && Distance(c, chain.mid, chain.end) > min_bone;
+  return Distance(c, chain.start, chain.mid) > min_bone &&
+         Distance(c, chain.mid, chain.end) > min_bone;
 }
 
 // The branch below `first`: it, then repeatedly the child with the largest subtree.
@@ -129,7 +136,8 @@ int BestTriple(const Context& c, const std::vector<int>& path) {
 }
 
 // True when path b is the mirror image of path a (first `count` joints) across their mid-plane.
-bool Mirrored(const Context& c, const std::vector<int>& a, const std::vector<int>& b, size_t count) {
+bool Mirrored(const Context& c, const std::vector<int>& a, const std::vector<int>& b,
+              size_t count) {
   glm::vec3 normal(0.0f), middle(0.0f);
   bool found_plane = false;
   for (size_t k = 0; k < count; ++k) {
@@ -157,9 +165,12 @@ const char* LimbKindName(LimbKind kind) { return kind == LimbKind::kLeg ? "leg" 
 
 const char* LimbSideName(LimbSide side) {
   switch (side) {
-    case LimbSide::kLeft: return "left";
-    case LimbSide::kRight: return "right";
-    case LimbSide::kCenter: break;
+    case LimbSide::kLeft:
+      return "left";
+    case LimbSide::kRight:
+      return "right";
+    case LimbSide::kCenter:
+      break;
   }
   return "center";
 }
@@ -236,7 +247,8 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
       for (int i = 0; i < n; ++i) {
         if (!c.candidate[i] || used.count(i)) continue;
         const auto& t = c.tokens[i];
-        const bool end_word = kind == 0 ? HasToken(t, {"foot", "ankle"}) : HasToken(t, {"hand", "wrist"});
+        const bool end_word =
+            kind == 0 ? HasToken(t, {"foot", "ankle"}) : HasToken(t, {"hand", "wrist"});
         if (!end_word || IsExcludedEnd(t)) continue;
         if (static_cast<int>(SideFromTokens(t)) != side) continue;
         const TwoBoneChain chain = ChainUpFrom(c, i);
@@ -283,12 +295,14 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
     }
   }
   // The two longest pairs that do not share joints with each other or with named limbs.
-  std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.length > y.length; });
+  std::sort(pairs.begin(), pairs.end(),
+            [](const Pair& x, const Pair& y) { return x.length > y.length; });
   std::vector<Pair> chosen;
   std::set<int> pair_joints = used;
   for (const Pair& pair : pairs) {
     if (chosen.size() == 2) break;
-    const int joints[6] = {pair.a.start, pair.a.mid, pair.a.end, pair.b.start, pair.b.mid, pair.b.end};
+    const int joints[6] = {pair.a.start, pair.a.mid, pair.a.end,
+                           pair.b.start, pair.b.mid, pair.b.end};
     bool overlaps = false;
     for (int j : joints) overlaps = overlaps || pair_joints.count(j) > 0;
     if (overlaps) continue;
@@ -323,8 +337,10 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
     if (glm::length(forward) < 1e-3f * c.size) forward = glm::vec3(0.0f, 0.0f, 1.0f);
     const glm::vec3 left = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), glm::normalize(forward));
     for (size_t i = 0; i < chosen.size(); ++i) {
-      const bool a_left = glm::dot(c.positions[chosen[i].a.end] - c.positions[chosen[i].b.end], left) > 0.0f;
-      const TwoBoneChain chains[2] = {a_left ? chosen[i].a : chosen[i].b, a_left ? chosen[i].b : chosen[i].a};
+      const bool a_left =
+          glm::dot(c.positions[chosen[i].a.end] - c.positions[chosen[i].b.end], left) > 0.0f;
+      const TwoBoneChain chains[2] = {a_left ? chosen[i].a : chosen[i].b,
+                                      a_left ? chosen[i].b : chosen[i].a};
       const LimbSide sides[2] = {LimbSide::kLeft, LimbSide::kRight};
       for (int s = 0; s < 2; ++s) {
         if (filled[static_cast<int>(kinds[i])][static_cast<int>(sides[s])]) continue;

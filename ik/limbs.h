@@ -17,8 +17,8 @@ enum class LimbSide { kLeft, kRight, kCenter };
 struct Limb {
   LimbKind kind = LimbKind::kLeg;
   LimbSide side = LimbSide::kCenter;
-  TwoBoneChain chain;  // start (hip/shoulder), mid (knee/elbow), end (foot/hand)
-  std::string label;   // "LeftLeg", "RightArm", ... (unique within one detection)
+  TwoBoneChain chain;   // start (hip/shoulder), mid (knee/elbow), end (foot/hand)
+  std::string label;    // "LeftLeg", "RightArm", ... (unique within one detection)
   bool by_name = true;  // false: found by topology and symmetry
 };
 

@@ -1,10 +1,10 @@
 // Paths tests use; see test_paths.h.
 #include "tests/test_paths.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
-
-#include <unistd.h>
 
 namespace testpaths {
 
@@ -25,9 +25,9 @@ std::string SkelviewBinary() { return std::string(SKELVIEW_BINARY_DIR) + "/app/s
 
 std::string TempDir() {
   static const std::string dir = [] {
-    std::string d = (std::filesystem::temp_directory_path() /
-                     ("skelview-test-" + std::to_string(getpid())))
-                        .string();
+    std::string d =
+        (std::filesystem::temp_directory_path() / ("skelview-test-" + std::to_string(getpid())))
+            .string();
     std::filesystem::create_directories(d);
     return d;
   }();

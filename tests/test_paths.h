@@ -18,9 +18,9 @@ std::string TempDir();
 }  // namespace testpaths
 
 // Skips the current test, saying what is missing, when `path` is empty.
-#define SKIP_IF_NO_MODEL(path, what)                                                        \
-  do {                                                                                      \
-    if ((path).empty())                                                                     \
-      GTEST_SKIP() << "shared test model " << (what) << " not found under "                 \
+#define SKIP_IF_NO_MODEL(path, what)                                                       \
+  do {                                                                                     \
+    if ((path).empty())                                                                    \
+      GTEST_SKIP() << "shared test model " << (what) << " not found under "                \
                    << SKELVIEW_SHARED_MODELS << " (set SKELVIEW_MODELS to its directory)"; \
   } while (0)

@@ -32,10 +32,16 @@ TEST(ParseIkSpec, ReadsPoleAndOptions) {
 }
 
 TEST(ParseIkSpec, RejectsMalformedSpecsNamingTheArgument) {
-  const char* bad[] = {"LeftFoot",           "=1,2,3",          "LeftFoot=1,2",
-                       "LeftFoot=1,x,3",     "LeftFoot=nan,0,0", "LeftFoot=inf,0,0",
-                       "LeftFoot=1,2,3,pole=1,2", "LeftFoot=1,2,3,weight=2",
-                       "LeftFoot=1,2,3,bogus=1",  "LeftFoot=1e999,0,0"};
+  const char* bad[] = {"LeftFoot",
+                       "=1,2,3",
+                       "LeftFoot=1,2",
+                       "LeftFoot=1,x,3",
+                       "LeftFoot=nan,0,0",
+                       "LeftFoot=inf,0,0",
+                       "LeftFoot=1,2,3,pole=1,2",
+                       "LeftFoot=1,2,3,weight=2",
+                       "LeftFoot=1,2,3,bogus=1",
+                       "LeftFoot=1e999,0,0"};
   for (const char* text : bad) {
     app::IkSpec spec;
     std::string error;

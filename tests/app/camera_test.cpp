@@ -45,8 +45,8 @@ TEST(OrbitCamera, PanKeepsPointUnderCursor) {
   app::OrbitCamera camera;
   const app::Viewport viewport{800, 600};
   glm::vec2 before;
-  app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport,
-                      camera.target, &before);
+  app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport, camera.target,
+                      &before);
   const glm::vec3 old_target = camera.target;
   camera.Pan(40.0f, -25.0f, viewport);
   glm::vec2 after;

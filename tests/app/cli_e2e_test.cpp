@@ -1,19 +1,19 @@
 // End-to-end tests of the command line: run the built skelview binary as a script would and check
 // exit codes, messages, JSON and images.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <glm/glm.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <glm/glm.hpp>
-#include <nlohmann/json.hpp>
-#include <stb_image.h>
 
 #include "tests/app/run_process.h"
 #include "tests/test_paths.h"
@@ -100,11 +100,11 @@ TEST(CliInfo, JsonListsTheDetectedLimbs) {
     limbs.push_back(l["start"].get<std::string>() + "/" + l["mid"].get<std::string>() + "/" +
                     l["end"].get<std::string>());
   }
-  EXPECT_THAT(limbs, testing::ElementsAre("LeftUpLeg/LeftLeg/LeftFoot", "RightUpLeg/RightLeg/RightFoot",
-                                          "LeftArm/LeftForeArm/LeftHand",
-                                          "RightArm/RightForeArm/RightHand"));
-  const std::string cesium = testpaths::SharedModel(
-      "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  EXPECT_THAT(limbs, testing::ElementsAre(
+                         "LeftUpLeg/LeftLeg/LeftFoot", "RightUpLeg/RightLeg/RightFoot",
+                         "LeftArm/LeftForeArm/LeftHand", "RightArm/RightForeArm/RightHand"));
+  const std::string cesium =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
   SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
   EXPECT_EQ(RunJson({"info", cesium, "--json"})["limbs"].size(), 4u);
 }
@@ -174,8 +174,8 @@ TEST(CliPose, UnreachableTargetReportsTooFar) {
 }
 
 TEST(CliPose, GpuSkinningMatchesCpuSkinningInAnAnimatedIkPose) {
-  const std::vector<std::string> base = {"pose",  "--anim", "0", "--time", "0.3", "--ik",
-                                         "LeftHand=0.45,1.2,0.25", "--vertices"};
+  const std::vector<std::string> base = {
+      "pose", "--anim", "0", "--time", "0.3", "--ik", "LeftHand=0.45,1.2,0.25", "--vertices"};
   std::vector<std::string> cpu_args = base, gpu_args = base;
   cpu_args.insert(cpu_args.end(), {"--skinning", "cpu"});
   gpu_args.insert(gpu_args.end(), {"--skinning", "gpu"});
@@ -205,8 +205,8 @@ TEST(CliPose, GpuSkinningMatchesCpuSkinningInAnAnimatedIkPose) {
 
 TEST(CliRender, WritesAnImageWithTheModelInIt) {
   const std::string out = TempPath("render.png");
-  const testproc::Result r =
-      testproc::Skelview({"render", "-o", out, "--size", "320x240", "--anim", "0", "--time", "0.5"});
+  const testproc::Result r = testproc::Skelview(
+      {"render", "-o", out, "--size", "320x240", "--anim", "0", "--time", "0.5"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Image image = LoadPng(out);
   ASSERT_EQ(image.width, 320);
@@ -381,8 +381,8 @@ TEST(CliModels, SkeletonWithoutMeshShowsItsJoints) {
 }
 
 TEST(CliModels, SharedModelsPoseAndRender) {
-  const std::string cesium = testpaths::SharedModel(
-      "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  const std::string cesium =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
   SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
   const json pose = RunJson({"pose", cesium, "--anim", "0", "--time", "0.5", "--vertices"});
   ASSERT_FALSE(pose.is_discarded());
@@ -416,8 +416,8 @@ double WorstVertexDifference(const nlohmann::json& a, const nlohmann::json& b) {
 
 TEST(CliExport, PosedExportShowsTheSamePoseAsItsRestPose) {
   const std::string out = TempPath("posed.glb");
-  const std::vector<std::string> pose_args = {"--anim", "0", "--time", "0.4", "--ik",
-                                              "LeftFoot=0.2,0.35,0.15,hinge"};
+  const std::vector<std::string> pose_args = {"--anim", "0",    "--time",
+                                              "0.4",    "--ik", "LeftFoot=0.2,0.35,0.15,hinge"};
   std::vector<std::string> export_args = {"export", "-o", out};
   export_args.insert(export_args.end(), pose_args.begin(), pose_args.end());
   ASSERT_EQ(testproc::Skelview(export_args).exit_code, 0);
@@ -432,11 +432,13 @@ TEST(CliExport, PosedExportShowsTheSamePoseAsItsRestPose) {
 TEST(CliExport, BakedClipReplaysTheIkFrameByFrame) {
   const std::string out = TempPath("baked.glb");
   const std::string ik = "RightFoot=-0.1,0.25,0.1,hinge";
-  const testproc::Result r = testproc::Skelview({"export", "-o", out, "--anim", "0", "--bake", "--ik", ik});
+  const testproc::Result r =
+      testproc::Skelview({"export", "-o", out, "--anim", "0", "--bake", "--ik", ik});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("30 fps"));
   for (const char* time : {"0", "0.2", "0.5333333", "1"}) {
-    const json expected = RunJson({"pose", "--anim", "0", "--time", time, "--ik", ik, "--vertices"});
+    const json expected =
+        RunJson({"pose", "--anim", "0", "--time", time, "--ik", ik, "--vertices"});
     const json baked = RunJson({"pose", out, "--anim", "0", "--time", time, "--vertices"});
     ASSERT_FALSE(baked.is_discarded());
     EXPECT_LT(WorstVertexDifference(expected, baked), 1e-4 * 1.75) << "at t=" << time;
@@ -474,7 +476,8 @@ TEST(CliConstraints, SeedExampleLeftCalfPointsAtRightAnkle) {
   const glm::vec3 knee = JointWorld(pose, "LeftLeg");
   const glm::vec3 calf = glm::normalize(JointWorld(pose, "LeftFoot") - knee);
   const glm::vec3 to_ankle = glm::normalize(JointWorld(pose, "RightFoot") - knee);
-  // The angle between them, from the cross product (a dot product cannot resolve 1e-4 rad in float).
+  // The angle between them, from the cross product (a dot product cannot resolve 1e-4 rad in
+  // float).
   EXPECT_LT(std::atan2(glm::length(glm::cross(calf, to_ankle)), glm::dot(calf, to_ankle)), 1e-4f);
   // The thigh did not move: only the calf's frame turned.
   const json rest = RunJson({"pose"});
@@ -486,8 +489,8 @@ TEST(CliConstraints, FabrikReachesAlongTheSpine) {
   const glm::vec3 head = JointWorld(rest, "Head");
   const glm::vec3 target = head + glm::vec3(0.08f, -0.05f, 0.1f);
   char spec[160];
-  std::snprintf(spec, sizeof(spec), "Spine:Head=%.6f,%.6f,%.6f", double(target.x),
-                double(target.y), double(target.z));
+  std::snprintf(spec, sizeof(spec), "Spine:Head=%.6f,%.6f,%.6f", double(target.x), double(target.y),
+                double(target.z));
   const json pose = RunJson({"pose", "--fabrik", spec});
   ASSERT_EQ(pose["fabrik"].size(), 1u);
   const json& f = pose["fabrik"][0];

@@ -1,9 +1,9 @@
 // Recent files kept between runs, and the File ▸ Open listing.
-#include <filesystem>
-#include <fstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "app/file_browser.h"
 #include "app/recent_files.h"
@@ -85,8 +85,8 @@ TEST(ListDirectory, FoldersFirstThenModelFilesOnly) {
   EXPECT_THAT(names, ElementsAre("alpha", "Zeta", "a.gltf", "b.fbx", "walk.GLB"));
   EXPECT_TRUE(entries[0].is_directory);
   EXPECT_EQ(entries[4].size, 100u);
-  ASSERT_TRUE(app::ListDirectory(dir, /*show_all_files=*/true, /*show_hidden=*/true, &entries,
-                                 &error));
+  ASSERT_TRUE(
+      app::ListDirectory(dir, /*show_all_files=*/true, /*show_hidden=*/true, &entries, &error));
   names.clear();
   for (const auto& e : entries) names.push_back(e.name);
   EXPECT_THAT(names, testing::Contains("notes.txt"));

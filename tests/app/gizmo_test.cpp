@@ -114,8 +114,9 @@ TEST(Gizmo, RayParallelToConstraintKeepsTheLastPosition) {
   Scene s(/*yaw=*/-1.5707963f, /*pitch=*/0.0f, /*origin=*/{0.0f, 1.0f, 0.0f});
   // The arrow points at the camera, so it cannot be picked either.
   const float wpp = app::WorldPerPixel(s.gizmo);
-  EXPECT_NE(app::HitTestGizmo(s.gizmo, s.style, s.Pixel(s.gizmo.origin + glm::vec3(wpp * 60, 0, 0))),
-            app::GizmoPart::kAxisX);
+  EXPECT_NE(
+      app::HitTestGizmo(s.gizmo, s.style, s.Pixel(s.gizmo.origin + glm::vec3(wpp * 60, 0, 0))),
+      app::GizmoPart::kAxisX);
   const glm::vec2 press = s.Pixel(s.gizmo.origin);
   app::GizmoDrag drag(app::GizmoPart::kAxisX, s.gizmo.origin, s.RayAt(press), s.camera.Forward());
   const glm::vec3 next = drag.Update(s.RayAt(press + glm::vec2(30, 30)));

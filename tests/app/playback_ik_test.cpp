@@ -1,8 +1,8 @@
 // IK layered on a playing clip, as the viewer computes each frame: targets reached on every frame
 // of a loop with bone lengths intact, feet kept on a raised and tilted ground, hands on rungs.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "app/chain_edit.h"
 #include "assets/builtin_character.h"
@@ -19,7 +19,8 @@ const assets::Model& Builtin() {
 std::vector<float> BoneLengths(const ik::Skeleton& s, const std::vector<glm::mat4>& models) {
   std::vector<float> lengths(s.joint_count(), 0.0f);
   for (int j = 0; j < s.joint_count(); ++j) {
-    if (s.parent(j) >= 0) lengths[j] = glm::length(glm::vec3(models[j][3] - models[s.parent(j)][3]));
+    if (s.parent(j) >= 0)
+      lengths[j] = glm::length(glm::vec3(models[j][3] - models[s.parent(j)][3]));
   }
   return lengths;
 }
@@ -93,7 +94,8 @@ TEST(PlaybackIk, FeetStayOnARaisedTiltedGroundThroughTheWalk) {
       const glm::vec3 foot(state.models[end][3]);
       // Reached, and never below the ground (plus the ankle's height above the sole).
       EXPECT_TRUE(state.ik[r].reached) << chain.label << " at t=" << t;
-      EXPECT_GE(foot.y, ground.HeightAt(foot.x, foot.z) + contact - 1e-4f) << chain.label << " sinks";
+      EXPECT_GE(foot.y, ground.HeightAt(foot.x, foot.z) + contact - 1e-4f)
+          << chain.label << " sinks";
       // A foot planted in the clip (at its rest height above the authored floor) is planted on
       // the ground.
       const glm::vec3 animated(frame.unsolved_models[end][3]);

@@ -1,14 +1,14 @@
 // fork/exec runner with captured output and a timeout; see run_process.h.
 #include "tests/app/run_process.h"
 
-#include <chrono>
-#include <csignal>
-#include <cstring>
-
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
 
 #include "tests/test_paths.h"
 

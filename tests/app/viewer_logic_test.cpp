@@ -31,11 +31,10 @@ std::vector<std::string> LimbTriples(const assets::Model& model) {
 }
 
 TEST(LimbsOnModels, BuiltinCharacterHasTwoArmsAndTwoLegs) {
-  EXPECT_THAT(LimbTriples(Builtin()),
-              ElementsAre("LeftLeg:LeftUpLeg/LeftLeg/LeftFoot",
-                          "RightLeg:RightUpLeg/RightLeg/RightFoot",
-                          "LeftArm:LeftArm/LeftForeArm/LeftHand",
-                          "RightArm:RightArm/RightForeArm/RightHand"));
+  EXPECT_THAT(LimbTriples(Builtin()), ElementsAre("LeftLeg:LeftUpLeg/LeftLeg/LeftFoot",
+                                                  "RightLeg:RightUpLeg/RightLeg/RightFoot",
+                                                  "LeftArm:LeftArm/LeftForeArm/LeftHand",
+                                                  "RightArm:RightArm/RightForeArm/RightHand"));
 }
 
 // CesiumMan and RiggedFigure have unnamed joints: found by symmetry. `left` is the world direction
@@ -57,12 +56,17 @@ void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left)
                 by_label.count("RightArm"),
             4u);
   // Legs below arms; feet near the floor; the left limbs on the -Z side.
-  EXPECT_LT(position(by_label["LeftLeg"].chain.start).y, position(by_label["LeftArm"].chain.start).y);
+  EXPECT_LT(position(by_label["LeftLeg"].chain.start).y,
+            position(by_label["LeftArm"].chain.start).y);
   EXPECT_LT(position(by_label["LeftLeg"].chain.end).y, 0.2f);
-  EXPECT_GT(glm::dot(position(by_label["LeftLeg"].chain.end) -
-                         position(by_label["RightLeg"].chain.end), left), 0.05f);
-  EXPECT_GT(glm::dot(position(by_label["LeftArm"].chain.end) -
-                         position(by_label["RightArm"].chain.end), left), 0.2f);
+  EXPECT_GT(
+      glm::dot(position(by_label["LeftLeg"].chain.end) - position(by_label["RightLeg"].chain.end),
+               left),
+      0.05f);
+  EXPECT_GT(
+      glm::dot(position(by_label["LeftArm"].chain.end) - position(by_label["RightArm"].chain.end),
+               left),
+      0.2f);
   for (const ik::Limb& l : limbs) {
     EXPECT_FALSE(l.by_name);
     EXPECT_EQ(ik::ValidateChain(model.skeleton, l.chain), "");
@@ -92,9 +96,10 @@ TEST(LimbsOnModels, BcnEpilepticByHipKneeAnkleNames) {
 }
 
 TEST(LimbsOnModels, ModelsWithoutLimbsHaveNone) {
-  for (const char* relative : {"khronos-glTF-Sample-Models/RiggedSimple/glTF/RiggedSimple.gltf",
-                               "khronos-glTF-Sample-Models/SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
-                               "glTF-Asset-Generator/Animation_Skin/Animation_Skin_01.gltf"}) {
+  for (const char* relative :
+       {"khronos-glTF-Sample-Models/RiggedSimple/glTF/RiggedSimple.gltf",
+        "khronos-glTF-Sample-Models/SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+        "glTF-Asset-Generator/Animation_Skin/Animation_Skin_01.gltf"}) {
     const std::string path = testpaths::SharedModel(relative);
     if (path.empty()) GTEST_SKIP() << "shared model " << relative << " not found";
     assets::LoadResult loaded = assets::LoadModel(path);
@@ -290,18 +295,19 @@ TEST(Picking, ClickOnTheMeshSelectsTheJointWeighingMostThere) {
   const int leg = model.skeleton.Find("LeftLeg"), foot = model.skeleton.Find("LeftFoot");
   const glm::vec3 shin = 0.5f * (glm::vec3(models[leg][3]) + glm::vec3(models[foot][3]));
   ASSERT_TRUE(app::ProjectToPixel(view.view, view.projection, view.viewport, shin, &px));
-  EXPECT_EQ(app::PickJointOnMesh(
-                model, models, app::RayFromPixel(view.view, view.projection, view.viewport, px.x, px.y)),
-            leg);
+  EXPECT_EQ(
+      app::PickJointOnMesh(
+          model, models, app::RayFromPixel(view.view, view.projection, view.viewport, px.x, px.y)),
+      leg);
   // Beside the body: nothing.
-  EXPECT_EQ(app::PickJointOnMesh(model, models,
-                                 app::RayFromPixel(view.view, view.projection, view.viewport, 5, 5)),
+  EXPECT_EQ(app::PickJointOnMesh(
+                model, models, app::RayFromPixel(view.view, view.projection, view.viewport, 5, 5)),
             -1);
 }
 
 TEST(Picking, IntersectMeshFindsTheNearestTriangle) {
   // Two parallel squares at z = 0 and z = -1, seen from +Z.
-  const std::vector<glm::vec3> positions = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0},
+  const std::vector<glm::vec3> positions = {{-1, -1, 0},  {1, -1, 0},  {1, 1, 0},  {-1, 1, 0},
                                             {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}};
   const std::vector<uint32_t> indices = {4, 5, 6, 4, 6, 7, 0, 1, 2, 0, 2, 3};
   app::MeshHit hit;
