@@ -1,0 +1,419 @@
+// Points-at constraints. The seed's option 2, step by step, for a joint with model matrix 𝕋 (its
+// own scale S divided out, giving the frame F a local correction acts in):
+//  1. the target, a model-space point, goes into F through F⁻¹: d = F⁻¹ (t - origin);
+//  2. the bone's current direction in F is a constant there: the axis given, or the child joint's
+//     position F⁻¹ (child - origin) (the seed's "left ankle - left knee" in calf coordinates);
+//  3. the minimal rotation c taking axis to d (RotationBetween, no acos) is computed in F, and,
+//     with an up reference, a twist about d that turns up_local toward it;
+//  4. it is applied in F: local.rotation * c. Because c lives in the joint's own frame, the joint's
+//     limit (also in that frame, relative to the rest rotation) clamps the new local rotation.
+// A spread first turns ancestors, topmost first, each by its share of the turn its own frame sees
+// (the bone's direction and the target direction both taken into that frame), then the joint
+// itself turns the rest exactly.
+#include "ik/aim.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "ik/constraint_util.h"
+#include "ik/kinematics.h"
+#include "ik/rotation.h"
+
+namespace ik {
+
+using internal::IdentityQuat;
+using internal::JointFrame;
+
+const char* AimFallbackName(AimFallback f) {
+  switch (f) {
+    case AimFallback::kNone:
+      return "none";
+    case AimFallback::kInvalidJoint:
+      return "invalid_joint";
+    case AimFallback::kInvalidOptions:
+      return "invalid_options";
+    case AimFallback::kNonFiniteInput:
+      return "non_finite_input";
+    case AimFallback::kSingularFrame:
+      return "singular_frame";
+    case AimFallback::kTargetMovesWithBone:
+      return "target_moves_with_bone";
+    case AimFallback::kNoAxis:
+      return "no_axis";
+    case AimFallback::kTargetAtJoint:
+      return "target_at_joint";
+    case AimFallback::kAntiparallel:
+      return "antiparallel";
+    case AimFallback::kUpColinear:
+      return "up_colinear";
+  }
+  return "none";
+}
+
+namespace {
+
+constexpr int kMaxSpread = 64;
+
+bool NonZero(const glm::vec3& v) { return glm::dot(v, v) > 1e-20f; }
+
+void SetFallback(AimFallback* slot, AimFallback f) {
+  if (slot && *slot == AimFallback::kNone) *slot = f;
+}
+
+// The basis axis of a frame most perpendicular to `axis`: a deterministic default up.
+glm::vec3 MostPerpendicularBasisAxis(const glm::vec3& axis) {
+  const glm::vec3 a = glm::abs(axis);
+  if (a.x <= a.y && a.x <= a.z) return glm::vec3(1.0f, 0.0f, 0.0f);
+  if (a.y <= a.z) return glm::vec3(0.0f, 1.0f, 0.0f);
+  return glm::vec3(0.0f, 0.0f, 1.0f);
+}
+
+// The aim in an already built frame. `up_reference_local` is a direction in the frame.
+glm::quat AimInFrame(const JointFrame& frame, const glm::vec3& axis_local,
+                     const glm::vec3& target_model, const glm::vec3* up_local,
+                     const glm::vec3* up_reference_local, AimFallback* fallback) {
+  const glm::vec3 to_target_model = target_model - frame.origin;
+  const glm::vec3 axis_model = internal::FromFrame(frame, axis_local);
+  const float scale2 = glm::dot(axis_model, axis_model) + glm::dot(frame.origin, frame.origin);
+  if (!(glm::dot(to_target_model, to_target_model) > 1e-12f * scale2)) {
+    SetFallback(fallback, AimFallback::kTargetAtJoint);
+    return IdentityQuat();
+  }
+  const glm::vec3 d = internal::ToFrame(frame, to_target_model);
+  RotationFallback rf;
+  const glm::quat swing =
+      RotationBetween(axis_local, d, up_local ? *up_local : glm::vec3(0.0f), &rf);
+  if (rf == RotationFallback::kZeroVector) {
+    SetFallback(fallback, AimFallback::kTargetAtJoint);
+    return IdentityQuat();
+  }
+  if (rf == RotationFallback::kAntiparallel) SetFallback(fallback, AimFallback::kAntiparallel);
+  if (!up_local || !up_reference_local) return swing;
+  // Twist about the new axis so up_local (after the swing) faces the reference. Both must have a
+  // part perpendicular to the axis, or the twist is undefined.
+  const glm::vec3 axis_now = glm::normalize(d);
+  const glm::vec3 up_now = Rotate(swing, *up_local);
+  const glm::vec3 up_perp = up_now - glm::dot(up_now, axis_now) * axis_now;
+  const glm::vec3 ref_perp =
+      *up_reference_local - glm::dot(*up_reference_local, axis_now) * axis_now;
+  if (!(glm::dot(up_perp, up_perp) > 1e-8f * glm::dot(up_now, up_now)) ||
+      !(glm::dot(ref_perp, ref_perp) >
+        1e-8f * glm::dot(*up_reference_local, *up_reference_local))) {
+    SetFallback(fallback, AimFallback::kUpColinear);
+    return swing;
+  }
+  return RotationAbout(axis_now, up_now, *up_reference_local) * swing;
+}
+
+// Recomputes the model matrices of the path joints from index `from` down to 0 (joint k's parent
+// is joint k + 1; joint `top`'s parent matrix is `top_parent`).
+void UpdatePath(int top, const Transform* locals, int from, const glm::mat4& top_parent,
+                bool top_has_parent, glm::mat4* m) {
+  for (int k = from; k >= 0; --k) {
+    const glm::mat4 local = locals[k].ToMatrix();
+    if (k == top) {
+      m[k] = top_has_parent ? top_parent * local : local;
+    } else {
+      m[k] = m[k + 1] * local;
+    }
+  }
+}
+
+}  // namespace
+
+bool AimOptions::Validate(std::string* why) const {
+  auto fail = [&](const char* reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (axis_local && (!IsFinite(*axis_local) || !NonZero(*axis_local))) {
+    return fail("axis_local must be finite and not zero");
+  }
+  if (axis_child < -1) return fail("axis_child must be -1 or a joint index");
+  if (up_local && (!IsFinite(*up_local) || !NonZero(*up_local))) {
+    return fail("up_local must be finite and not zero");
+  }
+  if (up_target_model && up_direction_model) {
+    return fail("give at most one of up_target_model and up_direction_model");
+  }
+  if (up_target_model && !IsFinite(*up_target_model)) return fail("up_target_model is not finite");
+  if (up_direction_model && (!IsFinite(*up_direction_model) || !NonZero(*up_direction_model))) {
+    return fail("up_direction_model must be finite and not zero");
+  }
+  if (!(weight >= 0.0f && weight <= 1.0f)) return fail("weight must be in [0, 1]");
+  if (spread < 0 || spread > kMaxSpread) return fail("spread must be in [0, 64]");
+  if (!(spread_falloff > 0.0f && spread_falloff <= 1.0f)) {
+    return fail("spread_falloff must be in (0, 1]");
+  }
+  return true;
+}
+
+glm::quat AimCorrection(const glm::mat4& joint_frame_model, const glm::vec3& axis_local,
+                        const glm::vec3& target_model, const std::optional<glm::vec3>& up_local,
+                        const std::optional<glm::vec3>& up_reference_local, AimFallback* fallback) {
+  if (fallback) *fallback = AimFallback::kNone;
+  if (!IsFinite(joint_frame_model) || !IsFinite(axis_local) || !IsFinite(target_model) ||
+      (up_local && !IsFinite(*up_local)) ||
+      (up_reference_local && !IsFinite(*up_reference_local))) {
+    SetFallback(fallback, AimFallback::kNonFiniteInput);
+    return IdentityQuat();
+  }
+  JointFrame frame;
+  if (!internal::MakeJointFrame(joint_frame_model, glm::vec3(1.0f), &frame)) {
+    SetFallback(fallback, AimFallback::kSingularFrame);
+    return IdentityQuat();
+  }
+  if (!NonZero(axis_local)) {
+    SetFallback(fallback, AimFallback::kNoAxis);
+    return IdentityQuat();
+  }
+  const glm::quat q = AimInFrame(frame, axis_local, target_model, up_local ? &*up_local : nullptr,
+                                 up_reference_local ? &*up_reference_local : nullptr, fallback);
+  return IsFinite(q) ? internal::Normalize(q) : IdentityQuat();
+}
+
+AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
+                       const AimOptions& options, const JointLimits* limits, Pose* pose,
+                       std::vector<glm::mat4>* models) {
+  AimResult result;
+  result.target_model = IsFinite(target_model) ? target_model : glm::vec3(0.0f);
+  const int n = skeleton.joint_count();
+  auto fail = [&](AimFallback why) {
+    result.degenerate = true;
+    result.fallback = why;
+    return result;
+  };
+  if (!pose || !models || joint < 0 || joint >= n || static_cast<int>(pose->locals.size()) != n ||
+      static_cast<int>(models->size()) != n) {
+    return fail(AimFallback::kInvalidJoint);
+  }
+  if (!options.Validate() || (limits && !limits->Validate(skeleton))) {
+    return fail(AimFallback::kInvalidOptions);
+  }
+  if (options.axis_child >= 0 && (options.axis_child >= n || options.axis_child == joint ||
+                                  !skeleton.IsAncestorOrSelf(joint, options.axis_child))) {
+    return fail(AimFallback::kInvalidOptions);
+  }
+  auto& locals = pose->locals;
+  const auto& m = *models;
+
+  // The path: the joint, then the ancestors sharing the turn.
+  // Fixed-size buffers: no allocation per solve.
+  std::array<int, kMaxSpread + 1> path;
+  int path_size = 1;
+  path[0] = joint;
+  while (path_size <= options.spread && skeleton.parent(path[path_size - 1]) >= 0) {
+    path[path_size] = skeleton.parent(path[path_size - 1]);
+    ++path_size;
+  }
+  const int top_index = path_size - 1;
+  const int top = path[top_index];
+  const int top_parent = skeleton.parent(top);
+  result.top_joint = top;
+  result.joints_turned = path_size;
+
+  // The axis source: a child joint (current position) or, for a leaf, the parent.
+  int axis_child = options.axis_child;
+  if (!options.axis_local && axis_child < 0) axis_child = BoneChild(skeleton, joint);
+  const int axis_parent = skeleton.parent(joint);
+
+  if (!IsFinite(target_model)) return fail(AimFallback::kNonFiniteInput);
+  for (int k = 0; k <= top_index; ++k) {
+    if (!locals[path[k]].IsFinite() || !IsFinite(m[path[k]])) {
+      return fail(AimFallback::kNonFiniteInput);
+    }
+  }
+  if ((top_parent >= 0 && !IsFinite(m[top_parent])) ||
+      (axis_child >= 0 && !IsFinite(m[axis_child])) ||
+      (axis_parent >= 0 && !IsFinite(m[axis_parent]))) {
+    return fail(AimFallback::kNonFiniteInput);
+  }
+
+  JointFrame frame0;
+  if (!internal::MakeJointFrame(m[joint], locals[joint].scale, &frame0)) {
+    return fail(AimFallback::kSingularFrame);
+  }
+  for (int k = 1; k <= top_index; ++k) {
+    JointFrame f;
+    if (!internal::MakeJointFrame(m[path[k]], locals[path[k]].scale, &f)) {
+      return fail(AimFallback::kSingularFrame);
+    }
+  }
+
+  // The bone's axis in its own frame: constant under the turns below.
+  glm::vec3 axis_local(0.0f);
+  if (options.axis_local) {
+    axis_local = *options.axis_local;
+  } else if (axis_child >= 0) {
+    axis_local = internal::ToFrame(frame0, glm::vec3(m[axis_child][3]) - frame0.origin);
+  } else if (axis_parent >= 0) {
+    axis_local = internal::ToFrame(frame0, frame0.origin - glm::vec3(m[axis_parent][3]));
+  }
+  result.degenerate = false;
+  result.origin_model = frame0.origin;
+  const glm::vec3 axis_model_before = internal::FromFrame(frame0, axis_local);
+  const float axis_len2 = glm::dot(axis_local, axis_local);
+  if (!(axis_len2 > 1e-24f) || !(glm::dot(axis_model_before, axis_model_before) > 1e-30f)) {
+    result.fallback = AimFallback::kNoAxis;
+    return result;
+  }
+  result.axis_before_model = glm::normalize(axis_model_before);
+  result.axis_after_model = result.axis_before_model;
+  result.angle_before =
+      internal::AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
+  result.angle_after = result.angle_before;
+
+  // Up: the local axis and how to find the reference in a frame.
+  const bool want_up =
+      options.up_target_model.has_value() || options.up_direction_model.has_value();
+  const glm::vec3 up_local = options.up_local
+                                 ? *options.up_local
+                                 : MostPerpendicularBasisAxis(axis_local / std::sqrt(axis_len2));
+
+  std::array<Transform, kMaxSpread + 1> path_locals;  // working copy; pose->locals untouched
+  std::array<glm::mat4, kMaxSpread + 1> path_models;
+  for (int k = 0; k <= top_index; ++k) {
+    path_locals[k] = locals[path[k]];
+    path_models[k] = m[path[k]];
+  }
+  const glm::mat4 top_parent_model = top_parent >= 0 ? m[top_parent] : glm::mat4(1.0f);
+  const auto& rest_locals = skeleton.rest_locals();
+
+  auto limit_of = [&](int k) -> const JointLimit* {
+    return limits ? limits->Find(path[k]) : nullptr;
+  };
+
+  // Ancestors, topmost first, each by its share of what remains.
+  float share_sum = 1.0f;  // Σ falloff^i for i = 0..k, built up below
+  std::array<float, kMaxSpread + 1> share_prefix;
+  share_prefix[0] = 1.0f;
+  for (int k = 1; k <= top_index; ++k) {
+    float s = 1.0f;
+    for (int i = 0; i < k; ++i) s *= options.spread_falloff;
+    share_sum += s;
+    share_prefix[k] = share_sum;
+  }
+  for (int k = top_index; k >= 1; --k) {
+    float share = 1.0f;
+    for (int i = 0; i < k; ++i) share *= options.spread_falloff;
+    const float fraction = share / share_prefix[k];
+    JointFrame fk, f0;
+    if (!internal::MakeJointFrame(path_models[k], path_locals[k].scale, &fk) ||
+        !internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
+      continue;  // a turn made a frame singular: leave this ancestor as it is
+    }
+    const glm::vec3 bone_model = internal::FromFrame(f0, axis_local);
+    const glm::vec3 wanted_model = target_model - f0.origin;
+    if (!(glm::dot(wanted_model, wanted_model) >
+          1e-12f * (glm::dot(bone_model, bone_model) + glm::dot(f0.origin, f0.origin)))) {
+      break;  // the target reached the joint's position: no direction left to share
+    }
+    const glm::quat full =
+        RotationBetween(internal::ToFrame(fk, bone_model), internal::ToFrame(fk, wanted_model));
+    const glm::quat part = internal::ScaleRotation(full, fraction);
+    glm::quat rotation = internal::Normalize(path_locals[k].rotation * part);
+    if (const JointLimit* limit = limit_of(k)) {
+      bool clamped = false;
+      rotation = ClampRotation(*limit, rest_locals[path[k]].rotation, rotation, &clamped);
+      result.limited = result.limited || clamped;
+    }
+    path_locals[k].rotation = rotation;
+    UpdatePath(top_index, path_locals.data(), k, top_parent_model, top_parent >= 0,
+               path_models.data());
+  }
+
+  // The joint itself: the exact aim, in its frame after the ancestors turned.
+  JointFrame f0;
+  if (!internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
+    return fail(AimFallback::kSingularFrame);
+  }
+  glm::vec3 up_reference(0.0f);
+  bool have_up_reference = false;
+  if (options.up_target_model) {
+    up_reference = internal::ToFrame(f0, *options.up_target_model - f0.origin);
+    have_up_reference = true;
+  } else if (options.up_direction_model) {
+    up_reference = internal::ToFrame(f0, *options.up_direction_model);
+    have_up_reference = true;
+  }
+  AimFallback aim_fallback = AimFallback::kNone;
+  // up_local also chooses the axis of 180° turns (which keep it fixed), reference or not.
+  const bool have_up_local = want_up || options.up_local.has_value();
+  const glm::quat correction =
+      AimInFrame(f0, axis_local, target_model, have_up_local ? &up_local : nullptr,
+                 have_up_reference ? &up_reference : nullptr, &aim_fallback);
+  SetFallback(&result.fallback, aim_fallback);
+  glm::quat rotation = internal::Normalize(path_locals[0].rotation * correction);
+  if (const JointLimit* limit = limit_of(0)) {
+    bool clamped = false;
+    rotation = ClampPointing(*limit, rest_locals[joint].rotation, rotation, axis_local, &clamped);
+    result.limited = result.limited || clamped;
+  }
+  path_locals[0].rotation = rotation;
+
+  // Weight, then write back and recompute the subtree.
+  std::array<glm::quat, kMaxSpread + 1> original;  // restored on failure
+  for (int k = 0; k <= top_index; ++k) {
+    original[k] = locals[path[k]].rotation;
+    glm::quat q = path_locals[k].rotation;
+    if (options.weight <= 0.0f) {
+      q = original[k];  // exactly the input
+    } else if (options.weight < 1.0f) {
+      q = Nlerp(original[k], q, options.weight);
+      if (const JointLimit* limit = limit_of(k)) {
+        q = ClampRotation(*limit, rest_locals[path[k]].rotation, q);
+      }
+    }
+    locals[path[k]].rotation = q;
+  }
+  LocalToModelFrom(skeleton, *pose, top, models);
+
+  auto restore = [&]() {
+    for (int k = 0; k <= top_index; ++k) locals[path[k]].rotation = original[k];
+    LocalToModelFrom(skeleton, *pose, top, models);
+  };
+  JointFrame after;
+  if (!internal::MakeJointFrame((*models)[joint], locals[joint].scale, &after)) {
+    restore();
+    return fail(AimFallback::kSingularFrame);
+  }
+  const glm::vec3 axis_after = internal::FromFrame(after, axis_local);
+  result.origin_model = after.origin;
+  result.axis_after_model = glm::normalize(axis_after);
+  result.angle_after = internal::AngleBetweenDirections(axis_after, target_model - after.origin);
+  if (!IsFinite(result.axis_after_model) || !std::isfinite(result.angle_after)) {
+    restore();
+    return fail(AimFallback::kNonFiniteInput);
+  }
+  result.reached =
+      result.fallback != AimFallback::kTargetAtJoint && result.angle_after <= kAimReachedAngle;
+  return result;
+}
+
+AimResult SolveAimPoseAtJoint(const Skeleton& skeleton, int joint, int target_joint,
+                              const AimOptions& options, const JointLimits* limits, Pose* pose,
+                              std::vector<glm::mat4>* models) {
+  const int n = skeleton.joint_count();
+  AimResult result;
+  if (!pose || !models || joint < 0 || joint >= n || target_joint < 0 || target_joint >= n ||
+      static_cast<int>(models->size()) != n || static_cast<int>(pose->locals.size()) != n) {
+    result.fallback = AimFallback::kInvalidJoint;
+    return result;
+  }
+  // The topmost joint the solve would turn.
+  int top = joint;
+  for (int k = 0;
+       k < std::max(0, std::min(options.spread, kMaxSpread)) && skeleton.parent(top) >= 0; ++k) {
+    top = skeleton.parent(top);
+  }
+  if (skeleton.IsAncestorOrSelf(top, target_joint)) {
+    result.fallback = AimFallback::kTargetMovesWithBone;
+    result.top_joint = top;
+    return result;
+  }
+  return SolveAimPose(skeleton, joint, glm::vec3((*models)[target_joint][3]), options, limits, pose,
+                      models);
+}
+
+}  // namespace ik

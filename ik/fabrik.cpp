@@ -1,0 +1,814 @@
+// FABRIK. Positions p_0..p_n (model space) with segment lengths ℓ_i and a target t:
+//  - backward pass: p_n = t, then p_i = p_{i+1} + ℓ_i · unit(p_i - p_{i+1}) down to the root;
+//  - forward pass: p_0 back at the root, then p_{i+1} = p_i + ℓ_i · unit(p_{i+1} - p_i);
+// repeated until |p_n - t| <= tolerance · L or the iteration cap. A target farther than L is out
+// of reach: the chain is laid straight toward it at once.
+// Plain FABRIK crawls next to singular configurations (the chain nearly on one line, stretched or
+// folded: near full reach, near the shortest reach, or a target near the root): each pass only
+// straightens or folds it a little, and thousands of iterations may be needed. Without limits,
+// when a pass shrinks the error by less than half, two accelerations are tried, each undone if
+// the pass after it makes things worse:
+//  - a reach step (ReachStep): the chain turned rigidly about the root onto the target's line and
+//    its reach set to |t - p_0| by turning all segments together (one parameter, solved by
+//    Newton); for two segments, the exact triangle;
+//  - extrapolation: the joints jump ahead along their last motion by ρ/(1 - ρ) (ρ: error ratio),
+//    as for any linearly converging fixed-point iteration; the next pass restores the lengths.
+// With them, random reachable targets take 2-4 iterations on average and a few dozen at worst,
+// where plain FABRIK takes thousands. Two more cases FABRIK cannot handle alone:
+//  - a chain and target on one line: every pass keeps the points on that line, so the chain never
+//    bends; the inner joints are nudged off the line (toward the bend hint), before iterating and
+//    whenever the passes stop moving the end short of a reachable target;
+//  - coincident points (zero-length segments, the target at a joint): unit() has no direction;
+//    the last direction used in the pass continues.
+// Rotations (pose level): a frame pass goes root to tip. Joint i's frame is its parent's new
+// frame times its own local transform; the minimal rotation c taking its child's offset (a
+// constant in that frame) to the direction of p_{i+1} (taken into the frame with the inverse)
+// gives local.rotation · c, which the joint's limit clamps; forward kinematics then places
+// p_{i+1}. The inverse frames are carried down the chain (S⁻¹ Rᵀ A⁻¹), so only the root's parent is
+// ever inverted.
+// With limits, this pass is the forward pass inside the iterations, so the limits hold at every
+// step and the positions are always where the rotations put them. The backward pass knows nothing
+// of the limits, though, and alone this settles far from targets the limits allow (about one in
+// six reached in the tests); so each iteration ends with a sweep of cyclic coordinate descent:
+// tip to root, each joint a points-at turning the end toward the target in its own frame, clamped
+// by its limit (about nine in ten reached). Joints without a limit drop the part of that turn about
+// their bone, so they never roll. The rotations are carried from iteration to iteration.
+#include "ik/fabrik.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ik/constraint_util.h"
+#include "ik/kinematics.h"
+#include "ik/rotation.h"
+
+namespace ik {
+
+const char* FabrikFallbackName(FabrikFallback f) {
+  switch (f) {
+    case FabrikFallback::kNone:
+      return "none";
+    case FabrikFallback::kInvalidChain:
+      return "invalid_chain";
+    case FabrikFallback::kInvalidOptions:
+      return "invalid_options";
+    case FabrikFallback::kNonFiniteInput:
+      return "non_finite_input";
+    case FabrikFallback::kSingularFrame:
+      return "singular_frame";
+    case FabrikFallback::kZeroLengthChain:
+      return "zero_length_chain";
+    case FabrikFallback::kStraightChain:
+      return "straight_chain";
+  }
+  return "none";
+}
+
+bool FabrikOptions::Validate(std::string* why) const {
+  auto fail = [&](const char* reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (!(tolerance > 0.0f && tolerance <= 0.1f)) return fail("tolerance must be in (0, 0.1]");
+  if (max_iterations < 1 || max_iterations > 10000) {
+    return fail("max_iterations must be in [1, 10000]");
+  }
+  if (!(weight >= 0.0f && weight <= 1.0f)) return fail("weight must be in [0, 1]");
+  if (bend_hint_model && !IsFinite(*bend_hint_model)) return fail("bend_hint_model is not finite");
+  return true;
+}
+
+namespace {
+
+// Longer chains take the plain iterations only (the reach step works in fixed stack buffers).
+constexpr int kMaxStepSegments = 256;
+
+// Coordinates beyond this would overflow float when squared.
+constexpr float kMaxCoordinate = 1e18f;
+
+bool Sane(const glm::vec3& v) {
+  return IsFinite(v) && std::abs(v.x) < kMaxCoordinate && std::abs(v.y) < kMaxCoordinate &&
+         std::abs(v.z) < kMaxCoordinate;
+}
+
+// unit(v), or `fallback` when v has no usable direction; the direction used becomes the fallback.
+inline glm::vec3 UnitOr(const glm::vec3& v, float min_len2, glm::vec3* fallback) {
+  const float len2 = glm::dot(v, v);
+  if (len2 > min_len2) *fallback = v / std::sqrt(len2);
+  return *fallback;
+}
+
+// Chain geometry shared by both passes.
+struct ChainGeometry {
+  float total = 0.0f;     // L
+  float longest = 0.0f;   // the longest segment
+  float min_len2 = 0.0f;  // squared length below which a difference has no direction
+};
+
+ChainGeometry Measure(const float* lengths, int count) {
+  ChainGeometry g;
+  for (int i = 0; i + 1 < count; ++i) {
+    g.total += lengths[i];
+    g.longest = std::max(g.longest, lengths[i]);
+  }
+  g.min_len2 = 1e-20f * g.total * g.total;
+  return g;
+}
+
+void BackwardPass(glm::vec3* p, const float* lengths, int count, const glm::vec3& target,
+                  const ChainGeometry& g, glm::vec3* last_dir) {
+  p[count - 1] = target;
+  for (int i = count - 2; i >= 0; --i) {
+    p[i] = p[i + 1] + lengths[i] * UnitOr(p[i] - p[i + 1], g.min_len2, last_dir);
+  }
+}
+
+void ForwardPass(glm::vec3* p, const float* lengths, int count, const glm::vec3& root,
+                 const ChainGeometry& g, glm::vec3* last_dir) {
+  p[0] = root;
+  for (int i = 0; i + 1 < count; ++i) {
+    p[i + 1] = p[i] + lengths[i] * UnitOr(p[i + 1] - p[i], g.min_len2, last_dir);
+  }
+}
+
+// When the chain and the target lie on one line (or always, with `force`), nudges the inner
+// joints off it by 1% of L: FABRIK cannot bend a chain out of its line, and barely moves a chain
+// folded back and forth along one. True when it did.
+bool BendStraightChain(glm::vec3* p, int count, const glm::vec3& target, const ChainGeometry& g,
+                       const std::optional<glm::vec3>& hint, bool force) {
+  if (count < 3) return false;
+  const glm::vec3 root = p[0];
+  glm::vec3 line = target - root;
+  if (!(glm::dot(line, line) > 1e-10f * g.total * g.total)) line = p[count - 1] - root;
+  if (!(glm::dot(line, line) > 1e-10f * g.total * g.total)) {
+    for (int i = 1; i < count && !(glm::dot(line, line) > 1e-10f * g.total * g.total); ++i) {
+      line = p[i] - root;
+    }
+  }
+  if (!(glm::dot(line, line) > 0.0f)) return false;
+  line = glm::normalize(line);
+  const float tolerance2 = 1e-8f * g.total * g.total;  // 1e-4·L off the line counts as on it
+  auto off_line2 = [&](const glm::vec3& q) {
+    const glm::vec3 v = q - root;
+    const glm::vec3 perp = v - glm::dot(v, line) * line;
+    return glm::dot(perp, perp);
+  };
+  if (!force) {
+    if (off_line2(target) > tolerance2) return false;
+    for (int i = 1; i < count; ++i)
+      if (off_line2(p[i]) > tolerance2) return false;
+  }
+  glm::vec3 side(0.0f);
+  if (hint) side = *hint - glm::dot(*hint, line) * line;
+  if (!(glm::dot(side, side) > 1e-12f * (hint ? glm::dot(*hint, *hint) : 0.0f)) ||
+      !(glm::dot(side, side) > 0.0f)) {
+    side = AnyPerpendicular(line);
+  }
+  side = glm::normalize(side);
+  for (int i = 1; i + 1 < count; ++i) p[i] += 0.01f * g.total * side;
+  return true;
+}
+
+// The reach step, for when FABRIK crawls. It does so next to a singular configuration: the chain
+// (nearly) on the target's line, segments pointing along it or back (fully stretched, or folded),
+// where each pass straightens or folds the chain only a little. With u = unit(t - p_0),
+// d = |t - p_0|, unit segment directions e_i, c_i = e_i·u and s_i = sign(c_i) (the side each
+// segment is on), every segment is turned toward s_i·u by one common amount λ >= 0:
+// e_i(λ) = unit(e_i + λ s_i u). The end's projection on u,
+//   f(λ) = Σ ℓ_i (c_i + λ s_i) / sqrt(1 + 2 s_i c_i λ + λ²),
+// runs from its current value at λ = 0 to Σ s_i ℓ_i, the singular configuration, as λ grows.
+// When d lies between the two, f(λ) = d is solved by Newton's method
+// (f' = Σ ℓ_i s_i (1 - c_i²) / (...)^{3/2}) kept inside a bracket, with bisection when a step
+// leaves it, and the chain is rebuilt with those directions. False when d is not between them.
+bool AdjustReach(glm::vec3* p, const float* lengths, int count, const glm::vec3& target,
+                 const ChainGeometry& g) {
+  const glm::vec3 root = p[0];
+  const glm::vec3 to_target = target - root;
+  const float d = glm::length(to_target);
+  if (!(d > 1e-6f * g.total) || count - 1 > kMaxStepSegments) return false;
+  const glm::vec3 u = to_target / d;
+  glm::vec3 e[kMaxStepSegments];
+  float c[kMaxStepSegments], s[kMaxStepSegments];
+  float limit = 0.0f;
+  for (int i = 0; i + 1 < count; ++i) {
+    const glm::vec3 v = p[i + 1] - p[i];
+    const float len2 = glm::dot(v, v);
+    e[i] = len2 > g.min_len2 ? v / std::sqrt(len2) : u;
+    c[i] = glm::dot(e[i], u);
+    s[i] = c[i] >= 0.0f ? 1.0f : -1.0f;
+    limit += s[i] * lengths[i];
+  }
+  auto f = [&](float lambda, float* derivative) {
+    float value = 0.0f, slope = 0.0f;
+    for (int i = 0; i + 1 < count; ++i) {
+      const float q = 1.0f + 2.0f * s[i] * c[i] * lambda + lambda * lambda;
+      const float inv = 1.0f / std::sqrt(q);
+      value += lengths[i] * (c[i] + lambda * s[i]) * inv;
+      slope += lengths[i] * s[i] * (1.0f - c[i] * c[i]) * inv * inv * inv;
+    }
+    *derivative = slope;
+    return value - d;
+  };
+  float slope;
+  const float at_zero = f(0.0f, &slope);
+  // `sign` makes f negative below the root.
+  const float sign = at_zero < 0.0f ? 1.0f : -1.0f;
+  if (!(sign * (limit - d) > 0.0f)) return false;
+  float lo = 0.0f, hi = 1.0f;
+  while (sign * f(hi, &slope) < 0.0f) {
+    lo = hi;
+    hi *= 2.0f;
+    if (hi > 1e7f) return false;
+  }
+  float lambda = 0.5f * (lo + hi);
+  for (int it = 0; it < 40; ++it) {
+    const float value = sign * f(lambda, &slope);
+    if (value < 0.0f) {
+      lo = lambda;
+    } else {
+      hi = lambda;
+    }
+    if (std::abs(value) <= 1e-7f * g.total || hi - lo <= 1e-7f * hi) break;
+    float next = lambda - value / (sign * slope);
+    if (!(next > lo && next < hi)) next = 0.5f * (lo + hi);
+    lambda = next;
+  }
+  for (int i = 0; i + 1 < count; ++i) {
+    p[i + 1] = p[i] + lengths[i] * glm::normalize(e[i] + lambda * s[i] * u);
+  }
+  return true;
+}
+
+// Two segments: the reach step is the exact triangle, with the knee on the circle of possible
+// knees at the point nearest the current knee (where FABRIK converges too: its passes keep the
+// plane of root, knee and target).
+bool TwoSegmentStep(glm::vec3* p, const float* lengths, const glm::vec3& target,
+                    const ChainGeometry& g) {
+  const glm::vec3 a = p[0];
+  const float l1 = lengths[0], l2 = lengths[1];
+  const glm::vec3 to_target = target - a;
+  float d = glm::length(to_target);
+  if (!(d > 1e-6f * g.total)) return false;
+  const glm::vec3 s = to_target / d;
+  d = std::min(std::max(d, std::abs(l1 - l2)), l1 + l2);
+  const float x = (d * d + (l1 - l2) * (l1 + l2)) / (2.0f * d);
+  const float r = std::sqrt(std::max(0.0f, (l1 - x) * (l1 + x)));
+  glm::vec3 side = (p[1] - a) - glm::dot(p[1] - a, s) * s;
+  side = glm::dot(side, side) > g.min_len2 ? glm::normalize(side) : AnyPerpendicular(s);
+  p[1] = a + x * s + r * side;
+  p[2] = a + d * s;
+  return true;
+}
+
+// Turns the whole chain rigidly about the root so the end lies on the target's line, then
+// adjusts the reach along it; a few rounds, since the reach adjustment moves the end slightly off
+// the line again. False when nothing was changed.
+bool ReachStep(glm::vec3* p, const float* lengths, int count, const glm::vec3& target,
+               const ChainGeometry& g, float tolerance_model) {
+  if (count == 3) return TwoSegmentStep(p, lengths, target, g);
+  const glm::vec3 root = p[0];
+  const glm::vec3 to_target = target - root;
+  const float d = glm::length(to_target);
+  if (d <= 2.0f * g.longest - g.total && d > 1e-6f * g.total) {
+    // Too close: the nearest the end can get is the fold, the longest segment toward the target
+    // and every other one back, ending 2·ℓ_max - L from the root.
+    const glm::vec3 u = to_target / d;
+    bool longest_done = false;
+    for (int i = 0; i + 1 < count; ++i) {
+      const bool is_longest = !longest_done && lengths[i] == g.longest;
+      longest_done = longest_done || is_longest;
+      p[i + 1] = p[i] + (is_longest ? lengths[i] : -lengths[i]) * u;
+    }
+    return true;
+  }
+  bool stepped = false;
+  for (int round = 0; round < 3; ++round) {
+    RotationFallback rf;
+    const glm::quat turn =
+        RotationBetween(p[count - 1] - root, target - root, glm::vec3(0.0f), &rf);
+    if (rf == RotationFallback::kNone) {
+      for (int i = 1; i < count; ++i) p[i] = root + Rotate(turn, p[i] - root);
+      stepped = true;
+    }
+    if (!AdjustReach(p, lengths, count, target, g)) break;
+    stepped = true;
+    if (glm::length(p[count - 1] - target) <= 0.25f * tolerance_model) break;
+  }
+  return stepped;
+}
+
+// The iteration loop, with the forward pass supplied (positions only, or frames with limits); it
+// returns false to stop the iterations.
+template <typename Forward>
+FabrikPositionsResult Iterate(glm::vec3* p, const float* lengths, int count,
+                              const glm::vec3& target, const FabrikOptions& options,
+                              bool positions_only, Forward&& forward,
+                              std::vector<std::vector<glm::vec3>>* iteration_positions) {
+  FabrikPositionsResult r;
+  const ChainGeometry g = Measure(lengths, count);
+  const glm::vec3 root = p[0];
+  const float distance = glm::length(target - root);
+  r.tolerance_model = options.tolerance * g.total;
+  r.unreachable = distance > g.total || distance < 2.0f * g.longest - g.total;
+  auto record = [&]() {
+    if (iteration_positions) iteration_positions->emplace_back(p, p + count);
+  };
+  record();
+  r.error = glm::length(p[count - 1] - target);
+  if (!(g.total > 1e-30f)) {
+    r.fallback = FabrikFallback::kZeroLengthChain;
+    r.reached = r.error <= r.tolerance_model;
+    return r;
+  }
+  if (r.error <= r.tolerance_model) {
+    r.reached = true;
+    return r;
+  }
+  glm::vec3 last_dir = target - root;
+  last_dir = glm::dot(last_dir, last_dir) > g.min_len2 ? glm::normalize(last_dir)
+                                                       : AnyPerpendicular(glm::vec3(0.0f));
+  if (positions_only && distance >= g.total) {
+    // Out of reach: straight toward the target, no iterations needed.
+    for (int i = 0; i + 1 < count; ++i) p[i + 1] = p[i] + lengths[i] * last_dir;
+    record();
+    r.error = glm::length(p[count - 1] - target);
+    r.reached = r.error <= r.tolerance_model;
+    return r;
+  }
+  // (Out of reach, on the line is where the chain belongs: stretched, or folded.)
+  if (!r.unreachable && BendStraightChain(p, count, target, g, options.bend_hint_model, false)) {
+    r.fallback = FabrikFallback::kStraightChain;
+  }
+  // Stop early when an iteration no longer moves the end: the best reachable point was found (or
+  // the chain folded onto the target's line, which the bend below undoes).
+  const float stall = 1e-3f * r.tolerance_model;
+  // Reach steps are kept only when the pass after them at least halves the error; otherwise the
+  // positions before the step come back and no more steps are taken (on some folded short chains
+  // step and passes would take turns undoing each other).
+  glm::vec3 saved[kMaxStepSegments + 1];
+  // (Too-close targets take them too: the steps clamp the reach into what the chain can do.)
+  bool steps = positions_only && distance < g.total && count - 1 <= kMaxStepSegments;
+  int step_at = -1;  // the iteration after which the last step was taken
+  float error_at_step = 0.0f;
+  int bends = 0;
+  // A reach step in place of the next pass's start: keeps the positions before it in `saved`.
+  // True when the step itself landed within tolerance.
+  auto take_step = [&](int it) {
+    std::copy(p, p + count, saved);
+    error_at_step = r.error;
+    if (!ReachStep(p, lengths, count, target, g, r.tolerance_model)) return false;
+    step_at = it;
+    const float error = glm::length(p[count - 1] - target);
+    if (error > r.tolerance_model) return false;
+    r.error = error;
+    r.reached = true;
+    return true;
+  };
+  // When steps are off (or fail) and the passes still crawl, extrapolate: FABRIK is a fixed-point
+  // iteration whose joints then move the same way each pass, by a factor ρ (the error ratio) less
+  // each time, so the remaining motion is about ρ/(1 - ρ) times the last one. The joints jump that
+  // far (capped) and the next pass restores the lengths. Undone like a step when it does not help.
+  glm::vec3 previous[kMaxStepSegments + 1];
+  bool extrapolate = positions_only && distance < g.total && count - 1 <= kMaxStepSegments;
+  int extrapolated_at = -1;
+  float error_at_extrapolation = 0.0f;
+  float ratio_before = 0.0f;
+  float max_factor = 16.0f;
+  for (int it = 1; it <= options.max_iterations; ++it) {
+    const glm::vec3 end_before = p[count - 1];
+    const float error_before = r.error;
+    if (extrapolate) std::copy(p, p + count, previous);
+    BackwardPass(p, lengths, count, target, g, &last_dir);
+    const bool go_on = forward(p, &last_dir);
+    r.iterations = it;
+    r.error = glm::length(p[count - 1] - target);
+    if (step_at == it - 1) {
+      // The pass after a step: undo the step if it made things worse; stop stepping unless it
+      // at least halved the error.
+      if (r.error > error_at_step) {
+        std::copy(saved, saved + count, p);
+        r.error = error_at_step;
+      }
+      if (r.error > 0.5f * error_at_step) steps = false;
+    }
+    if (extrapolated_at == it - 1) {
+      // Too far a jump is undone and the next may go a quarter as far; a good one may go further.
+      if (r.error > error_at_extrapolation) {
+        std::copy(saved, saved + count, p);
+        r.error = error_at_extrapolation;
+        max_factor *= 0.25f;
+        extrapolate = max_factor >= 1.0f;
+      } else {
+        max_factor = std::min(2.0f * max_factor, 256.0f);
+      }
+    }
+    if (r.error <= r.tolerance_model) {
+      record();
+      r.reached = true;
+      break;
+    }
+    if (!go_on) {
+      record();
+      break;
+    }
+    // Stalled: the end no longer moves, or, out of reach, the error no longer shrinks.
+    const bool stalled = glm::length(p[count - 1] - end_before) < stall ||
+                         (r.unreachable && error_before - r.error < stall);
+    const float ratio = error_before > 0.0f ? r.error / error_before : 1.0f;
+    // Crawling (the error shrank by less than half) or stuck: take a reach step before the next
+    // pass, never twice in a row. Not with limits, whose forward pass would undo it.
+    if (steps && it > step_at + 1 && (stalled || ratio > 0.5f)) {
+      const bool done = take_step(it);
+      if (step_at == it) {
+        record();
+        if (done) break;
+        ratio_before = 0.0f;
+        continue;
+      }
+    }
+    if (extrapolate && !stalled && it > step_at + 1 && it > extrapolated_at + 1 && ratio > 0.5f &&
+        ratio < 1.0f && ratio_before > 0.5f) {
+      std::copy(p, p + count, saved);
+      error_at_extrapolation = r.error;
+      const float factor = std::min(ratio / (1.0f - ratio), max_factor);
+      for (int i = 1; i < count; ++i) p[i] += factor * (p[i] - previous[i]);
+      extrapolated_at = it;
+      ratio_before = 0.0f;
+      record();
+      continue;
+    }
+    ratio_before = ratio;
+    if (stalled) {
+      // Stuck short of a reachable target: on the target's line, or (without limits) folded along
+      // a line. Bend off it and go on (twice at most); otherwise this is the best there is.
+      if (bends < 2 && !r.unreachable &&
+          BendStraightChain(p, count, target, g, options.bend_hint_model, positions_only)) {
+        ++bends;
+        r.fallback = FabrikFallback::kStraightChain;
+        record();
+        continue;
+      }
+      record();
+      break;
+    }
+    record();
+  }
+  return r;
+}
+
+// What the frame pass needs about each chain joint.
+struct ChainJoint {
+  Transform local;          // the input local transform
+  glm::quat rest_rotation;  // the limit's zero
+  glm::vec3 child_offset;   // the child's position in this joint's own frame: S ⊙ t_child
+  glm::vec3 inverse_scale;  // 1 / S, for the inverse frames
+  const JointLimit* limit = nullptr;
+};
+
+struct FrameChain {
+  std::vector<ChainJoint> joints;  // root .. end's parent
+  glm::mat3 parent_basis{1.0f};    // the root's parent's 3x3 part, and its inverse
+  glm::mat3 parent_inverse{1.0f};
+  glm::vec3 root_position{0.0f};
+};
+
+// The child's parent frame after joint i turned to `rotation`: A · R' · S, and its inverse
+// S⁻¹ · R'ᵀ · A⁻¹.
+inline void NextFrame(const glm::mat3& r_new, const ChainJoint& joint, glm::mat3* basis,
+                      glm::mat3* inverse) {
+  const glm::vec3& s = joint.local.scale;
+  glm::mat3 next = *basis * r_new;
+  next[0] *= s.x;
+  next[1] *= s.y;
+  next[2] *= s.z;
+  glm::mat3 next_inverse = glm::transpose(r_new) * *inverse;
+  for (int c = 0; c < 3; ++c) next_inverse[c] *= joint.inverse_scale;
+  *basis = next;
+  *inverse = next_inverse;
+}
+
+// Points each joint at the next position root to tip (see the top of the file): joint i's new
+// rotation is base[i] times the minimal turn, in its own frame, onto p_{i+1}, clamped by its limit.
+// Writes the rotations into `rotations` (which may be `base`) and the positions forward
+// kinematics then gives into p. `limited` (optional) is set when a limit changed a rotation.
+void FramePass(const FrameChain& chain, const glm::quat* base, glm::vec3* p, glm::quat* rotations,
+               bool* limited) {
+  glm::mat3 basis = chain.parent_basis;
+  glm::mat3 inverse = chain.parent_inverse;
+  p[0] = chain.root_position;
+  const int n = static_cast<int>(chain.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const ChainJoint& joint = chain.joints[i];
+    const glm::mat3 r = RotationMatrix(base[i]);
+    // The wanted direction in the joint's own frame: Rᵀ · A_parent⁻¹ · (p_{i+1} - p_i).
+    const glm::vec3 wanted = glm::transpose(r) * (inverse * (p[i + 1] - p[i]));
+    glm::quat rotation = internal::Normalize(base[i] * RotationBetween(joint.child_offset, wanted));
+    if (joint.limit) {
+      bool clamped = false;
+      rotation =
+          ClampPointing(*joint.limit, joint.rest_rotation, rotation, joint.child_offset, &clamped);
+      if (limited && clamped) *limited = true;
+    }
+    rotations[i] = rotation;
+    const glm::mat3 r_new = RotationMatrix(rotation);
+    p[i + 1] = p[i] + basis * (r_new * joint.child_offset);
+    NextFrame(r_new, joint, &basis, &inverse);
+  }
+}
+
+// Forward kinematics of the chain's positions for the given rotations.
+void FkPass(const FrameChain& chain, const glm::quat* rotations, glm::vec3* p) {
+  glm::mat3 basis = chain.parent_basis, inverse = chain.parent_inverse;
+  p[0] = chain.root_position;
+  for (size_t i = 0; i < chain.joints.size(); ++i) {
+    const glm::mat3 r = RotationMatrix(rotations[i]);
+    p[i + 1] = p[i] + basis * (r * chain.joints[i].child_offset);
+    NextFrame(r, chain.joints[i], &basis, &inverse);
+  }
+}
+
+// One sweep of cyclic coordinate descent, tip to root, with limits: each joint turns, in its own
+// frame, by the minimal rotation that points the end at the target (a points-at constraint whose
+// axis is the end's direction), clamped by its limit. Where FABRIK's unconstrained backward pass
+// and clamped forward pass disagree, this still makes progress. Updates `rotations` and p.
+void CcdSweep(const FrameChain& chain, const glm::vec3& target, glm::quat* rotations, glm::vec3* p,
+              glm::mat3* bases, glm::mat3* inverses, bool* limited) {
+  const int n = static_cast<int>(chain.joints.size());
+  // Each joint's parent frame for the current rotations (joints above i do not move while i turns).
+  glm::mat3 basis = chain.parent_basis, inverse = chain.parent_inverse;
+  p[0] = chain.root_position;
+  for (int i = 0; i < n; ++i) {
+    bases[i] = basis;
+    inverses[i] = inverse;
+    const glm::mat3 r = RotationMatrix(rotations[i]);
+    p[i + 1] = p[i] + basis * (r * chain.joints[i].child_offset);
+    NextFrame(r, chain.joints[i], &basis, &inverse);
+  }
+  glm::vec3 end = p[n];
+  for (int i = n - 1; i >= 0; --i) {
+    const ChainJoint& joint = chain.joints[i];
+    const glm::mat3 r_t = glm::transpose(RotationMatrix(rotations[i]));
+    const glm::vec3 from = r_t * (inverses[i] * (end - p[i]));
+    const glm::vec3 to = r_t * (inverses[i] * (target - p[i]));
+    glm::quat turn = RotationBetween(from, to);
+    if (!joint.limit) {
+      // No twist range to bound it: drop the turn's part about the bone, so the bone never rolls.
+      const glm::vec3 bone = joint.child_offset;
+      const float bone2 = glm::dot(bone, bone);
+      if (bone2 > 0.0f) {
+        const float along = (turn.x * bone.x + turn.y * bone.y + turn.z * bone.z) / bone2;
+        const glm::quat twist =
+            internal::Normalize(glm::quat(turn.w, along * bone.x, along * bone.y, along * bone.z));
+        turn = internal::Normalize(turn * glm::conjugate(twist));
+      }
+    }
+    glm::quat rotation = internal::Normalize(rotations[i] * turn);
+    if (joint.limit) {
+      bool clamped = false;
+      rotation = ClampPointing(*joint.limit, joint.rest_rotation, rotation, from, &clamped);
+      if (clamped) *limited = true;
+    }
+    rotations[i] = rotation;
+    end = p[i] + bases[i] * Rotate(rotation, from);
+  }
+  FkPass(chain, rotations, p);
+}
+
+bool InputsSane(const glm::vec3* positions, const float* lengths, int count,
+                const glm::vec3& target) {
+  if (!Sane(target)) return false;
+  for (int i = 0; i < count; ++i)
+    if (!Sane(positions[i])) return false;
+  for (int i = 0; i + 1 < count; ++i)
+    if (!std::isfinite(lengths[i]) || !(lengths[i] >= 0.0f) || !(lengths[i] < kMaxCoordinate)) {
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+FabrikPositionsResult SolveFabrikPositions(
+    glm::vec3* positions, const float* lengths, int count, const glm::vec3& target_model,
+    const FabrikOptions& options, std::vector<std::vector<glm::vec3>>* iteration_positions) {
+  FabrikPositionsResult r;
+  if (!positions || !lengths || count < 2) {
+    r.fallback = FabrikFallback::kInvalidChain;
+    return r;
+  }
+  if (!options.Validate()) {
+    r.fallback = FabrikFallback::kInvalidOptions;
+    return r;
+  }
+  if (!InputsSane(positions, lengths, count, target_model)) {
+    r.fallback = FabrikFallback::kNonFiniteInput;
+    return r;
+  }
+  // The forward pass puts the root back where it was; the backward pass moves positions[0].
+  const ChainGeometry g = Measure(lengths, count);
+  const glm::vec3 root = positions[0];
+  auto forward = [&](glm::vec3* p, glm::vec3* last_dir) {
+    ForwardPass(p, lengths, count, root, g, last_dir);
+    return true;
+  };
+  return Iterate(positions, lengths, count, target_model, options, true, forward,
+                 iteration_positions);
+}
+
+FabrikPositionsResult SolveFabrikPositions(std::vector<glm::vec3>* positions,
+                                           const glm::vec3& target_model,
+                                           const FabrikOptions& options) {
+  if (!positions || positions->size() < 2) {
+    FabrikPositionsResult r;
+    r.fallback = FabrikFallback::kInvalidChain;
+    return r;
+  }
+  std::vector<float> lengths(positions->size() - 1);
+  for (size_t i = 0; i + 1 < positions->size(); ++i) {
+    lengths[i] = glm::length((*positions)[i + 1] - (*positions)[i]);
+  }
+  return SolveFabrikPositions(positions->data(), lengths.data(),
+                              static_cast<int>(positions->size()), target_model, options);
+}
+
+std::string ValidateFabrikChain(const Skeleton& skeleton, int root, int end) {
+  const int n = skeleton.joint_count();
+  if (root < 0 || root >= n) return "root joint index out of range";
+  if (end < 0 || end >= n) return "end joint index out of range";
+  if (end == root || !skeleton.IsAncestorOrSelf(root, end)) {
+    return "end joint '" + skeleton.name(end) + "' is not below root joint '" +
+           skeleton.name(root) + "'";
+  }
+  return "";
+}
+
+std::vector<int> FabrikChainJoints(const Skeleton& skeleton, int root, int end) {
+  if (!ValidateFabrikChain(skeleton, root, end).empty()) return {};
+  std::vector<int> joints;
+  for (int j = end; j != root; j = skeleton.parent(j)) joints.push_back(j);
+  joints.push_back(root);
+  std::reverse(joints.begin(), joints.end());
+  return joints;
+}
+
+FabrikResult SolveFabrikPose(const Skeleton& skeleton, int root, int end,
+                             const glm::vec3& target_model, const FabrikOptions& options,
+                             const JointLimits* limits, Pose* pose,
+                             std::vector<glm::mat4>* models) {
+  FabrikResult result;
+  result.target_model = IsFinite(target_model) ? target_model : glm::vec3(0.0f);
+  const int joint_count = skeleton.joint_count();
+  auto fail = [&](FabrikFallback why) {
+    result.degenerate = true;
+    result.fallback = why;
+    result.iteration_positions.clear();
+    return result;
+  };
+  if (!pose || !models || static_cast<int>(pose->locals.size()) != joint_count ||
+      static_cast<int>(models->size()) != joint_count ||
+      !ValidateFabrikChain(skeleton, root, end).empty()) {
+    return fail(FabrikFallback::kInvalidChain);
+  }
+  if (!options.Validate() || (limits && !limits->Validate(skeleton))) {
+    return fail(FabrikFallback::kInvalidOptions);
+  }
+  auto& locals = pose->locals;
+  const auto& m = *models;
+  result.joints = FabrikChainJoints(skeleton, root, end);
+  const std::vector<int>& joints = result.joints;
+  const int count = static_cast<int>(joints.size());
+  const int root_parent = skeleton.parent(root);
+
+  if (!Sane(target_model) || (root_parent >= 0 && !IsFinite(m[root_parent]))) {
+    return fail(FabrikFallback::kNonFiniteInput);
+  }
+  for (int j : joints) {
+    if (!locals[j].IsFinite() || !IsFinite(m[j]) || !Sane(glm::vec3(m[j][3]))) {
+      return fail(FabrikFallback::kNonFiniteInput);
+    }
+  }
+
+  // The frame chain: every joint but the end, and the root's parent frame (inverted once).
+  FrameChain chain;
+  chain.joints.resize(count - 1);
+  const auto& rest = skeleton.rest_locals();
+  bool use_frames = false;
+  for (int i = 0; i + 1 < count; ++i) {
+    internal::JointFrame frame;
+    if (!internal::MakeJointFrame(m[joints[i]], locals[joints[i]].scale, &frame)) {
+      return fail(FabrikFallback::kSingularFrame);
+    }
+    ChainJoint& cj = chain.joints[i];
+    cj.local = locals[joints[i]];
+    cj.rest_rotation = rest[joints[i]].rotation;
+    cj.child_offset = cj.local.scale * locals[joints[i + 1]].translation;
+    cj.inverse_scale = 1.0f / cj.local.scale;  // finite: MakeJointFrame checked the scale
+    cj.limit = limits ? limits->Find(joints[i]) : nullptr;
+    use_frames = use_frames || cj.limit != nullptr;
+  }
+  if (root_parent >= 0) {
+    internal::JointFrame parent_frame;
+    if (!internal::MakeJointFrame(m[root_parent], glm::vec3(1.0f), &parent_frame)) {
+      return fail(FabrikFallback::kSingularFrame);
+    }
+    chain.parent_basis = parent_frame.basis;
+    chain.parent_inverse = parent_frame.inverse;
+  }
+  chain.root_position = glm::vec3(m[root][3]);
+
+  result.positions_before.resize(count);
+  for (int i = 0; i < count; ++i) result.positions_before[i] = glm::vec3(m[joints[i]][3]);
+  std::vector<float> lengths(count - 1);
+  for (int i = 0; i + 1 < count; ++i) {
+    lengths[i] = glm::length(result.positions_before[i + 1] - result.positions_before[i]);
+  }
+  std::vector<glm::vec3> p = result.positions_before;
+  // The rotation state: the input rotations; with limits, the iterations update it (each pass
+  // points each joint from its current rotation, so a CCD sweep's turns are kept).
+  std::vector<glm::quat> rotations(count - 1);
+  for (int i = 0; i + 1 < count; ++i) rotations[i] = locals[joints[i]].rotation;
+
+  // Solve. Without limits the forward pass works on positions and one frame pass converts at the
+  // end; with limits the frame pass is the forward pass, followed by a CCD sweep.
+  auto* record = options.record_iterations ? &result.iteration_positions : nullptr;
+  FabrikPositionsResult solve;
+  bool limited = false;  // a limit clamped a rotation somewhere in the solve
+  if (use_frames) {
+    // With limits the error need not shrink every iteration (the limits push back), so the best
+    // state so far is kept, and the iterations stop after kPatience of them without a better one.
+    constexpr int kPatience = 8;
+    std::vector<glm::mat3> bases(count - 1), inverses(count - 1);
+    std::vector<glm::quat> best = rotations;
+    float best_error = glm::length(p.back() - target_model);
+    int since_best = 0;
+    auto forward = [&](glm::vec3* q, glm::vec3*) {
+      FramePass(chain, rotations.data(), q, rotations.data(), &limited);
+      CcdSweep(chain, target_model, rotations.data(), q, bases.data(), inverses.data(), &limited);
+      const float error = glm::length(q[count - 1] - target_model);
+      if (error < best_error) {
+        best_error = error;
+        best = rotations;
+        since_best = 0;
+      } else {
+        ++since_best;
+      }
+      return since_best < kPatience;
+    };
+    solve = Iterate(p.data(), lengths.data(), count, target_model, options, false, forward, record);
+    if (rotations != best) {
+      rotations = best;
+      FkPass(chain, rotations.data(), p.data());
+      if (record) record->push_back(p);
+    }
+  } else {
+    const ChainGeometry g = Measure(lengths.data(), count);
+    const glm::vec3 root_position = chain.root_position;
+    auto forward = [&](glm::vec3* q, glm::vec3* last_dir) {
+      ForwardPass(q, lengths.data(), count, root_position, g, last_dir);
+      return true;
+    };
+    solve = Iterate(p.data(), lengths.data(), count, target_model, options, true, forward, record);
+  }
+  // The conversion (and, with limits, a last clamp of rotations the iterations never touched).
+  FramePass(chain, rotations.data(), p.data(), rotations.data(), &limited);
+
+  // Weight, write back, forward kinematics for the root's subtree.
+  std::vector<glm::quat> original(count - 1);
+  for (int i = 0; i + 1 < count; ++i) {
+    original[i] = locals[joints[i]].rotation;
+    glm::quat q = rotations[i];
+    if (options.weight <= 0.0f) {
+      q = original[i];  // exactly the input
+    } else if (options.weight < 1.0f) {
+      q = Nlerp(original[i], q, options.weight);
+      if (chain.joints[i].limit)
+        q = ClampRotation(*chain.joints[i].limit, rest[joints[i]].rotation, q);
+    }
+    locals[joints[i]].rotation = q;
+  }
+  LocalToModelFrom(skeleton, *pose, root, models);
+
+  result.positions.resize(count);
+  bool finite = true;
+  for (int i = 0; i < count; ++i) {
+    result.positions[i] = glm::vec3((*models)[joints[i]][3]);
+    finite = finite && IsFinite(result.positions[i]);
+  }
+  result.error = glm::length(result.positions.back() - target_model);
+  if (!finite || !std::isfinite(result.error)) {
+    for (int i = 0; i + 1 < count; ++i) locals[joints[i]].rotation = original[i];
+    LocalToModelFrom(skeleton, *pose, root, models);
+    result.positions.clear();
+    return fail(FabrikFallback::kNonFiniteInput);
+  }
+  result.degenerate = false;
+  result.fallback = solve.fallback;
+  result.iterations = solve.iterations;
+  result.tolerance_model = solve.tolerance_model;
+  result.reached = result.error <= result.tolerance_model;
+  result.unreachable = solve.unreachable;
+  result.limited = limited;
+  return result;
+}
+
+}  // namespace ik
