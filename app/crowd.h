@@ -10,6 +10,7 @@
 #include "assets/model.h"
 #include "ik/skeleton.h"
 #include "ik/two_bone_ik.h"
+#include "ik/two_bone_ik_batch.h"
 
 namespace app {
 
@@ -19,7 +20,10 @@ class Crowd {
   // `clip` (-1: the rest pose) from a staggered start time. IK chains are the detected limbs
   // (ik::DetectLimbs); each frame their targets are the animated effectors lifted `lift` world
   // units, so every solve does real work.
-  Crowd(const assets::Model& model, int count, int clip, float spacing, float lift = 0.02f);
+  // With `batch`, the limbs of all characters are solved together by ik::TwoBoneIkBatch (SIMD
+  // across chains) when their subtrees are disjoint, as arms and legs are; otherwise one by one.
+  Crowd(const assets::Model& model, int count, int clip, float spacing, float lift = 0.02f,
+        bool batch = true);
 
   // Advances every character by dt seconds and recomputes its pose, matrices and palettes.
   void Update(float dt_seconds);
@@ -37,6 +41,8 @@ class Crowd {
   int palette_offset(int mesh) const { return palette_offsets_[mesh]; }
   // Solves that reached their target in the last Update, over all characters.
   int reached_count() const { return reached_; }
+  // True when Update solves the limbs with the batch solver.
+  bool batched() const { return batched_; }
 
  private:
   struct Character {
@@ -58,6 +64,8 @@ class Crowd {
   std::vector<int> palette_offsets_;
   std::vector<Character> characters_;
   int reached_ = 0;
+  bool batched_ = false;
+  ik::TwoBoneIkBatch batch_;
 };
 
 }  // namespace app

@@ -39,6 +39,22 @@ inline void Multiply(const glm::mat4& a, const glm::mat4& b, glm::mat4* out) {
 
 }  // namespace
 
+void MultiplyInto(const glm::mat4& a, const glm::mat4& b, glm::mat4* out) { Multiply(a, b, out); }
+
+void LocalToModel(const Skeleton& skeleton, const Pose& pose, const glm::mat4& root,
+                  std::vector<glm::mat4>* models) {
+  const int n = skeleton.joint_count();
+  assert(static_cast<int>(pose.locals.size()) == n);
+  models->resize(n);
+  const int* parents = skeleton.parents().data();
+  const Transform* locals = pose.locals.data();
+  glm::mat4* out = models->data();
+  for (int i = 0; i < n; ++i) {
+    const glm::mat4 local = locals[i].ToMatrix();
+    Multiply(parents[i] < 0 ? root : out[parents[i]], local, &out[i]);
+  }
+}
+
 void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::mat4>* models) {
   const int n = skeleton.joint_count();
   assert(static_cast<int>(pose.locals.size()) == n);

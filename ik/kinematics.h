@@ -14,6 +14,13 @@ namespace ik {
 // `models` is resized to the joint count. `pose` must have one local per joint.
 void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::mat4>* models);
 
+// The same with the roots placed by `root` (e.g. a character's place in a crowd): 𝕋_root = root·T.
+void LocalToModel(const Skeleton& skeleton, const Pose& pose, const glm::mat4& root,
+                  std::vector<glm::mat4>* models);
+
+// *out = a · b (4x4), with SSE where available; `out` may alias `a` or `b`.
+void MultiplyInto(const glm::mat4& a, const glm::mat4& b, glm::mat4* out);
+
 // Recomputes 𝕋 for `joint` and all its descendants only, leaving the others as they are; `models`
 // must already hold valid matrices for the ancestors of `joint`.
 void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
