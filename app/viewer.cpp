@@ -520,6 +520,7 @@ void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
         return;
       }
       BeginEdit();
+      this_drag_frames_ = FrameTimes();
       gizmo_drag_ = GizmoDrag(part, Target(chain), CursorRay(cursor), camera_.Forward());
       drag_ = Drag::kGizmo;
       return;
@@ -784,6 +785,10 @@ void Viewer::WriteDragEndTrace(int chain) {
     event["mid_before"] = ToJson(result->b_before);
     event["mid_after"] = ToJson(result->b_final);
   }
+  event["frames"] = this_drag_frames_.count;
+  event["frame_ms"] = Rounded(float(this_drag_frames_.mean()));
+  event["idle_frame_ms"] = Rounded(float(idle_frames_.mean()));
+  this_drag_frames_ = FrameTimes();
   event["options"] = {{"hinge", settings.hinge},
                       {"soft", Rounded(settings.soft)},
                       {"weight", Rounded(settings.weight)},
@@ -855,12 +860,22 @@ int Viewer::Run() {
     gl_->Swap();
     if (frame_count_ == 0) WriteReadyTrace();
     ++frame_count_;
-    frame_ms_.Add(MillisecondsSince(frame_start));
+    const double frame_ms = MillisecondsSince(frame_start);
+    frame_ms_.Add(frame_ms);
+    FrameTimes& bucket = drag_ == Drag::kGizmo ? drag_frames_ : idle_frames_;
+    bucket.sum_ms += frame_ms;
+    ++bucket.count;
+    if (drag_ == Drag::kGizmo) {
+      this_drag_frames_.sum_ms += frame_ms;
+      ++this_drag_frames_.count;
+    }
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   Json exit_event;
   exit_event["event"] = "exit";
   exit_event["frames"] = frame_count_;
+  exit_event["idle_frame_ms"] = Rounded(float(idle_frames_.mean()));
+  exit_event["drag_frame_ms"] = Rounded(float(drag_frames_.mean()));
   trace_.Write(exit_event);
   return kExitOk;
 }

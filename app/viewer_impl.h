@@ -182,6 +182,14 @@ class Viewer {
   bool message_is_error_ = false;
   Clock::time_point message_time_;
   Smoothed frame_ms_, update_ms_, draw_ms_, solve_us_;
+  // Frame times while a handle is dragged and while nothing is (for the trace: a drag must be as
+  // smooth as an idle frame).
+  struct FrameTimes {
+    double sum_ms = 0.0;
+    long count = 0;
+    double mean() const { return count > 0 ? sum_ms / double(count) : 0.0; }
+  };
+  FrameTimes drag_frames_, idle_frames_, this_drag_frames_;
   bool quit_ = false;
   long frame_count_ = 0;
   bool screenshot_requested_ = false;
