@@ -42,9 +42,20 @@ void PrintWarnings(const assets::Model& model) {
   for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
 }
 
+// A model with the pose a command asked for.
+struct PreparedPose {
+  assets::Model model;
+  ClipTime clip_time;
+  ConstraintRequests requests;
+  PoseState state;
+};
+
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
-int PreparePose(const PoseArgs& args, assets::Model* model, ClipTime* clip_time,
-                ConstraintRequests* requests, PoseState* state) {
+int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
+  assets::Model* model = &prepared->model;
+  ClipTime* clip_time = &prepared->clip_time;
+  ConstraintRequests* requests = &prepared->requests;
+  PoseState* state = &prepared->state;
   std::string error;
   if (!LoadModelOrBuiltin(args.model_path, model, &error)) return BadInput(error);
   PrintWarnings(*model);
@@ -169,13 +180,12 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   if (skinning != "cpu" && skinning != "gpu") {
     return BadInput("--skinning '" + skinning + "': expected cpu or gpu");
   }
-  assets::Model model;
-  ClipTime clip_time;
-  ConstraintRequests requests;
-  PoseState state;
-  if (int code = PreparePose(args, &model, &clip_time, &requests, &state); code != kExitOk) {
-    return code;
-  }
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ClipTime& clip_time = prepared.clip_time;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
   Json doc;
   doc["model"] = model.source;
   if (clip_time.clip >= 0) {
@@ -215,13 +225,11 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   std::string error;
   if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
-  assets::Model model;
-  ClipTime clip_time;
-  ConstraintRequests requests;
-  PoseState state;
-  if (int code = PreparePose(args, &model, &clip_time, &requests, &state); code != kExitOk) {
-    return code;
-  }
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
   auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
   if (!gl) return Failure("render: " + error);
   auto renderer = renderer::Renderer::Create(&error);
@@ -251,13 +259,12 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
   PoseArgs pose_args = args;
   if (bake && !pose_args.anim) pose_args.anim = 0;
-  assets::Model model;
-  ClipTime clip_time;
-  ConstraintRequests requests;
-  PoseState state;
-  if (int code = PreparePose(pose_args, &model, &clip_time, &requests, &state); code != kExitOk) {
-    return code;
-  }
+  PreparedPose prepared;
+  if (int code = PreparePose(pose_args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ClipTime& clip_time = prepared.clip_time;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
   std::string error;
   bool ok;
   if (bake) {

@@ -9,33 +9,23 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
 
-BINARY = None
 
 
 def dist(a, b):
     return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
 
 
-class DragTest(unittest.TestCase):
+class DragTest(xs.XvfbTestCase):
     def setUp(self):
-        try:
-            xs.require_tools("Xvfb", "xdotool", "import", "convert")
-        except xs.SkipTest as e:
-            raise unittest.SkipTest(str(e))
-        self.xvfb = xs.Xvfb()
-        self.addCleanup(self.xvfb.close)
-        self.viewer = xs.Viewer(BINARY, self.xvfb, size="900x700")
-        self.addCleanup(self.viewer.close)
+        super().setUp()
+        self.viewer = self.start()
         self.ready = self.viewer.wait_event("ready")
         self.viewer.find_window()
-        self.shots = tempfile.mkdtemp(prefix="skelview-drag-")
 
     def chain(self, end):
         for c in self.ready["chains"]:
@@ -48,7 +38,7 @@ class DragTest(unittest.TestCase):
         spec = "LeftFoot=%r,%r,%r" % tuple(drag["target"])
         if drag["options"]["hinge"]:
             spec += ",hinge"
-        args = [BINARY, "pose", "--ik", spec]
+        args = [self.binary, "pose", "--ik", spec]
         if "anim" in drag:
             args += ["--anim", str(drag["anim"]["index"]), "--time", repr(drag["anim"]["time"])]
         out = subprocess.run(args, capture_output=True, text=True, timeout=60,
@@ -127,22 +117,12 @@ class DragTest(unittest.TestCase):
         self.assertGreater(drag["target"][1], hand["target"][1] + 0.02)
 
 
-class ConstraintDragTest(unittest.TestCase):
+class ConstraintDragTest(xs.XvfbTestCase):
     """Aim and FABRIK constraints given on the command line get handles that drag like the others."""
 
-    def setUp(self):
-        try:
-            xs.require_tools("Xvfb", "xdotool", "import", "convert")
-        except xs.SkipTest as e:
-            raise unittest.SkipTest(str(e))
-        self.xvfb = xs.Xvfb()
-        self.addCleanup(self.xvfb.close)
-
     def test_dragging_an_aim_target_turns_the_head_toward_it(self):
-        viewer = xs.Viewer(BINARY, self.xvfb, size="900x700",
-                           args=["--aim", "Head=0.35,1.75,0.6", "--fabrik",
-                                 "Spine:RightHand=-0.45,1.2,0.3"])
-        self.addCleanup(viewer.close)
+        viewer = self.start(["--aim", "Head=0.35,1.75,0.6", "--fabrik",
+                             "Spine:RightHand=-0.45,1.2,0.3"])
         ready = viewer.wait_event("ready")
         viewer.find_window()
         labels = [c["label"] for c in ready["chains"]]
@@ -159,7 +139,7 @@ class ConstraintDragTest(unittest.TestCase):
         self.assertGreater(dist(drag["target"], aim["target"]), 0.05)
         # The command line aims the head at the same target the same way.
         spec = "Head=%r,%r,%r" % tuple(drag["target"])
-        out = subprocess.run([BINARY, "pose", "--aim", spec], capture_output=True, text=True,
+        out = subprocess.run([self.binary, "pose", "--aim", spec], capture_output=True, text=True,
                              timeout=60, env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertTrue(json.loads(out.stdout)["aim"][0]["reached"])
@@ -168,9 +148,4 @@ class ConstraintDragTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    BINARY = os.path.abspath(sys.argv.pop(1))
-    result = unittest.main(exit=False, verbosity=2).result
-    if not result.wasSuccessful():
-        sys.exit(1)
-    if result.skipped and result.testsRun == len(result.skipped):
-        sys.exit(77)
+    xs.run_tests()

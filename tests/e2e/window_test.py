@@ -7,30 +7,13 @@ import os
 import subprocess
 import time
 import sys
-import tempfile
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
 
-BINARY = None
 
 
-class WindowTest(unittest.TestCase):
-    def setUp(self):
-        try:
-            xs.require_tools("Xvfb", "xdotool", "import", "convert")
-        except xs.SkipTest as e:
-            raise unittest.SkipTest(str(e))
-        self.xvfb = xs.Xvfb()
-        self.addCleanup(self.xvfb.close)
-        self.shots = tempfile.mkdtemp(prefix="skelview-shots-")
-
-    def start(self, args=()):
-        viewer = xs.Viewer(BINARY, self.xvfb, args=args, size="900x700")
-        self.addCleanup(viewer.close)
-        return viewer
-
+class WindowTest(xs.XvfbTestCase):
     def test_opens_draws_orbits_and_quits(self):
         viewer = self.start()
         ready = viewer.wait_event("ready")
@@ -64,7 +47,7 @@ class WindowTest(unittest.TestCase):
 
     def test_failed_reload_keeps_the_current_model(self):
         path = os.path.join(self.shots, "model.glb")
-        subprocess.run([BINARY, "export", "-o", path], check=True, timeout=60)
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
         viewer = self.start([path])
         ready = viewer.wait_event("ready")
         self.assertEqual(ready["model"], path)
@@ -80,7 +63,7 @@ class WindowTest(unittest.TestCase):
         cx, cy = ready["model_px"]["center"]
         self.assertGreater(xs.brightest_near(shot, cx, cy), 120, "the model should still be drawn")
         # Fixed on disk: reloading works again, in the background, and reports it.
-        subprocess.run([BINARY, "export", "-o", path], check=True, timeout=60)
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
         viewer.key("ctrl+r")
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
@@ -103,7 +86,7 @@ class WindowTest(unittest.TestCase):
         event = viewer.wait_event("export")
         self.assertTrue(event["ok"], event)
         self.assertEqual(event["path"], out)
-        info = subprocess.run([BINARY, "info", out, "--json"], capture_output=True, text=True,
+        info = subprocess.run([self.binary, "info", out, "--json"], capture_output=True, text=True,
                               timeout=60)
         self.assertEqual(info.returncode, 0, info.stderr)
         self.assertEqual(json.loads(info.stdout)["counts"]["joints"], 22)
@@ -112,16 +95,11 @@ class WindowTest(unittest.TestCase):
         path = os.path.join(self.shots, "not-a-model.glb")
         with open(path, "wb") as f:
             f.write(b"this is not a model" * 10)
-        proc = subprocess.run([BINARY, path], env=self.xvfb.env(), capture_output=True, text=True,
+        proc = subprocess.run([self.binary, path], env=self.xvfb.env(), capture_output=True, text=True,
                               timeout=30)
         self.assertEqual(proc.returncode, 2)
         self.assertIn(path, proc.stderr)
 
 
 if __name__ == "__main__":
-    BINARY = os.path.abspath(sys.argv.pop(1))
-    result = unittest.main(exit=False, verbosity=2).result
-    if not result.wasSuccessful():
-        sys.exit(1)
-    if result.skipped and result.testsRun == len(result.skipped):
-        sys.exit(77)
+    xs.run_tests()

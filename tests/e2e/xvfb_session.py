@@ -6,7 +6,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+import sys
 import time
+import unittest
 
 
 class SkipTest(Exception):
@@ -195,3 +197,40 @@ def brightest_near(path, x, y, half=12):
          "-colorspace", "gray", "-format", "%[fx:int(255*maxima)]", "info:"],
         check=True, capture_output=True, text=True).stdout
     return int(out.split()[0])
+
+
+class XvfbTestCase(unittest.TestCase):
+    """A test with its own Xvfb display (skipped when the tools are missing); `BINARY` is the
+    skelview executable, set by run_tests()."""
+
+    BINARY = None
+
+    @property
+    def binary(self):
+        return XvfbTestCase.BINARY
+
+    def setUp(self):
+        try:
+            require_tools("Xvfb", "xdotool", "import", "convert")
+        except SkipTest as e:
+            raise unittest.SkipTest(str(e))
+        self.xvfb = Xvfb()
+        self.addCleanup(self.xvfb.close)
+        self.shots = tempfile.mkdtemp(prefix="skelview-shots-")
+
+    def start(self, args=(), size="900x700"):
+        """skelview in a window on this test's display, closed at the end of the test."""
+        viewer = Viewer(XvfbTestCase.BINARY, self.xvfb, args=args, size=size)
+        self.addCleanup(viewer.close)
+        return viewer
+
+
+def run_tests():
+    """Runs the calling module's tests: `script.py SKELVIEW_BINARY`. Exit code 1 on a failure,
+    77 (CTest's skip) when every test was skipped."""
+    XvfbTestCase.BINARY = os.path.abspath(sys.argv.pop(1))
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.skipped and result.testsRun == len(result.skipped):
+        sys.exit(77)
