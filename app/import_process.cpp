@@ -5,9 +5,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -67,6 +69,13 @@ bool WriteAll(int fd, const char* data, size_t size) {
 
 }  // namespace
 
+size_t DefaultImportMemoryLimit(size_t file_bytes) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  const double physical = pages > 0 && page_size > 0 ? double(pages) * double(page_size) : 8e9;
+  const double wanted = double(size_t(2) << 30) + 64.0 * double(file_bytes);
+  return static_cast<size_t>(std::min(wanted, physical * 0.75));
+}
+
 ImportProcess::~ImportProcess() {
   if (state_ == State::kRunning) Cancel();
   CloseAll();
@@ -111,7 +120,11 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  rlimit memory{limits.memory_bytes, limits.memory_bytes};
+  struct stat file_stat {};
+  const size_t file_bytes = stat(path.c_str(), &file_stat) == 0 ? size_t(file_stat.st_size) : 0;
+  const size_t memory_limit =
+      limits.memory_bytes > 0 ? limits.memory_bytes : DefaultImportMemoryLimit(file_bytes);
+  rlimit memory{memory_limit, memory_limit};
   const pid_t pid = fork();
   if (pid < 0) {
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);

@@ -15,9 +15,15 @@
 namespace app {
 
 struct ImportLimits {
-  double timeout_seconds = 300.0;          // the worker is stopped after this long
-  size_t memory_bytes = size_t(16) << 30;  // address-space limit of the worker (not under ASan)
+  double timeout_seconds = 300.0;  // the worker is stopped after this long
+  // Address-space limit of the worker (not applied under AddressSanitizer); 0 picks one from the
+  // file's size: 2 GiB + 64 bytes per byte of file, at most 3/4 of the machine's memory — room
+  // for any real model, but not for a 32-byte file that claims a billion vertices.
+  size_t memory_bytes = 0;
 };
+
+// The address-space limit ImportLimits{}.memory_bytes = 0 stands for, for a file of this size.
+size_t DefaultImportMemoryLimit(size_t file_bytes);
 
 class ImportProcess {
  public:

@@ -528,3 +528,74 @@ TEST(CliConstraints, HingeLimitOnTheKneeBoundsTheTwoBoneSolver) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string ImportData(const std::string& relative) {
+  return std::string(SKELVIEW_SOURCE_DIR) + "/tests/data/import/" + relative;
+}
+
+TEST(CliImportCrashes, FuzzerFoundCrashInsideAssimpIsContained) {
+  // Assimp 5.2.5 double-frees its scene on this FBX (found by tests/fuzz): the import worker
+  // dies, skelview reports it in one line and exits 2, in well under 5 s.
+  const std::string path = ImportData("crashes/fbx_skin_cluster_double_free.fbx");
+  const testproc::Result r = testproc::Skelview({"info", path}, 5.0);
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_TRUE(r.exited) << "skelview itself died: signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("the importer crashed on " + path));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(CliImportCrashes, HugeClaimedCountsHitTheWorkersMemoryLimit) {
+  // A 32-byte .x claiming 260 million vertices makes Assimp allocate gigabytes; the worker's
+  // address-space limit turns that into a refusal (not applied under AddressSanitizer, where the
+  // allocation simply succeeds and the file is refused afterwards).
+  const std::string path = ImportData("crashes/x_mesh_count_allocates_3gb.x");
+  const testproc::Result r = testproc::Skelview({"info", path}, 20.0);
+  ASSERT_TRUE(r.exited) << "signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(path));
+}
+
+TEST(CliImportCrashes, MalformedFilesExitTwoWithinFiveSeconds) {
+  // Bit flips of an exported .glb (fixed seed), truncations, and a huge accessor count.
+  const std::string good = TempPath("flip-source.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", good}).exit_code, 0);
+  const std::string bytes = ReadFile(good);
+  std::mt19937 rng(1234);
+  int refused = 0, loaded = 0;
+  for (int variant = 0; variant < 12; ++variant) {
+    std::string flipped = bytes;
+    // Flip bits in the JSON chunk (the first 2 KiB) and in the binary data.
+    for (int k = 0; k < 6; ++k) {
+      const size_t at = k < 3 ? 20 + rng() % 2000 : rng() % flipped.size();
+      flipped[at] = static_cast<char>(flipped[at] ^ (1 << (rng() % 8)));
+    }
+    const std::string path = TempPath("flipped-" + std::to_string(variant) + ".glb");
+    WriteFile(path, flipped);
+    const testproc::Result r = testproc::Skelview({"info", path}, 5.0);
+    ASSERT_FALSE(r.timed_out) << path;
+    ASSERT_TRUE(r.exited) << path << ": signal " << r.signal;
+    if (r.exit_code == 0) {
+      ++loaded;  // a flip in vertex data can leave a valid file
+    } else {
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(path));
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0);
+  const std::string huge = TempPath("huge-count.gltf");
+  WriteFile(huge, R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+    "nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+    "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}],
+    "bufferViews":[{"buffer":0,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":2147483647,"type":"VEC3"}]})");
+  const testproc::Result r = testproc::Skelview({"info", huge}, 5.0);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(huge));
+}
+
+}  // namespace
