@@ -25,12 +25,23 @@ glm::quat SampleTrack(const Track<glm::quat>& track, float time_seconds, const g
 
 // Sets `pose` to the skeleton's rest pose, then overrides every joint property the clip animates
 // with its value at `time_seconds`, clamped to [0, clip.duration]. Joints and properties the clip
-// does not animate keep their rest values; channels naming a joint outside the skeleton are
-// ignored. The pose is resized to the skeleton. Looping is the caller's job (see WrapTime).
+// does not animate keep their rest values (so does a property whose track is malformed); channels
+// naming a joint outside the skeleton are ignored. The pose is resized to the skeleton. Looping is
+// the caller's job (see WrapTime). Works on any clip; a prepared one (PrepareClip) is sampled
+// faster: one key search per distinct key-time array, no rest copy for fully animated joints.
+// Results equal SampleTrack's per track to within 1e-6.
 void SampleClip(const ik::Skeleton& skeleton, const Clip& clip, float time_seconds, ik::Pose* pose);
 void SampleClip(const Model& model, const Clip& clip, float time_seconds, ik::Pose* pose);
 
-// Spherical linear interpolation from a to b along the shorter arc; unit result.
+// Makes `clip` ready for fast sampling: normalises its rotation key values (cubic-spline
+// tangents are left alone; a zero or non-finite key is left for the sampler to refuse) and fills
+// clip->sampling. Call it after building or editing a clip; LoadModel, DeserializeModel and
+// MakeBuiltinCharacter return prepared clips.
+void PrepareClip(Clip* clip);
+
+// Spherical linear interpolation from a to b along the shorter arc; unit result. For unit inputs
+// it matches the textbook sin-weighted formula to within 1e-6, without trigonometry when the
+// keys are less than about 50 degrees apart (a series in the half-angle instead).
 glm::quat SlerpShortest(const glm::quat& a, const glm::quat& b, float t);
 
 }  // namespace assets

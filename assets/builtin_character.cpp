@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "assets/animation.h"
 #include "assets/isosurface.h"
 #include "ik/kinematics.h"
 
@@ -629,6 +630,7 @@ Model MakeBuiltinCharacter() {
   const PoseWriter writer(rest_world);
   model.clips.push_back(MakeWalk(layout, writer));
   model.clips.push_back(MakeIdle(writer));
+  for (Clip& clip : model.clips) PrepareClip(&clip);
   return model;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -39,12 +40,43 @@ class Document {
   bool glb = false;
 
   // Reads the container. Fails with a reason (truncated or malformed .glb, JSON that does not
-  // parse) in *error.
-  bool Parse(const std::string& path, const std::vector<uint8_t>& bytes, std::string* error);
+  // parse or nests deeper than kMaxJsonDepth, JSON text over kMaxJsonBytes) in *error. `bytes`
+  // may be only the start of a .glb of `file_size` bytes (at least its header, JSON chunk and the
+  // next chunk header): its binary chunk is then read from `path` as accessors need it, so a
+  // large model is never held whole. Nothing is copied from `bytes`: they must outlive the
+  // Document.
+  bool Parse(const std::string& path, const std::vector<uint8_t>& bytes, std::string* error,
+             uint64_t file_size = 0);
 
   // Reads accessor `index`, checking every offset against its bufferView and buffer. Buffers are
   // loaded on first use: the .glb binary chunk, base64 data URIs, or files next to the model.
   bool ReadAccessor(int64_t index, AccessorData* out, std::string* error);
+
+  // Checks every buffer, bufferView and accessor before anything reads them: each buffer holds
+  // the bytes its byteLength declares (BufferSize), each bufferView lies inside its buffer, each
+  // accessor has a valid type and component type, at most `max_elements` elements, and lies
+  // inside its bufferView (so its count is bounded by real bytes); sparse sections likewise; an
+  // accessor without a bufferView (zero-filled) may decode to at most kMaxZeroFilledBytes. Fails
+  // with the first problem in *error.
+  bool ValidateLayout(uint64_t max_elements, std::string* error) const;
+
+  // Reads accessor `index` (checked as ReadAccessor does) straight into `out`, which has room for
+  // `count` elements of `components` floats; fails unless the accessor has exactly that shape.
+  // Large vertex attributes are decoded without an intermediate copy this way.
+  bool ReadAccessorInto(int64_t index, int components, size_t count, float* out,
+                        std::string* error);
+  // An unsigned byte, short or int scalar accessor (triangle indices) as exact integers.
+  bool ReadIndices(int64_t index, std::vector<uint32_t>* out, std::string* error);
+  // Element and component counts of an accessor as declared; false when it has none valid.
+  bool AccessorShape(int64_t index, size_t* count, int* components) const;
+
+  // A copy of bufferView `view`'s bytes (checked to lie inside its buffer).
+  bool ViewData(int64_t view, std::vector<uint8_t>* out, std::string* error);
+
+  // Bytes buffer `index` really holds, without reading an external file (its size on disk), for
+  // checking declared sizes before anything is allocated from them. Fails for a missing buffer,
+  // a missing file or a data URI that is not base64.
+  bool BufferSize(int64_t index, uint64_t* size, std::string* error) const;
 
   // Appends an accessor over new bytes; returns its index. The bytes go into the .glb binary
   // chunk when there is one, else into an extra base64 buffer. Marks the document changed.
@@ -59,19 +91,66 @@ class Document {
   std::vector<uint8_t> Serialize();
 
  private:
-  bool Buffer(int64_t index, const std::vector<uint8_t>** data, std::string* error);
+  struct View {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+  };
+  // Where a buffer's bytes are: in memory, or a range of a file.
+  struct Source {
+    const uint8_t* memory = nullptr;
+    std::string file;
+    uint64_t file_offset = 0;
+    uint64_t size = 0;
+  };
+  bool Resolve(int64_t index, Source* out, std::string* error);
+  // Bytes [offset, offset + length) of buffer `buffer`: a pointer into memory, or read into
+  // *scratch from the file.
+  bool Read(int64_t buffer, uint64_t offset, uint64_t length, const uint8_t** out,
+            std::vector<uint8_t>* scratch, std::string* error);
+  bool ReadFileRange(const std::string& file, uint64_t offset, uint64_t length, const uint8_t** out,
+                     std::vector<uint8_t>* scratch, std::string* error);
+  template <typename Begin, typename Put>
+  bool Visit(int64_t index, AccessorData* meta, Begin begin, Put put, std::string* error);
+  bool LoadBin(std::string* error);
+  View Bin() const;
   bool ViewBytes(const Json& reference, uint64_t bytes_needed, const uint8_t** begin,
-                 std::string* error);
+                 std::vector<uint8_t>* scratch, std::string* error);
 
-  std::vector<uint8_t> bin_;
+  std::string path_;
+  View bin_source_;  // the .glb binary chunk: data null when it was left in the file
+  uint64_t bin_file_offset_ = 0;
+  std::vector<uint8_t> bin_;  // a copy, made only when Serialize extends it
+  bool bin_copied_ = false;
   bool has_bin_ = false;
   std::string directory_;
-  std::map<int64_t, std::vector<uint8_t>> buffers_;
+  std::map<int64_t, Source> sources_;
+  std::map<int64_t, std::vector<uint8_t>> decoded_;  // data URIs
+  std::string open_file_;                            // the file stream_ reads
+  std::ifstream stream_;
   std::vector<uint8_t> generated_;
   std::vector<std::pair<size_t, size_t>> generated_views_;  // offset, length in generated_
   std::vector<Json> generated_accessors_;
   bool changed_ = false;
 };
+
+// JSON nested deeper than this is refused before parsing: Assimp's glTF reader parses
+// recursively and would overflow the stack (real files nest about 10 levels).
+inline constexpr int kMaxJsonDepth = 256;
+// JSON text larger than this is refused (a parsed document takes several times its text).
+inline constexpr uint64_t kMaxJsonBytes = uint64_t{512} << 20;
+
+// Largest decoded size of an accessor that has no bufferView (all zeros, maybe sparse): such
+// accessors cost memory without costing file bytes.
+inline constexpr uint64_t kMaxZeroFilledBytes = uint64_t{256} << 20;
+
+// Base64 of `data` (for data URIs), and back from `text` starting at `begin` (false on a
+// character outside the alphabet).
+std::string Base64(const std::vector<uint8_t>& data);
+bool DecodeBase64(const std::string& text, size_t begin, std::vector<uint8_t>* out);
+
+// A glTF file's bytes: `root` as text, or for `glb` a binary container with `root` as its JSON
+// chunk and `bin` (when not empty) as its binary chunk.
+std::vector<uint8_t> WriteContainer(const Json& root, bool glb, const std::vector<uint8_t>& bin);
 
 // Decodes %XX escapes in a URI.
 std::string PercentDecode(const std::string& uri);

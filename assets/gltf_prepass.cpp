@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "assets/gltf_document.h"
+#include "assets/importer.h"
 #include "ik/skeleton.h"
 
 namespace assets::gltf {
@@ -288,6 +290,128 @@ bool RewriteSkinWeights(Document* d, std::vector<std::string>* warnings, std::st
   return true;
 }
 
+// --- limits ---------------------------------------------------------------------------------
+
+// Indices between top-level objects that Assimp follows without checking them all.
+bool CheckReferences(const json& doc, std::string* error) {
+  const size_t meshes = ArrayMember(doc, "meshes").size();
+  const size_t skins = ArrayMember(doc, "skins").size();
+  const size_t nodes = ArrayMember(doc, "nodes").size();
+  const size_t accessors = ArrayMember(doc, "accessors").size();
+  const json& node_list = ArrayMember(doc, "nodes");
+  for (size_t i = 0; i < node_list.size(); ++i) {
+    const json& node = node_list[i];
+    if (Member(node, "mesh")) {
+      const auto mesh = IndexMember(node, "mesh");
+      if (!mesh || *mesh >= static_cast<int64_t>(meshes)) {
+        *error = "node " + std::to_string(i) + " refers to a mesh that does not exist";
+        return false;
+      }
+    }
+    if (Member(node, "skin")) {
+      const auto skin = IndexMember(node, "skin");
+      if (!skin || *skin >= static_cast<int64_t>(skins)) {
+        *error = "node " + std::to_string(i) + " refers to a skin that does not exist";
+        return false;
+      }
+    }
+  }
+  const json& skin_list = ArrayMember(doc, "skins");
+  for (size_t s = 0; s < skin_list.size(); ++s) {
+    // Assimp 5.2.5 dereferences the inverse binds of a skin without joints (crash).
+    if (ArrayMember(skin_list[s], "joints").empty()) {
+      *error = "skin " + std::to_string(s) + " lists no joints";
+      return false;
+    }
+    for (const json& joint : ArrayMember(skin_list[s], "joints")) {
+      if (!joint.is_number_integer() || joint.get<int64_t>() < 0 ||
+          joint.get<int64_t>() >= static_cast<int64_t>(nodes)) {
+        *error = "skin " + std::to_string(s) + " lists a joint that is not a node";
+        return false;
+      }
+    }
+    if (Member(skin_list[s], "inverseBindMatrices")) {
+      const auto a = IndexMember(skin_list[s], "inverseBindMatrices");
+      if (!a || *a >= static_cast<int64_t>(accessors)) {
+        *error = "skin " + std::to_string(s) + " refers to an accessor that does not exist";
+        return false;
+      }
+    }
+  }
+  const json& mesh_list = ArrayMember(doc, "meshes");
+  for (size_t m = 0; m < mesh_list.size(); ++m) {
+    for (const json& primitive : ArrayMember(mesh_list[m], "primitives")) {
+      const json* attributes = Member(primitive, "attributes");
+      bool ok = attributes && attributes->is_object();
+      if (ok) {
+        for (const auto& [key, value] : attributes->items()) {
+          ok = ok && value.is_number_integer() && value.get<int64_t>() >= 0 &&
+               value.get<int64_t>() < static_cast<int64_t>(accessors);
+        }
+      }
+      if (ok && Member(primitive, "indices")) {
+        const auto a = IndexMember(primitive, "indices");
+        ok = a && *a < static_cast<int64_t>(accessors);
+      }
+      if (!ok) {
+        *error =
+            "mesh " + std::to_string(m) + " has a primitive with a missing or invalid accessor";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Vertices and triangles over every node that shows a mesh, against kMaxVertices and
+// kMaxTriangles, from the accessor counts (already checked against their data).
+bool CheckInstancedSize(const json& doc, const Prepass& walk, std::string* error) {
+  const json& accessors = ArrayMember(doc, "accessors");
+  auto count_of = [&](int64_t a) -> uint64_t {
+    if (a < 0 || a >= static_cast<int64_t>(accessors.size())) return 0;
+    return static_cast<uint64_t>(
+        std::max<int64_t>(IntMember(accessors[static_cast<size_t>(a)], "count", 0), 0));
+  };
+  const json& meshes = ArrayMember(doc, "meshes");
+  std::vector<uint64_t> vertices(meshes.size(), 0), triangles(meshes.size(), 0);
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    for (const json& primitive : ArrayMember(meshes[m], "primitives")) {
+      const json* attributes = Member(primitive, "attributes");
+      const auto position = attributes ? IndexMember(*attributes, "POSITION") : std::nullopt;
+      const uint64_t n = position ? count_of(*position) : 0;
+      const auto indices = IndexMember(primitive, "indices");
+      const uint64_t corners = indices ? count_of(*indices) : n;
+      const int64_t mode = IntMember(primitive, "mode", 4);
+      vertices[m] += n;
+      triangles[m] += mode == 4                                 ? corners / 3
+                      : (mode == 5 || mode == 6) && corners > 2 ? corners - 2
+                                                                : 0;
+    }
+  }
+  const json& nodes = ArrayMember(doc, "nodes");
+  uint64_t total_vertices = 0, total_triangles = 0;
+  for (int node : walk.preorder_nodes) {
+    if (node < 0 || static_cast<size_t>(node) >= nodes.size()) continue;
+    const auto mesh = IndexMember(nodes[static_cast<size_t>(node)], "mesh");
+    if (!mesh || *mesh >= static_cast<int64_t>(meshes.size())) continue;
+    total_vertices += vertices[static_cast<size_t>(*mesh)];
+    total_triangles += triangles[static_cast<size_t>(*mesh)];
+  }
+  if (total_vertices > kMaxVertices) {
+    *error = "its meshes have " + std::to_string(total_vertices) +
+             " vertices in all (counting each node that shows a mesh), more than the " +
+             std::to_string(kMaxVertices) + " skelview loads";
+    return false;
+  }
+  if (total_triangles > kMaxTriangles) {
+    *error = "its meshes have " + std::to_string(total_triangles) +
+             " triangles in all (counting each node that shows a mesh), more than the " +
+             std::to_string(kMaxTriangles) + " skelview loads";
+    return false;
+  }
+  return true;
+}
+
 // --- animations -------------------------------------------------------------------------------
 
 struct KeyStats {
@@ -329,20 +453,42 @@ bool ReadChannel(Document* d, const json& sampler, const std::string& path, Join
     *why = "sampler input/output accessors do not match";
     return false;
   }
-  // Keep keys with finite, strictly increasing times and finite values.
+  // Keep keys with finite, strictly increasing times up to kMaxKeyTime and values within
+  // kMaxCoordinate (rotations: any non-zero length, normalised below), as the importer does for
+  // Assimp's keys; larger ones overflow interpolation (a cubic tangent is scaled by the interval).
   std::vector<float> kept_times;
   std::vector<size_t> kept_keys;
   for (size_t k = 0; k < times.count; ++k) {
     const float t = times.values[k];
-    bool ok = std::isfinite(t) && (kept_times.empty() || t > kept_times.back());
+    bool ok = std::isfinite(t) && std::abs(t) <= kMaxKeyTime &&
+              (kept_times.empty() || t > kept_times.back());
     for (size_t e = 0; ok && e < per_key * static_cast<size_t>(width); ++e) {
-      ok = std::isfinite(values.values[k * per_key * width + e]);
+      const float v = values.values[k * per_key * width + e];
+      ok = std::isfinite(v) && (rotation || std::abs(v) <= kMaxCoordinate);
     }
     if (ok && rotation) {
-      const size_t base = (k * per_key + (per_key == 3 ? 1 : 0)) * 4;
-      float len2 = 0.0f;
-      for (int e = 0; e < 4; ++e) len2 += values.values[base + e] * values.values[base + e];
-      ok = len2 > 1e-12f;
+      // In double: the squares of large float components overflow a float.
+      for (size_t slot = 0; slot < per_key; ++slot) {
+        const size_t base = (k * per_key + slot) * 4;
+        double len2 = 0.0;
+        for (int e = 0; e < 4; ++e) {
+          const double c = static_cast<double>(values.values[base + e]);
+          len2 += c * c;
+        }
+        const bool value_slot = per_key == 1 || slot == 1;
+        if (value_slot) {
+          ok = ok && len2 > 1e-12;
+          const double len = std::sqrt(len2);
+          for (int e = 0; ok && e < 4; ++e) {
+            values.values[base + e] =
+                static_cast<float>(static_cast<double>(values.values[base + e]) / len);
+          }
+        } else {
+          // Tangents keep their length but must stay where interpolation cannot overflow.
+          const double limit = static_cast<double>(kMaxCoordinate);
+          ok = ok && len2 <= limit * limit;
+        }
+      }
     }
     if (!ok) {
       ++stats->dropped_keys;
@@ -365,9 +511,8 @@ bool ReadChannel(Document* d, const json& sampler, const std::string& path, Join
     for (size_t k : kept_keys) {
       for (size_t slot = 0; slot < per_key; ++slot) {
         const float* q = element(k, slot);
-        glm::quat value(q[3], q[0], q[1], q[2]);  // glTF stores x, y, z, w
-        if (per_key == 1 || slot == 1) value = glm::normalize(value);
-        track.values.push_back(value);
+        // glTF stores x, y, z, w; values were normalised above.
+        track.values.emplace_back(q[3], q[0], q[1], q[2]);
       }
     }
   } else {
@@ -456,6 +601,295 @@ bool ReadAnimations(Document* d, Prepass* out) {
   return true;
 }
 
+// --- native meshes ----------------------------------------------------------------------------
+
+// Mesh compression extensions only Assimp decodes; a file using one keeps the Assimp mesh path.
+bool UsesCompressedMeshes(const json& doc) {
+  for (const json& mesh : ArrayMember(doc, "meshes")) {
+    for (const json& primitive : ArrayMember(mesh, "primitives")) {
+      const json* extensions = Member(primitive, "extensions");
+      if (extensions && extensions->is_object() && !extensions->empty()) {
+        for (const auto& [name, value] : extensions->items()) {
+          if (name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression") {
+            return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// Reads a VEC3/VEC2 attribute of `count` elements into `out`; false (and no data) when the
+// attribute is absent or of another shape, so that it is treated as missing.
+template <typename Vec>
+bool ReadOptionalAttribute(Document* d, const json& attributes, const char* key, size_t count,
+                           std::vector<Vec>* out, std::string* error) {
+  const auto index = IndexMember(attributes, key);
+  size_t n = 0;
+  int components = 0;
+  constexpr int kWidth = static_cast<int>(sizeof(Vec) / sizeof(float));
+  if (!index || !d->AccessorShape(*index, &n, &components) || n != count || components != kWidth ||
+      count == 0) {
+    return true;
+  }
+  out->resize(count);
+  if (!d->ReadAccessorInto(*index, kWidth, count, &(*out)[0][0], error)) return false;
+  return true;
+}
+
+// The four largest positive influences per vertex over every JOINTS_n/WEIGHTS_n set, in
+// descending order (ties keep file order, as a stable sort would), unnormalised.
+bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::string* error) {
+  const size_t n = out->positions.size();
+  bool any = false;
+  for (int set = 0;; ++set) {
+    const auto j = IndexMember(attributes, ("JOINTS_" + std::to_string(set)).c_str());
+    const auto w = IndexMember(attributes, ("WEIGHTS_" + std::to_string(set)).c_str());
+    if (!j || !w) break;
+    AccessorData joints, weights;
+    if (!d->ReadAccessor(*j, &joints, error) || !d->ReadAccessor(*w, &weights, error)) {
+      return false;
+    }
+    if (joints.components != 4 || weights.components != 4 || joints.count != n ||
+        weights.count != n) {
+      *error = "a primitive's JOINTS_" + std::to_string(set) + "/WEIGHTS_" + std::to_string(set) +
+               " accessors are not VEC4 with one element per vertex";
+      return false;
+    }
+    if (!any) {
+      out->joints.assign(n, glm::u16vec4(0));
+      out->weights.assign(n, glm::vec4(0.0f));
+      out->influence_counts.assign(n, 0);
+      any = true;
+    }
+    for (size_t v = 0; v < n; ++v) {
+      for (size_t c = 0; c < 4; ++c) {
+        const float weight = weights.values[v * 4 + c];
+        const float joint = joints.values[v * 4 + c];
+        if (weight == 0.0f) continue;
+        if (!std::isfinite(weight) || weight < 0.0f || !(joint >= 0.0f) || joint > 65535.0f ||
+            joint != std::floor(joint)) {
+          ++out->invalid_influences;
+          continue;
+        }
+        const int count = out->influence_counts[v];
+        if (count < 255) out->influence_counts[v] = static_cast<uint8_t>(count + 1);
+        const int kept = std::min(count, 4);
+        glm::vec4& top = out->weights[v];
+        glm::u16vec4& slots = out->joints[v];
+        int k = 0;
+        while (k < kept && top[k] >= weight) ++k;
+        if (k >= 4) continue;
+        for (int m = std::min(kept, 3); m > k; --m) {
+          top[m] = top[m - 1];
+          slots[m] = slots[m - 1];
+        }
+        top[k] = weight;
+        slots[k] = static_cast<uint16_t>(joint);
+      }
+    }
+  }
+  return true;
+}
+
+bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primitive* out,
+                     std::string* error) {
+  const int64_t mode = IntMember(primitive, "mode", 4);
+  const json* attributes = Member(primitive, "attributes");
+  const auto position = attributes ? IndexMember(*attributes, "POSITION") : std::nullopt;
+  size_t n = 0;
+  int components = 0;
+  if ((mode != 4 && mode != 5 && mode != 6) || !position ||
+      !d->AccessorShape(*position, &n, &components) || n == 0) {
+    out->triangles = false;  // points, lines, or nothing to draw
+    return true;
+  }
+  if (components != 3) {
+    *error = "a primitive's POSITION accessor is not VEC3";
+    return false;
+  }
+  out->positions.resize(n);
+  if (!d->ReadAccessorInto(*position, 3, n, &out->positions[0][0], error) ||
+      !ReadOptionalAttribute(d, *attributes, "NORMAL", n, &out->normals, error) ||
+      !ReadOptionalAttribute(d, *attributes, "TEXCOORD_0", n, &out->uvs, error) ||
+      !ReadInfluences(d, *attributes, out, error)) {
+    return false;
+  }
+  std::vector<uint32_t> corners;
+  if (const auto indices = IndexMember(primitive, "indices")) {
+    if (!d->ReadIndices(*indices, &corners, error)) return false;
+  } else {
+    corners.resize(n);
+    for (size_t i = 0; i < n; ++i) corners[i] = static_cast<uint32_t>(i);
+  }
+  auto add = [&](uint32_t a, uint32_t b, uint32_t c) {
+    if (a >= n || b >= n || c >= n) {
+      ++out->dropped_triangles;
+      return;
+    }
+    out->indices.insert(out->indices.end(), {a, b, c});
+  };
+  if (mode == 4) {
+    corners.resize(corners.size() - corners.size() % 3);
+    const bool all_valid =
+        std::all_of(corners.begin(), corners.end(), [n](uint32_t c) { return c < n; });
+    if (all_valid) {
+      out->indices = std::move(corners);  // the common case: taken as it is
+    } else {
+      out->indices.reserve(corners.size());
+      for (size_t i = 0; i + 2 < corners.size(); i += 3) {
+        add(corners[i], corners[i + 1], corners[i + 2]);
+      }
+    }
+  } else if (mode == 5) {  // strip: every other triangle flipped to keep the winding
+    for (size_t i = 0; i + 2 < corners.size(); ++i) {
+      if (i % 2 == 0) {
+        add(corners[i], corners[i + 1], corners[i + 2]);
+      } else {
+        add(corners[i + 1], corners[i], corners[i + 2]);
+      }
+    }
+  } else {  // fan around the first corner
+    for (size_t i = 1; i + 1 < corners.size(); ++i) add(corners[0], corners[i], corners[i + 1]);
+  }
+  if (out->indices.empty()) out->triangles = false;
+  const auto material = IndexMember(primitive, "material");
+  out->material =
+      material && *material < static_cast<int64_t>(materials) ? static_cast<int>(*material) : -1;
+  return true;
+}
+
+bool ReadMeshes(Document* d, Prepass* out, std::string* error) {
+  const json& meshes = ArrayMember(d->root, "meshes");
+  const size_t materials = ArrayMember(d->root, "materials").size();
+  out->meshes.resize(meshes.size());
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    const json& primitives = ArrayMember(meshes[m], "primitives");
+    std::string name = StringMember(meshes[m], "name");
+    if (name.empty()) name = "meshes[" + std::to_string(m) + "]";
+    out->meshes[m].resize(primitives.size());
+    for (size_t p = 0; p < primitives.size(); ++p) {
+      Primitive& primitive = out->meshes[m][p];
+      primitive.name = primitives.size() > 1 ? name + "-" + std::to_string(p) : name;
+      if (!DecodePrimitive(d, primitives[p], materials, &primitive, error)) {
+        *error = "mesh " + std::to_string(m) + ": " + *error;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool ReadSkins(Document* d, Prepass* out, std::string* error) {
+  const json& skins = ArrayMember(d->root, "skins");
+  size_t without_inverse_binds = 0;
+  for (size_t s = 0; s < skins.size(); ++s) {
+    Skin skin;
+    for (const json& joint : ArrayMember(skins[s], "joints")) {
+      skin.joints.push_back(static_cast<int>(joint.get<int64_t>()));  // checked: a node index
+    }
+    skin.inverse_binds.assign(skin.joints.size(), glm::mat4(1.0f));
+    if (const auto accessor = IndexMember(skins[s], "inverseBindMatrices")) {
+      AccessorData data;
+      if (!d->ReadAccessor(*accessor, &data, error)) return false;
+      if (data.components != 16 || data.count < skin.joints.size()) {
+        *error = "skin " + std::to_string(s) + " has fewer inverse bind matrices than joints";
+        return false;
+      }
+      for (size_t j = 0; j < skin.joints.size(); ++j) {
+        glm::mat4& m = skin.inverse_binds[j];
+        for (int c = 0; c < 4; ++c)
+          for (int r = 0; r < 4; ++r)
+            m[c][r] = data.values[j * 16 + static_cast<size_t>(c * 4 + r)];
+      }
+    } else {
+      ++without_inverse_binds;
+    }
+    out->skins.push_back(std::move(skin));
+  }
+  if (without_inverse_binds > 0) {
+    out->warnings.push_back(std::to_string(without_inverse_binds) +
+                            " skins had no inverseBindMatrices; used identity matrices as glTF "
+                            "specifies");
+  }
+  return true;
+}
+
+// Materials and the images they use (Assimp would load only the materials meshes reference,
+// and the native path gives it no meshes).
+void ReadMaterials(Document* d, Prepass* out) {
+  const json& textures = ArrayMember(d->root, "textures");
+  const json& images = ArrayMember(d->root, "images");
+  for (size_t i = 0; i < images.size(); ++i) {
+    ImageSource image;
+    const std::string uri = StringMember(images[i], "uri");
+    image.name = uri.empty() || uri.rfind("data:", 0) == 0 ? "image " + std::to_string(i) : uri;
+    if (const auto view = IndexMember(images[i], "bufferView")) {
+      if (!d->ViewData(*view, &image.bytes, &image.error) && image.error.empty()) {
+        image.error = "its bufferView is invalid";
+      }
+    } else if (uri.rfind("data:", 0) == 0) {
+      const size_t marker = uri.find(";base64,");
+      if (marker == std::string::npos || !DecodeBase64(uri, marker + 8, &image.bytes)) {
+        image.error = "its data URI is not valid base64";
+      }
+    } else if (!uri.empty()) {
+      image.file = PercentDecode(uri);
+    } else {
+      image.error = "it has neither a uri nor a bufferView";
+    }
+    out->images.push_back(std::move(image));
+  }
+  auto image_of = [&](const json* texture_info) -> int {
+    const auto texture = texture_info ? IndexMember(*texture_info, "index") : std::nullopt;
+    if (!texture || *texture >= static_cast<int64_t>(textures.size())) return -1;
+    const auto source = IndexMember(textures[static_cast<size_t>(*texture)], "source");
+    return source && *source < static_cast<int64_t>(images.size()) ? static_cast<int>(*source) : -1;
+  };
+  auto color_of = [](const json* factor, glm::vec4* color) {
+    if (!factor || !factor->is_array() || factor->size() != 4) return;
+    for (size_t c = 0; c < 4; ++c) {
+      const json& v = (*factor)[c];
+      if (!v.is_number()) return;
+    }
+    for (int c = 0; c < 4; ++c) {
+      const double v = (*factor)[static_cast<size_t>(c)].get<double>();
+      (*color)[c] = std::isfinite(v) ? static_cast<float>(std::clamp(v, 0.0, 1.0)) : 1.0f;
+    }
+  };
+  for (const json& material : ArrayMember(d->root, "materials")) {
+    MaterialSource m;
+    m.name = StringMember(material, "name");
+    const json* pbr = Member(material, "pbrMetallicRoughness");
+    const json* extensions = Member(material, "extensions");
+    const json* gloss =
+        extensions ? Member(*extensions, "KHR_materials_pbrSpecularGlossiness") : nullptr;
+    if (pbr) {
+      color_of(Member(*pbr, "baseColorFactor"), &m.base_color);
+      m.image = image_of(Member(*pbr, "baseColorTexture"));
+    } else if (gloss) {
+      color_of(Member(*gloss, "diffuseFactor"), &m.base_color);
+      m.image = image_of(Member(*gloss, "diffuseTexture"));
+    }
+    out->materials.push_back(std::move(m));
+  }
+}
+
+// The file as Assimp should see it once meshes, skins, animations and materials are read here: the
+// node hierarchy only. Assimp then reads a few kilobytes instead of the whole model.
+std::vector<uint8_t> SceneOnlyFile(Document* d) {
+  json root = json::object();
+  for (const char* key : {"asset", "scene", "scenes", "nodes", "extensionsUsed"}) {
+    if (d->root.contains(key)) root[key] = d->root[key];
+  }
+  for (json& node : root["nodes"]) {
+    if (!node.is_object()) continue;
+    for (const char* key : {"mesh", "skin", "weights", "camera", "extensions"}) node.erase(key);
+  }
+  return WriteContainer(root, d->glb, {});
+}
+
 }  // namespace
 
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes) {
@@ -463,15 +897,21 @@ bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes) {
   return ext == ".gltf" || ext == ".glb" || StartsWithGlbMagic(bytes);
 }
 
-bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, Prepass* out,
-             std::string* error) {
+bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
+             const PrepareOptions& options, Prepass* out, std::string* error) {
   *out = Prepass();
   try {
     Document d;
-    if (!d.Parse(path, bytes, error)) return false;
+    if (!d.Parse(path, bytes, error, file_size)) return false;
     const json* asset = Member(d.root, "asset");
     const std::string version = asset ? StringMember(*asset, "version") : std::string();
-    if (version.rfind("1", 0) == 0) return true;  // glTF 1.0: Assimp's own importer handles it
+    // glTF 1.0 (some exporters wrote its version as the number 1): Assimp's own importer.
+    const json* version_number = asset ? Member(*asset, "version") : nullptr;
+    if (version.rfind("1", 0) == 0 ||
+        (version_number && version_number->is_number() && version_number->get<double>() >= 1.0 &&
+         version_number->get<double>() < 2.0)) {
+      return true;
+    }
     if (!asset || version.rfind("2", 0) != 0) {
       *error = "not a glTF 2.0 file (asset.version is '" + version + "')";
       return false;
@@ -486,10 +926,28 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, Prepass
         return false;
       }
     }
+    if (!d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d.root, error) ||
+        !CheckInstancedSize(d.root, *out, error)) {
+      return false;
+    }
+    if (!ReadAnimations(&d, out)) return false;
+    if (options.native_meshes && !UsesCompressedMeshes(d.root)) {
+      // Meshes and skins are decoded here; Assimp only builds the node tree and materials.
+      if (!ReadMeshes(&d, out, error) || !ReadSkins(&d, out, error)) return false;
+      ReadMaterials(&d, out);
+      for (const json& node : ArrayMember(d.root, "nodes")) {
+        const auto mesh = IndexMember(node, "mesh");
+        const auto skin = IndexMember(node, "skin");
+        out->node_meshes.push_back(mesh ? static_cast<int>(*mesh) : -1);
+        out->node_skins.push_back(skin ? static_cast<int>(*skin) : -1);
+      }
+      out->native_meshes = true;
+      out->patched = SceneOnlyFile(&d);
+      return true;
+    }
     GiveSharedMeshesOwnCopies(&d, &out->warnings);
     AddMissingInverseBinds(&d, &out->warnings);
     if (!RewriteSkinWeights(&d, &out->warnings, error)) return false;
-    if (!ReadAnimations(&d, out)) return false;
     if (d.changed()) out->patched = d.Serialize();
     return true;
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
-// glTF pre-pass: reads a .gltf/.glb file's JSON (and the buffers it needs) before Assimp does,
-// refuses what would crash Assimp 5.2.5 and rewrites what it would misread. Internal to assets/.
+// glTF pre-pass: reads a .gltf/.glb file before Assimp does, validates every count and reference
+// against the data, and either decodes meshes, skins, materials and animations itself (the
+// native path) or rewrites what Assimp 5.2.5 would misread. Internal to assets/.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,57 @@ namespace assets::gltf {
 
 // Assimp's name for the node it adds above several scene roots.
 inline constexpr const char* kSyntheticRootName = "ROOT";
+
+// A mesh primitive decoded by the pre-pass (the native mesh path: Assimp never reads glTF mesh
+// data, whose import there peaks at several times the decoded size and whose vertex joining is
+// quadratic in bone weights).
+struct Primitive {
+  // As Assimp names it: the mesh's name (or "meshes[<index>]"), with "-<primitive index>" added
+  // when the mesh has several primitives.
+  std::string name;
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;  // as in the file, unchecked; empty when absent
+  std::vector<glm::vec2> uvs;      // TEXCOORD_0, glTF convention; empty when absent
+  // Skin influences over every JOINTS_n/WEIGHTS_n set: per vertex the four largest positive
+  // weights in descending order (ties in file order) with their skin joint indices,
+  // unnormalised, and how many positive influences the vertex had in all (saturating at 255).
+  // Empty when the primitive has no JOINTS_0/WEIGHTS_0.
+  std::vector<glm::u16vec4> joints;
+  std::vector<glm::vec4> weights;
+  std::vector<uint8_t> influence_counts;
+  size_t invalid_influences = 0;  // negative or non-finite weights, non-integer joints: dropped
+  std::vector<uint32_t> indices;  // triangles, strips and fans converted
+  size_t dropped_triangles = 0;   // with a corner past the vertices
+  int material = -1;              // glTF material index, -1 for Assimp's default material
+  bool triangles = true;          // false: points or lines (or no positions), not loaded
+};
+
+struct Skin {
+  std::vector<int> joints;               // glTF node indices
+  std::vector<glm::mat4> inverse_binds;  // one per joint; identity when the file has none
+};
+
+// A material as the native path reads it: base colour and the image of its base-colour texture
+// (pbrMetallicRoughness, or the diffuse of KHR_materials_pbrSpecularGlossiness).
+struct MaterialSource {
+  std::string name;
+  glm::vec4 base_color{1.0f};  // glTF's default
+  int image = -1;              // index into Prepass::images, -1 for none
+};
+
+// An image's encoded bytes (embedded in a bufferView or data URI), or the path of its file.
+struct ImageSource {
+  std::string name;  // its uri, or "image <index>"
+  std::vector<uint8_t> bytes;
+  std::string file;   // relative to the model; empty when embedded
+  std::string error;  // why neither could be read, when so
+};
+
+struct PrepareOptions {
+  // Decode glTF meshes and skins in the pre-pass and hand Assimp a file without them (unless a
+  // primitive uses Draco or meshopt compression, which only Assimp decodes).
+  bool native_meshes = true;
+};
 
 struct Prepass {
   // Bytes Assimp must read in place of the file's own (same path, so relative URIs still resolve);
@@ -29,12 +81,25 @@ struct Prepass {
   // and cubic-spline into linear). JointAnimation::joint holds the glTF *node* index here.
   std::vector<Clip> clips;
   bool is_gltf2 = false;  // false for glTF 1.0, which is left to Assimp untouched
+  // The native mesh path was taken: `patched` has no meshes, skins or animations, and these hold
+  // every glTF mesh's primitives (indexed like the file's meshes) and every skin.
+  bool native_meshes = false;
+  std::vector<std::vector<Primitive>> meshes;
+  std::vector<Skin> skins;
+  std::vector<MaterialSource> materials;  // the file's materials, in order
+  std::vector<ImageSource> images;        // the file's images, in order
+  std::vector<int> node_meshes;           // per glTF node: its mesh index, -1 for none
+  std::vector<int> node_skins;            // per glTF node: its skin index, -1 for none
 };
 
 // True for a path ending in .gltf or .glb (any case) or bytes starting with the binary magic.
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 
-// Runs the pre-pass on a file already read into `bytes`. Repairs, each with a warning:
+// Runs the pre-pass on a file of `file_size` bytes whose start is in `bytes`: all of a .gltf, and
+// of a .glb at least the header, JSON chunk and next chunk header (see Document::Parse). With
+// options.native_meshes (the default) it decodes meshes and skins itself (see Primitive) and gives
+// Assimp only the scene; otherwise Assimp reads the meshes and the pre-pass repairs, each with a
+// warning:
 //   - a skin without inverseBindMatrices (Assimp 5.2.5 crashes): identity matrices are written in,
 //     which is what glTF specifies for the missing accessor;
 //   - normalized unsigned byte/short weights (Assimp returns garbage) and extra JOINTS_n/WEIGHTS_n
@@ -45,11 +110,15 @@ bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 //   - duplicate node names (joints are found by name): renamed "<name>.<node index>".
 // Fails, with the reason in *error (without the path), on: a truncated or malformed .glb, JSON
 // that does not parse, no scene, a node hierarchy with a cycle or deeper than kMaxDepth, more than
-// ik::Skeleton::kMaxJoints nodes, a skin with more than 65,535 joints, and buffers that cannot be
-// read or are shorter than their accessors need.
-bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, Prepass* out,
-             std::string* error);
+// ik::Skeleton::kMaxJoints nodes, a skin with more than 65,535 joints or none, references to
+// meshes, skins, nodes or accessors that do not exist, buffers, bufferViews or accessors that
+// claim more than their data holds or more than the limits in importer.h, JSON nested deeper than
+// kMaxJsonDepth, and buffers that cannot be read.
+bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
+             const PrepareOptions& options, Prepass* out, std::string* error);
 
 inline constexpr int kMaxDepth = 1000;
+// Animation keys later than this (seconds, about 11.6 days) are dropped as corrupt.
+inline constexpr float kMaxKeyTime = 1.0e6f;
 
 }  // namespace assets::gltf

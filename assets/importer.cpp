@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <assimp/Importer.hpp>
+#include <assimp/ProgressHandler.hpp>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -23,6 +25,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "assets/animation.h"
 #include "assets/gltf_document.h"
 #include "assets/gltf_prepass.h"
 #include "ik/transform.h"
@@ -30,6 +33,8 @@
 namespace assets {
 namespace {
 
+// Bytes of a non-glTF file read before Assimp: enough for the header checks.
+constexpr size_t kHeaderBytes = 8192;
 // Ticks per second assumed when a (non-glTF) file leaves it unset, as Assimp's viewer does.
 constexpr double kDefaultTicksPerSecond = 25.0;
 // Texture sides beyond this are refused before decoding (memory).
@@ -38,6 +43,57 @@ constexpr int kMaxTextureSide = 16384;
 std::string Plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
+
+// Progress and cancellation of one load: maps each stage onto its share of 0..1, keeps reports
+// monotonic and throttles them to about one per percent.
+class Progress {
+ public:
+  explicit Progress(const LoadOptions& options) : options_(options) {}
+
+  // Enters the stage covering [begin, end) of the whole load.
+  void Stage(float begin, float end) {
+    begin_ = begin;
+    end_ = end;
+    Report(0.0f);
+  }
+  // Fraction `f` (0..1) of the current stage is done.
+  void Report(float f) {
+    if (!options_.progress) return;
+    const float total =
+        begin_ + (end_ - begin_) * std::clamp(std::isfinite(f) ? f : 0.0f, 0.0f, 1.0f);
+    if (total < 1.0f && total < reported_ + 0.01f && reported_ >= 0.0f) return;
+    if (total <= reported_) return;
+    reported_ = total;
+    options_.progress(total);
+  }
+  void Done() {
+    if (options_.progress && reported_ < 1.0f) {
+      reported_ = 1.0f;
+      options_.progress(1.0f);
+    }
+  }
+  bool Cancelled() const { return options_.cancelled && options_.cancelled(); }
+
+ private:
+  const LoadOptions& options_;
+  float begin_ = 0.0f, end_ = 0.0f;
+  float reported_ = -1.0f;
+};
+
+// Assimp's progress callbacks (0 at the start of parsing, 0.5 after it, then per post-processing
+// step up to 1) mapped onto the current stage. Assimp 5.2.5 ignores the return value of most of
+// its callers, so cancellation is checked by us between Assimp's phases instead.
+class AssimpProgress : public Assimp::ProgressHandler {
+ public:
+  explicit AssimpProgress(Progress* progress) : progress_(progress) {}
+  bool Update(float percentage) override {
+    if (percentage >= 0.0f) progress_->Report(percentage);
+    return !progress_->Cancelled();
+  }
+
+ private:
+  Progress* progress_;
+};
 
 glm::mat4 ToGlm(const aiMatrix4x4& m) {
   // Assimp is row major (a1..a4 is the first row); glm is column major.
@@ -59,10 +115,12 @@ bool WithinLimits(const aiVector3D& v) {
          std::abs(v.z) <= kMaxCoordinate;
 }
 
-enum class ReadStatus { kOk, kMissing, kDirectory, kUnreadable, kEmpty };
+enum class ReadStatus { kOk, kMissing, kDirectory, kUnreadable, kEmpty, kTooLarge };
 
-ReadStatus ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes,
-                         std::string* reason) {
+// Reads the file (at most its first `max_bytes`) after checking it exists, is a regular file,
+// is not empty and is within kMaxFileBytes.
+ReadStatus ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason,
+                         size_t max_bytes = SIZE_MAX, uint64_t* file_size = nullptr) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -87,8 +145,15 @@ ReadStatus ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes,
     *reason = "the file is empty";
     return ReadStatus::kEmpty;
   }
-  bytes->resize(static_cast<size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(bytes->data()), size)) {
+  if (static_cast<uint64_t>(size) > kMaxFileBytes) {
+    *reason = "the file is " + std::to_string(size >> 20) + " MiB, larger than the " +
+              std::to_string(kMaxFileBytes >> 20) + " MiB skelview reads";
+    return ReadStatus::kTooLarge;
+  }
+  if (file_size) *file_size = static_cast<uint64_t>(size);
+  const size_t wanted = std::min(static_cast<size_t>(size), max_bytes);
+  bytes->resize(wanted);
+  if (!in.read(reinterpret_cast<char*>(bytes->data()), static_cast<std::streamsize>(wanted))) {
     *reason = std::string("cannot read the file: ") + (errno ? std::strerror(errno) : "I/O error");
     return ReadStatus::kUnreadable;
   }
@@ -165,30 +230,120 @@ std::vector<glm::vec3> FaceNormals(const std::vector<glm::vec3>& positions,
   return sum;
 }
 
+// Merges vertices with bit-identical position, uv, joints and weights and normals less than
+// kWeldNormalDistance apart (exporters leave rounding noise in split normals; the first vertex's
+// normal is kept), and remaps the triangles: most of Assimp's readers (FBX, OBJ, Collada...) give
+// every face corner its own vertex, and glTF files carry such duplicates too. Linear time with an
+// open-addressing table, where Assimp's own JoinIdenticalVertices step is quadratic in bone
+// weights (43 s for a 1M-vertex skinned mesh).
+constexpr float kWeldNormalDistance = 1e-5f;
+
+void WeldIdenticalVertices(Mesh* mesh) {
+  const size_t n = mesh->positions.size();
+  if (n < 2) return;
+  const bool has_uvs = !mesh->uvs.empty();
+  auto same = [&](size_t a, size_t b) {
+    const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
+    return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
+           glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
+           (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
+           std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
+           std::memcmp(&mesh->weights[a], &mesh->weights[b], sizeof(glm::vec4)) == 0;
+  };
+  auto hash = [&](size_t i) {
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    auto mix = [&h](const void* data, size_t bytes) {
+      for (size_t o = 0; o + 4 <= bytes; o += 4) {
+        uint32_t word;
+        std::memcpy(&word, static_cast<const char*>(data) + o, 4);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 29;
+      }
+    };
+    mix(&mesh->positions[i], sizeof(glm::vec3));  // not the normal: it is compared loosely
+    if (has_uvs) mix(&mesh->uvs[i], sizeof(glm::vec2));
+    mix(&mesh->weights[i], sizeof(glm::vec4));
+    return h;
+  };
+  size_t capacity = 16;
+  while (capacity < 2 * n) capacity *= 2;
+  std::vector<uint32_t> table(capacity, UINT32_MAX);  // new vertex index, or empty
+  std::vector<uint32_t> remap(n);
+  uint32_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t slot = hash(i) & (capacity - 1);
+    while (table[slot] != UINT32_MAX && !same(table[slot], i)) slot = (slot + 1) & (capacity - 1);
+    if (table[slot] == UINT32_MAX) {
+      // First of its kind: moves down to position `kept` (never above i, so in place is safe).
+      if (kept != i) {
+        mesh->positions[kept] = mesh->positions[i];
+        mesh->normals[kept] = mesh->normals[i];
+        if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
+        mesh->joints[kept] = mesh->joints[i];
+        mesh->weights[kept] = mesh->weights[i];
+      }
+      table[slot] = kept;
+      remap[i] = kept++;
+    } else {
+      remap[i] = table[slot];
+    }
+  }
+  if (kept == n) return;
+  mesh->positions.resize(kept);
+  mesh->normals.resize(kept);
+  if (has_uvs) mesh->uvs.resize(kept);
+  mesh->joints.resize(kept);
+  mesh->weights.resize(kept);
+  for (uint32_t& index : mesh->indices) index = remap[index];
+}
+
 class Converter {
  public:
   // skip_root: leave out the scene's root node, which Assimp invents above several glTF scene
   // roots (its children become roots), so that joints are exactly the file's nodes.
-  Converter(const aiScene* scene, std::string path, bool skip_root)
-      : scene_(scene), path_(std::move(path)), skip_root_(skip_root) {
+  // weld: merge identical vertices (WeldIdenticalVertices), for readers that do not index.
+  Converter(aiScene* scene, std::string path, bool skip_root, bool weld, Progress* progress)
+      : scene_(scene),
+        path_(std::move(path)),
+        skip_root_(skip_root),
+        weld_(weld),
+        progress_(progress) {
     directory_ = std::filesystem::path(path_).parent_path();
   }
 
   bool Run(Model* model, std::string* error);
   std::vector<std::string>& warnings() { return warnings_; }
   bool skipped_root() const { return skip_root_; }
+  // Take meshes and skins from the pre-pass's native decoding instead of Assimp's scene; the
+  // primitives are moved out where a mesh is used once.
+  void UseNativeMeshes(gltf::Prepass* prepass) { native_ = prepass; }
+  // Run's error when Assimp's node tree is not the scene walk the pre-pass predicted, so that
+  // native meshes cannot be placed (the caller then loads through Assimp's meshes).
+  static constexpr const char* kMisaligned = "internal: glTF nodes do not match Assimp's";
   const std::vector<std::string>& joint_names() const { return names_; }
 
  private:
   bool WalkNodes(std::string* error);
   bool ConvertMesh(const aiMesh* source, int node, std::string* error);
+  bool ConvertSceneMeshes(std::string* error);
+  bool ConvertNativeMeshes(std::string* error);
+  bool Finish(Model* model, std::string* error);
+  void ConvertNativeMaterials();
+  bool ConvertPrimitive(gltf::Primitive* primitive, bool last_use, int node, const gltf::Skin* skin,
+                        std::string* error);
+  bool CountInstance(size_t vertices, size_t triangles, std::string* error);
+  void FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node);
   void ConvertMaterials();
   int LoadTexture(const std::string& reference, const std::string& material);
   void ConvertAnimations();
 
-  const aiScene* scene_;
+  aiScene* scene_;  // owned by the caller; meshes are freed as soon as they are converted
   std::string path_;
   bool skip_root_ = false;
+  bool weld_ = false;
+  Progress* progress_;
+  gltf::Prepass* native_ = nullptr;
+  std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
   std::filesystem::path directory_;
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;
@@ -200,6 +355,9 @@ class Converter {
   std::unordered_map<std::string, int> joint_by_name_;
   std::set<std::string> ambiguous_names_;
   std::map<std::string, int> texture_by_reference_;
+
+  // Mesh instances converted so far, against kMaxVertices and kMaxTriangles.
+  uint64_t total_vertices_ = 0, total_triangles_ = 0;
 
   // Repair counters, reported once per file.
   size_t over_four_ = 0, renormalised_ = 0, unweighted_ = 0, bad_weights_ = 0;
@@ -299,10 +457,11 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     ++skipped_meshes_;
     return true;
   }
+  const size_t n = source->mNumVertices;
+  if (!CountInstance(n, source->mNumFaces, error)) return false;
   Mesh mesh;
   mesh.name = name;
   mesh.node = node;
-  const size_t n = source->mNumVertices;
   mesh.positions.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const aiVector3D& p = source->mVertices[i];
@@ -372,6 +531,7 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     mesh.bone_joints = {node};
     mesh.bone_inverse_binds = {glm::mat4(1.0f)};
     for (size_t i = 0; i < n; ++i) mesh.weights[i].x = 1.0f;
+    if (weld_) WeldIdenticalVertices(&mesh);
     model_->meshes.push_back(std::move(mesh));
     return true;
   }
@@ -381,7 +541,10 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     return false;
   }
   mesh.skinned = true;
-  std::vector<std::vector<std::pair<float, uint16_t>>> influences(n);
+  // Per vertex, the four largest influences so far in descending order, kept straight in
+  // mesh.weights / mesh.joints (ties keep bone order, as a stable sort would), and how many the
+  // vertex had in all: no per-vertex lists, which cost an allocation each on large meshes.
+  std::vector<uint8_t> influence_count(n, 0);
   for (unsigned b = 0; b < source->mNumBones; ++b) {
     const aiBone* bone = source->mBones[b];
     if (!bone) continue;
@@ -409,40 +572,271 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
         ++bad_weights_;
         continue;
       }
-      if (vw.mWeight > 0.0f) influences[vw.mVertexId].emplace_back(vw.mWeight, slot);
+      if (!(vw.mWeight > 0.0f)) continue;
+      const size_t v = vw.mVertexId;
+      const int count = influence_count[v];
+      if (count < 255) influence_count[v] = static_cast<uint8_t>(count + 1);
+      const int kept = std::min(count, 4);
+      glm::vec4& top = mesh.weights[v];
+      glm::u16vec4& slots = mesh.joints[v];
+      int k = 0;
+      while (k < kept && top[k] >= vw.mWeight) ++k;
+      if (k >= 4) continue;
+      for (int m = std::min(kept, 3); m > k; --m) {
+        top[m] = top[m - 1];
+        slots[m] = slots[m - 1];
+      }
+      top[k] = vw.mWeight;
+      slots[k] = slot;
     }
   }
+  FinishInfluences(&mesh, influence_count, node);
+  if (weld_) WeldIdenticalVertices(&mesh);
+  model_->meshes.push_back(std::move(mesh));
+  return true;
+}
+
+bool Converter::CountInstance(size_t vertices, size_t triangles, std::string* error) {
+  total_vertices_ += vertices;
+  total_triangles_ += triangles;
+  if (total_vertices_ > kMaxVertices || total_triangles_ > kMaxTriangles) {
+    *error = "its meshes have more than " +
+             (total_vertices_ > kMaxVertices ? std::to_string(kMaxVertices) + " vertices"
+                                             : std::to_string(kMaxTriangles) + " triangles") +
+             " in all (counting each node that shows a mesh), more than skelview loads";
+    return false;
+  }
+  return true;
+}
+
+// mesh->weights / mesh->joints hold each vertex's (up to) four largest influences in descending
+// order and counts[v] how many it had: normalises them, counts what was repaired, and binds
+// vertices without any weight to the mesh's node.
+void Converter::FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node) {
   int own_bone = -1;  // the mesh's node as a bone, for vertices no bone moves
-  for (size_t i = 0; i < n; ++i) {
-    auto& list = influences[i];
-    std::stable_sort(list.begin(), list.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    if (list.size() > 4) {
-      ++over_four_;
-      list.resize(4);
-    } else {
-      float raw = 0.0f;
-      for (const auto& e : list) raw += e.first;
-      if (!list.empty() && std::abs(raw - 1.0f) > 1e-3f) ++renormalised_;
-    }
+  for (size_t i = 0; i < mesh->positions.size(); ++i) {
+    const int count = counts[i];
+    const int kept = std::min(count, 4);
     float sum = 0.0f;
-    for (const auto& e : list) sum += e.first;
-    if (list.empty() || !(sum > 0.0f) || !std::isfinite(sum)) {
+    for (int k = 0; k < kept; ++k) sum += mesh->weights[i][k];
+    if (count > 4) {
+      ++over_four_;
+    } else if (kept > 0 && std::abs(sum - 1.0f) > 1e-3f) {
+      ++renormalised_;
+    }
+    if (kept == 0 || !(sum > 0.0f) || !std::isfinite(sum)) {
       if (own_bone < 0) {
-        own_bone = static_cast<int>(mesh.bone_joints.size());
-        mesh.bone_joints.push_back(node);
-        mesh.bone_inverse_binds.push_back(glm::mat4(1.0f));
+        own_bone = static_cast<int>(mesh->bone_joints.size());
+        mesh->bone_joints.push_back(node);
+        mesh->bone_inverse_binds.push_back(glm::mat4(1.0f));
       }
-      mesh.joints[i] = glm::u16vec4(static_cast<uint16_t>(own_bone), 0, 0, 0);
-      mesh.weights[i] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      mesh->joints[i] = glm::u16vec4(static_cast<uint16_t>(own_bone), 0, 0, 0);
+      mesh->weights[i] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
       ++unweighted_;
       continue;
     }
-    for (size_t k = 0; k < list.size(); ++k) {
-      mesh.joints[i][static_cast<int>(k)] = list[k].second;
-      mesh.weights[i][static_cast<int>(k)] = list[k].first / sum;
+    for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
+  }
+}
+
+bool Converter::ConvertNativeMeshes(std::string* error) {
+  // glTF node -> joint, through the scene walk the pre-pass predicted, checked against the node
+  // names Assimp gave its tree.
+  std::vector<int> order = native_->preorder_nodes;
+  if (skip_root_ && !order.empty() && order[0] < 0) order.erase(order.begin());
+  const size_t node_count = native_->node_names.size();
+  bool aligned = order.size() == names_.size() && native_->node_meshes.size() == node_count;
+  for (size_t i = 0; aligned && i < order.size(); ++i) {
+    aligned = order[i] < 0 ? names_[i] == gltf::kSyntheticRootName
+                           : static_cast<size_t>(order[i]) < node_count &&
+                                 native_->node_names[static_cast<size_t>(order[i])] == names_[i];
+  }
+  if (!aligned) {
+    *error = kMisaligned;
+    return false;
+  }
+  std::vector<int>& joint_of_node = joint_of_node_;
+  joint_of_node.assign(node_count, -1);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] >= 0 && joint_of_node[static_cast<size_t>(order[i])] < 0) {
+      joint_of_node[static_cast<size_t>(order[i])] = static_cast<int>(i);
     }
   }
+  // Instances per glTF mesh, so that the last one can take the decoded arrays instead of copying.
+  std::vector<size_t> remaining(native_->meshes.size(), 0);
+  uint64_t all_vertices = 0, done_vertices = 0;
+  for (int g : order) {
+    if (g < 0) continue;
+    const int m = native_->node_meshes[static_cast<size_t>(g)];
+    if (m < 0 || static_cast<size_t>(m) >= native_->meshes.size()) continue;
+    ++remaining[static_cast<size_t>(m)];
+    for (const gltf::Primitive& p : native_->meshes[static_cast<size_t>(m)]) {
+      all_vertices += p.positions.size();
+    }
+  }
+  for (size_t j = 0; j < order.size(); ++j) {
+    const int g = order[j];
+    if (g < 0) continue;
+    const int m = native_->node_meshes[static_cast<size_t>(g)];
+    if (m < 0 || static_cast<size_t>(m) >= native_->meshes.size()) continue;
+    const int s = native_->node_skins[static_cast<size_t>(g)];
+    const gltf::Skin* skin =
+        s >= 0 && static_cast<size_t>(s) < native_->skins.size() ? &native_->skins[s] : nullptr;
+    const bool last_use = --remaining[static_cast<size_t>(m)] == 0;
+    for (gltf::Primitive& primitive : native_->meshes[static_cast<size_t>(m)]) {
+      if (progress_->Cancelled()) {
+        *error = "cancelled";
+        return false;
+      }
+      const size_t vertices = primitive.positions.size();
+      if (!ConvertPrimitive(&primitive, last_use, static_cast<int>(j), skin, error)) return false;
+      done_vertices += vertices;
+      progress_->Report(
+          static_cast<float>(static_cast<double>(done_vertices) /
+                             static_cast<double>(std::max<uint64_t>(all_vertices, 1))));
+    }
+  }
+  // Skins' joints that no mesh instance used still bind those joints (as Assimp's bones would).
+  for (size_t g = 0; g < node_count; ++g) {
+    const int s = native_->node_skins[g];
+    if (s < 0 || static_cast<size_t>(s) >= native_->skins.size() || joint_of_node[g] < 0 ||
+        native_->node_meshes[g] < 0) {
+      continue;
+    }
+    for (int joint_node : native_->skins[static_cast<size_t>(s)].joints) {
+      if (joint_node >= 0 && static_cast<size_t>(joint_node) < node_count &&
+          joint_of_node[static_cast<size_t>(joint_node)] >= 0) {
+        model_->is_bone[static_cast<size_t>(joint_of_node[static_cast<size_t>(joint_node)])] = true;
+      }
+    }
+  }
+  return true;
+}
+
+bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
+                                 const gltf::Skin* skin, std::string* error) {
+  if (!p->triangles) {
+    ++skipped_meshes_;
+    return true;
+  }
+  const size_t n = p->positions.size();
+  if (!CountInstance(n, p->indices.size() / 3, error)) return false;
+  auto take = [last_use](auto& from, auto* to) {
+    if (last_use) {
+      *to = std::move(from);
+    } else {
+      *to = from;
+    }
+  };
+  Mesh mesh;
+  mesh.name = p->name;
+  mesh.node = node;
+  for (size_t i = 0; i < n; ++i) {
+    const glm::vec3& v = p->positions[i];
+    if (!(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
+          std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
+          std::abs(v.z) <= kMaxCoordinate)) {
+      *error = "mesh '" + p->name + "' has a non-finite or huge vertex coordinate (vertex " +
+               std::to_string(i) + ")";
+      return false;
+    }
+  }
+  take(p->positions, &mesh.positions);
+  take(p->indices, &mesh.indices);
+  skipped_faces_ += p->dropped_triangles;
+  // Normals: keep valid ones (normalised), rebuild the rest from the faces.
+  const bool had_normals = !p->normals.empty();
+  take(p->normals, &mesh.normals);
+  if (mesh.normals.size() != n) mesh.normals.assign(n, glm::vec3(0.0f));
+  std::vector<glm::vec3> face_normals;
+  for (size_t i = 0; i < n; ++i) {
+    glm::vec3& v = mesh.normals[i];
+    const float len = glm::length(v);
+    if (std::isfinite(len) && len > 1e-12f) {
+      v /= len;
+      continue;
+    }
+    if (face_normals.empty()) face_normals = FaceNormals(mesh.positions, mesh.indices);
+    v = face_normals[i];
+    if (had_normals) ++repaired_normals_;
+  }
+  take(p->uvs, &mesh.uvs);
+  for (const glm::vec2& t : mesh.uvs) {
+    if (!std::isfinite(t.x) || !std::isfinite(t.y)) {
+      mesh.uvs.clear();
+      warnings_.push_back("mesh '" + p->name +
+                          "' has non-finite texture coordinates; dropped them");
+      break;
+    }
+  }
+  mesh.material = p->material;  // a glTF index for now; ConvertNativeMaterials remaps it
+
+  if (!skin || p->joints.empty()) {
+    // Rigid: the node itself is the only bone.
+    mesh.bone_joints = {node};
+    mesh.bone_inverse_binds = {glm::mat4(1.0f)};
+    mesh.joints.assign(n, glm::u16vec4(0));
+    mesh.weights.assign(n, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+    if (weld_) WeldIdenticalVertices(&mesh);
+    model_->meshes.push_back(std::move(mesh));
+    return true;
+  }
+  mesh.skinned = true;
+  // Skin joint -> mesh bone slot, -1 for a joint outside the scene (its weights are dropped).
+  std::vector<int> slot_of(skin->joints.size(), -1);
+  for (size_t k = 0; k < skin->joints.size(); ++k) {
+    const int g = skin->joints[k];
+    const int joint = g >= 0 && static_cast<size_t>(g) < joint_of_node_.size()
+                          ? joint_of_node_[static_cast<size_t>(g)]
+                          : -1;
+    if (joint < 0) {
+      missing_bones_.insert(g >= 0 && static_cast<size_t>(g) < native_->node_names.size()
+                                ? native_->node_names[static_cast<size_t>(g)]
+                                : std::to_string(g));
+      continue;
+    }
+    const glm::mat4& inverse_bind = skin->inverse_binds[k];
+    if (!WithinLimits(inverse_bind)) {
+      *error = "bone '" + names_[static_cast<size_t>(joint)] + "' of mesh '" + p->name +
+               "' has a non-finite or huge inverse bind matrix";
+      return false;
+    }
+    model_->is_bone[static_cast<size_t>(joint)] = true;
+    if (!descs_[static_cast<size_t>(joint)].inverse_bind) {
+      descs_[static_cast<size_t>(joint)].inverse_bind = inverse_bind;
+    }
+    slot_of[k] = static_cast<int>(mesh.bone_joints.size());
+    mesh.bone_joints.push_back(joint);
+    mesh.bone_inverse_binds.push_back(inverse_bind);
+  }
+  bad_weights_ += p->invalid_influences;
+  mesh.joints.assign(n, glm::u16vec4(0));
+  mesh.weights.assign(n, glm::vec4(0.0f));
+  std::vector<uint8_t> counts(n, 0);
+  for (size_t v = 0; v < n; ++v) {
+    const int count = p->influence_counts[v];
+    int kept = 0;
+    for (int k = 0; k < std::min(count, 4); ++k) {
+      const size_t skin_joint = p->joints[v][k];
+      if (skin_joint >= slot_of.size()) {
+        ++bad_weights_;
+        continue;
+      }
+      if (slot_of[skin_joint] < 0) continue;
+      mesh.joints[v][kept] = static_cast<uint16_t>(slot_of[skin_joint]);
+      mesh.weights[v][kept] = p->weights[v][k];
+      ++kept;
+    }
+    // More than four keeps its count (for the warning); otherwise what survived.
+    counts[v] = static_cast<uint8_t>(count > 4 ? count : kept);
+  }
+  if (last_use) {
+    p->joints = std::vector<glm::u16vec4>();
+    p->weights = std::vector<glm::vec4>();
+    p->influence_counts = std::vector<uint8_t>();
+  }
+  FinishInfluences(&mesh, counts, node);
+  if (weld_) WeldIdenticalVertices(&mesh);
   model_->meshes.push_back(std::move(mesh));
   return true;
 }
@@ -507,6 +901,64 @@ int Converter::LoadTexture(const std::string& reference, const std::string& mate
   }
   texture_by_reference_[reference] = index;
   return index;
+}
+
+void Converter::ConvertNativeMaterials() {
+  // Native meshes hold glTF material indices (-1: none). Only used materials are kept, in file
+  // order, with glTF's default (white) for primitives without one; images decoded once each.
+  const std::vector<gltf::MaterialSource>& sources = native_->materials;
+  std::vector<int> new_index(sources.size() + 1, -1);  // last: the default material
+  for (const Mesh& mesh : model_->meshes) {
+    const size_t slot = mesh.material >= 0 && static_cast<size_t>(mesh.material) < sources.size()
+                            ? static_cast<size_t>(mesh.material)
+                            : sources.size();
+    new_index[slot] = 0;
+  }
+  std::vector<int> texture_of_image(native_->images.size(), -2);  // -2: not tried yet
+  for (size_t i = 0; i < new_index.size(); ++i) {
+    if (new_index[i] < 0) continue;
+    new_index[i] = static_cast<int>(model_->materials.size());
+    Material material;
+    if (i == sources.size()) {
+      material.name = "DefaultMaterial";
+      material.base_color = glm::vec4(1.0f);
+      model_->materials.push_back(material);
+      continue;
+    }
+    const gltf::MaterialSource& source = sources[i];
+    material.name = source.name;
+    material.base_color = source.base_color;
+    if (source.image >= 0 && static_cast<size_t>(source.image) < native_->images.size()) {
+      int& texture = texture_of_image[static_cast<size_t>(source.image)];
+      if (texture == -2) {
+        const gltf::ImageSource& image = native_->images[static_cast<size_t>(source.image)];
+        if (!image.file.empty()) {
+          texture = LoadTexture(image.file, material.name);
+        } else {
+          Texture decoded;
+          decoded.name = image.name;
+          std::string reason = image.error;
+          if (reason.empty() &&
+              DecodeImage(image.bytes.data(), image.bytes.size(), &decoded, &reason)) {
+            texture = static_cast<int>(model_->textures.size());
+            model_->textures.push_back(std::move(decoded));
+          } else {
+            texture = -1;
+            warnings_.push_back("texture '" + image.name + "' of material '" + material.name +
+                                "' could not be loaded (" + reason + "); drawn without it");
+          }
+        }
+      }
+      material.base_color_texture = texture;
+    }
+    model_->materials.push_back(material);
+  }
+  for (Mesh& mesh : model_->meshes) {
+    const size_t slot = mesh.material >= 0 && static_cast<size_t>(mesh.material) < sources.size()
+                            ? static_cast<size_t>(mesh.material)
+                            : sources.size();
+    mesh.material = new_index[slot];
+  }
 }
 
 void Converter::ConvertMaterials() {
@@ -574,7 +1026,8 @@ void Converter::ConvertAnimations() {
         track->interpolation = Interpolation::kLinear;
         for (unsigned k = 0; keys && k < count; ++k) {
           const double t = keys[k].mTime / tps;
-          if (!std::isfinite(t) || !WithinLimits(keys[k].mValue) ||
+          if (!std::isfinite(t) || std::abs(t) > static_cast<double>(gltf::kMaxKeyTime) ||
+              !WithinLimits(keys[k].mValue) ||
               (!track->times.empty() && static_cast<float>(t) <= track->times.back())) {
             ++dropped_keys;
             continue;
@@ -591,7 +1044,8 @@ void Converter::ConvertAnimations() {
         const double t = key.mTime / tps;
         const glm::quat q(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z);
         const float len = glm::length(q);
-        if (!std::isfinite(t) || !std::isfinite(len) || len < 1e-6f ||
+        if (!std::isfinite(t) || std::abs(t) > static_cast<double>(gltf::kMaxKeyTime) ||
+            !std::isfinite(len) || len < 1e-6f ||
             (!anim.rotation.times.empty() && static_cast<float>(t) <= anim.rotation.times.back())) {
           ++dropped_keys;
           continue;
@@ -629,19 +1083,69 @@ bool Converter::Run(Model* model, std::string* error) {
   model_ = model;
   if (!WalkNodes(error)) return false;
   model->is_bone.assign(nodes_.size(), false);
+  if (native_) {
+    if (!ConvertNativeMeshes(error)) return false;
+  } else if (!ConvertSceneMeshes(error)) {
+    return false;
+  }
+  if (native_) {
+    ConvertNativeMaterials();
+  } else {
+    ConvertMaterials();
+  }
+  ConvertAnimations();
+  return Finish(model, error);
+}
+
+bool Converter::ConvertSceneMeshes(std::string* error) {
+  // Progress is measured in vertices, the bulk of the work.
+  uint64_t all_vertices = 0, done_vertices = 0;
+  for (const aiNode* node : nodes_) {
+    for (unsigned m = 0; node->mMeshes && m < node->mNumMeshes; ++m) {
+      const unsigned index = node->mMeshes[m];
+      if (index < scene_->mNumMeshes && scene_->mMeshes && scene_->mMeshes[index]) {
+        all_vertices += scene_->mMeshes[index]->mNumVertices;
+      }
+    }
+  }
+  // Each Assimp mesh is freed right after its last use, so that Assimp's copy and ours do not
+  // both stay in memory (the peak of a large import).
+  std::vector<std::pair<size_t, unsigned>> last_use(scene_->mMeshes ? scene_->mNumMeshes : 0);
+  for (size_t j = 0; j < nodes_.size(); ++j) {
+    for (unsigned m = 0; nodes_[j]->mMeshes && m < nodes_[j]->mNumMeshes; ++m) {
+      if (nodes_[j]->mMeshes[m] < last_use.size()) last_use[nodes_[j]->mMeshes[m]] = {j, m};
+    }
+  }
+  std::vector<char> freed(last_use.size(), 0);
   for (size_t j = 0; j < nodes_.size(); ++j) {
     const aiNode* node = nodes_[j];
     for (unsigned m = 0; node->mMeshes && m < node->mNumMeshes; ++m) {
       const unsigned index = node->mMeshes[m];
-      if (index >= scene_->mNumMeshes || !scene_->mMeshes || !scene_->mMeshes[index]) {
+      if (index >= scene_->mNumMeshes || !scene_->mMeshes || !scene_->mMeshes[index] ||
+          freed[index]) {
         *error = "node '" + names_[j] + "' refers to a mesh that does not exist";
         return false;
       }
+      if (progress_->Cancelled()) {
+        *error = "cancelled";
+        return false;
+      }
       if (!ConvertMesh(scene_->mMeshes[index], static_cast<int>(j), error)) return false;
+      done_vertices += scene_->mMeshes[index]->mNumVertices;
+      if (last_use[index] == std::make_pair(j, m)) {
+        delete scene_->mMeshes[index];
+        scene_->mMeshes[index] = nullptr;
+        freed[index] = 1;
+      }
+      progress_->Report(
+          static_cast<float>(static_cast<double>(done_vertices) /
+                             static_cast<double>(std::max<uint64_t>(all_vertices, 1))));
     }
   }
-  ConvertMaterials();
-  ConvertAnimations();
+  return true;
+}
+
+bool Converter::Finish(Model* model, std::string* error) {
   if (model->meshes.empty() && nodes_.size() <= 1) {
     *error = skipped_meshes_ > 0
                  ? "nothing to show: the file has only points or lines, no triangles"
@@ -775,37 +1279,207 @@ void ApplyGltfClips(const gltf::Prepass& prepass, bool skipped_root,
   model->clips = std::move(clips);
 }
 
+// The error is one line (Assimp's messages may hold line breaks and control characters).
 LoadResult Fail(const std::string& path, const std::string& reason) {
   LoadResult result;
-  result.error = path + ": " + reason;
+  result.error = path + ": ";
+  for (char c : reason) {
+    const bool control = static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    if (!control) {
+      result.error.push_back(c);
+    } else if (!result.error.empty() && result.error.back() != ' ') {
+      result.error.push_back(' ');
+    }
+  }
+  while (!result.error.empty() && result.error.back() == ' ') result.error.pop_back();
   return result;
 }
 
-LoadResult LoadModelUnchecked(const std::string& path) {
+std::string LowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+// Text formats whose header states element counts that Assimp reserves memory for before
+// reading the elements (OFF, PLY): a count the file's size cannot hold is refused first, so a
+// 300-byte file cannot make Assimp reserve hundreds of gigabytes.
+bool DeclaredCountsFit(const std::string& path, const std::vector<uint8_t>& bytes,
+                       std::string* reason) {
+  const std::string ext = LowerExtension(path);
+  if (ext != ".off" && ext != ".ply") return true;
+  // The header: the first few KiB as text.
+  const std::string head(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(
+                                                            std::min<size_t>(bytes.size(), 8192)));
+  const uint64_t size = bytes.size();
+  auto too_many = [&](const std::string& what, uint64_t count, uint64_t min_bytes) {
+    if (count <= size / min_bytes) return false;
+    *reason = "its header claims " + std::to_string(count) + " " + what + ", more than its " +
+              std::to_string(size) + " bytes can hold (corrupt file)";
+    return true;
+  };
+  if (ext == ".off") {
+    // An optional keyword (OFF, COFF, NOFF, STOFF...), then vertex, face and edge counts; '#'
+    // starts a comment. Like Assimp, a count is the leading digits of its token, and a file
+    // without the keyword has its counts first.
+    std::vector<uint64_t> counts;
+    size_t i = 0;
+    bool first_token = true;
+    while (i < head.size() && counts.size() < 2) {
+      const char c = head[i];
+      if (c == '#') {
+        while (i < head.size() && head[i] != '\n') ++i;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+        continue;
+      }
+      const size_t start = i;
+      while (i < head.size() && !std::isspace(static_cast<unsigned char>(head[i])) &&
+             head[i] != '#') {
+        ++i;
+      }
+      const std::string token = head.substr(start, i - start);
+      const bool keyword = first_token && token.find("OFF") != std::string::npos;
+      first_token = false;
+      if (keyword) continue;
+      if (!std::isdigit(static_cast<unsigned char>(token[0]))) break;  // Assimp will complain
+      uint64_t v = 0;
+      for (size_t d = 0; d < token.size() && std::isdigit(static_cast<unsigned char>(token[d]));
+           ++d) {
+        v = v > UINT64_MAX / 16 ? UINT64_MAX / 16 : v * 10 + static_cast<uint64_t>(token[d] - '0');
+      }
+      counts.push_back(v);
+    }
+    // A vertex takes at least "0 0 0\n", a face at least "0\n".
+    if (counts.size() == 2 &&
+        (too_many("vertices", counts[0], 6) || too_many("faces", counts[1], 2))) {
+      return false;
+    }
+    return true;
+  }
+  // PLY: "element <name> <count>" lines up to end_header; every element takes at least a byte.
+  size_t line_start = 0;
+  while (line_start < head.size()) {
+    size_t line_end = head.find('\n', line_start);
+    if (line_end == std::string::npos) line_end = head.size();
+    const std::string line = head.substr(line_start, line_end - line_start);
+    if (line.rfind("end_header", 0) == 0) break;
+    if (line.rfind("element ", 0) == 0) {
+      const size_t last_space = line.find_last_of(' ');
+      const std::string number = line.substr(last_space + 1);
+      uint64_t count = 0;
+      bool digits = !number.empty();
+      for (char c : number) {
+        if (c == '\r') break;
+        if (!std::isdigit(static_cast<unsigned char>(c))) {
+          digits = false;
+          break;
+        }
+        count =
+            count > UINT64_MAX / 16 ? UINT64_MAX / 16 : count * 10 + static_cast<uint64_t>(c - '0');
+      }
+      if (digits && too_many("'" + line.substr(8, last_space - 8) + "' elements", count, 1)) {
+        return false;
+      }
+    }
+    line_start = line_end + 1;
+  }
+  return true;
+}
+
+LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool native_meshes) {
+  // Stages and their share of the progress bar, roughly by their time on large files.
+  progress->Stage(0.0f, 0.05f);
+  // Only glTF is read whole here (for the pre-pass); for other formats the header checks need the
+  // first few KiB and Assimp reads the file itself.
   std::vector<uint8_t> bytes;
   std::string reason;
-  if (ReadFileBytes(path, &bytes, &reason) != ReadStatus::kOk) return Fail(path, reason);
-
-  gltf::Prepass prepass;
+  uint64_t file_size = 0;
+  if (ReadFileBytes(path, &bytes, &reason, kHeaderBytes, &file_size) != ReadStatus::kOk) {
+    return Fail(path, reason);
+  }
   const bool is_gltf = gltf::LooksLikeGltf(path, bytes);
-  if (is_gltf && !gltf::Prepare(path, bytes, &prepass, &reason)) return Fail(path, reason);
+  if (is_gltf && bytes.size() < file_size) {
+    // A .glb up to its binary chunk's header (the chunk itself is read per accessor); a .gltf
+    // whole.
+    size_t wanted = SIZE_MAX;
+    if (bytes.size() >= 16 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
+      uint32_t json_length = 0;
+      std::memcpy(&json_length, bytes.data() + 12, 4);
+      wanted = static_cast<size_t>(std::min<uint64_t>(file_size, 20 + uint64_t{json_length} + 8));
+    }
+    if (wanted > bytes.size() && ReadFileBytes(path, &bytes, &reason, wanted) != ReadStatus::kOk) {
+      return Fail(path, reason);
+    }
+  }
+  if (progress->Cancelled()) return Fail(path, "cancelled");
 
-  Assimp::Importer importer;
-  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
-                              aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-  // A file with bones but no mesh must load as a bare skeleton, not with a generated mesh.
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-  if (!prepass.patched.empty()) importer.SetIOHandler(new PatchedIOSystem(path, &prepass.patched));
+  if (!DeclaredCountsFit(path, bytes, &reason)) return Fail(path, reason);
+
+  progress->Stage(0.05f, 0.15f);
+  gltf::Prepass prepass;
+  gltf::PrepareOptions prepare_options;
+  prepare_options.native_meshes = native_meshes;
+  if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &prepass, &reason)) {
+    return Fail(path, reason);
+  }
+  // Assimp reads the file again itself (or the pre-pass's patched copy).
+  bytes = std::vector<uint8_t>();
+  if (progress->Cancelled()) return Fail(path, "cancelled");
+
+  progress->Stage(0.15f, 0.75f);
+  // One configured importer per attempt: Assimp's readers keep state between reads.
+  auto make_importer = [&]() {
+    auto importer = std::make_unique<Assimp::Importer>();
+    importer->SetProgressHandler(new AssimpProgress(progress));
+    importer->SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
+                                 aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    importer->SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+    // A file with bones but no mesh must load as a bare skeleton, not with a generated mesh.
+    importer->SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+    if (!prepass.patched.empty()) {
+      importer->SetIOHandler(new PatchedIOSystem(path, &prepass.patched));
+    }
+    return importer;
+  };
+  std::unique_ptr<Assimp::Importer> importer = make_importer();
   // No flag here flattens or pre-transforms the hierarchy: joints are nodes and must stay nodes.
-  const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                         aiProcess_GenSmoothNormals | aiProcess_SortByPType |
-                         aiProcess_ValidateDataStructure;
-  const aiScene* scene = importer.ReadFile(path, flags);
+  // No aiProcess_JoinIdenticalVertices: the converter welds identical vertices itself in linear
+  // time (Assimp's step is quadratic in bone weights: 43 s on a 1M-vertex skinned mesh).
+  const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals | aiProcess_SortByPType;
+  // Parsing (with validation, as ReadFile would run it first) and post-processing are two calls,
+  // so that a cancel between them skips the post-processing; the result is the same as one call.
+  const aiScene* scene = importer->ReadFile(path, aiProcess_ValidateDataStructure);
+  std::string assimp_error = scene ? std::string() : importer->GetErrorString();
+  bool skeleton_only = false;
+  if (!scene && assimp_error.find("At least one mesh must be there") != std::string::npos &&
+      !progress->Cancelled()) {
+    // Assimp's validation refuses scenes without meshes, but an animated skeleton alone (BVH,
+    // a mesh-less FBX) is worth showing. Only nodes and animations of such a scene are used, and
+    // the converter checks both as it copies them, so it is read again without validation.
+    importer = make_importer();
+    scene = importer->ReadFile(path, 0);
+    skeleton_only = scene && scene->mNumMeshes == 0;
+    if (!skeleton_only) scene = nullptr;  // it had meshes after all: keep the first verdict
+  }
+  if (scene && progress->Cancelled()) return Fail(path, "cancelled");
+  if (scene && !skeleton_only) {
+    scene = importer->ApplyPostProcessing(flags);
+    if (!scene) assimp_error = importer->GetErrorString();
+  }
+  if (progress->Cancelled()) return Fail(path, "cancelled");
   if (!scene) {
-    std::string message = importer.GetErrorString();
+    std::string message = assimp_error;
     if (message.find("No suitable reader found") != std::string::npos) {
       return Fail(path, "not a 3D model format Assimp can read");
+    }
+    if (message.find("bad_alloc") != std::string::npos) {
+      return Fail(path, "out of memory while Assimp read it (the file may claim huge counts)");
+    }
+    if (message.find("No meshes remaining") != std::string::npos) {
+      return Fail(path, "nothing to show: the file has only points or lines, no triangles");
     }
     if (message.empty()) message = "unknown error";
     return Fail(path, "Assimp could not read it: " + message);
@@ -814,8 +1488,19 @@ LoadResult LoadModelUnchecked(const std::string& path) {
   model.source = path;
   const bool synthetic_root = is_gltf && prepass.is_gltf2 && !prepass.preorder_nodes.empty() &&
                               prepass.preorder_nodes[0] < 0;
-  Converter converter(scene, path, synthetic_root);
-  if (!converter.Run(&model, &reason)) return Fail(path, reason);
+  progress->Stage(0.75f, 0.98f);
+  // The converter frees Assimp's meshes as it goes: the scene is the importer's, but nothing
+  // reads it after the conversion and aiScene's destructor skips the freed (null) entries.
+  Converter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true, progress);
+  if (prepass.native_meshes) converter.UseNativeMeshes(&prepass);
+  if (!converter.Run(&model, &reason)) {
+    if (prepass.native_meshes && reason == Converter::kMisaligned) {
+      // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
+      return LoadModelUnchecked(path, progress, /*native_meshes=*/false);
+    }
+    return Fail(path, reason);
+  }
+  importer->FreeScene();  // the Model holds everything now
   std::vector<std::string> warnings = prepass.warnings;
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
   if (is_gltf && prepass.is_gltf2) {
@@ -836,7 +1521,10 @@ LoadResult LoadModelUnchecked(const std::string& path) {
           model.clips.size() == 1 ? "Animation" : "Animation " + std::to_string(i);
     }
   }
+  for (Clip& clip : model.clips) PrepareClip(&clip);
   model.warnings = warnings;
+  if (progress->Cancelled()) return Fail(path, "cancelled");
+  progress->Done();
   LoadResult result;
   result.warnings = std::move(warnings);
   result.model = std::move(model);
@@ -845,9 +1533,12 @@ LoadResult LoadModelUnchecked(const std::string& path) {
 
 }  // namespace
 
-LoadResult LoadModel(const std::string& path) {
+LoadResult LoadModel(const std::string& path) { return LoadModel(path, LoadOptions()); }
+
+LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
-    return LoadModelUnchecked(path);
+    Progress progress(options);
+    return LoadModelUnchecked(path, &progress, /*native_meshes=*/true);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 // copies so that no later stage can crash or produce NaN on a bad file.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +23,44 @@ struct LoadResult {
   bool ok() const { return model.has_value(); }
 };
 
-// Loads a rigged (or static) model. On success the Model holds:
+// What a load may report and how it may be stopped; both callbacks are optional and are called on
+// the loading thread.
+struct LoadOptions {
+  // Called with the fraction done, 0..1, never decreasing, at least once at the start and with
+  // exactly 1 on success. Calls are throttled to about one per percent.
+  std::function<void(float fraction)> progress;
+  // Polled between stages, inside the pre-pass and while converting (every few thousand vertices);
+  // true stops the load, which then fails with "<path>: cancelled". Assimp's own parsing of the
+  // file cannot be interrupted: a cancel during it takes effect when it returns.
+  std::function<bool()> cancelled;
+};
+
+// Limits on what a file may make skelview allocate, checked against the counts a file declares
+// before anything is allocated from them (for glTF in the pre-pass, before Assimp reads the file;
+// for other formats as Assimp's scene is copied). Each violation fails the load with a message
+// naming the limit.
+//  - files larger than kMaxFileBytes are refused before they are read;
+//  - glTF: every accessor must lie inside its bufferView and every bufferView inside its buffer,
+//    every buffer must hold the bytes its byteLength claims (checked on the file size, a .glb
+//    chunk or a data URI's length), and an accessor may not claim more elements than
+//    kMaxAccessorElements; an accessor without a bufferView (zero-filled) may decode to at most
+//    256 MiB; JSON may nest at most 256 levels and hold at most 512 MiB;
+//  - OFF and PLY: element counts in the header must fit in the file's size (Assimp reserves
+//    memory for them before reading);
+//  - all formats: at most kMaxVertices vertices and kMaxTriangles triangles over all mesh instances
+//    (a mesh used by several nodes counts once per node), at most ik::Skeleton::kMaxJoints
+//    (65,535) nodes and 65,534 bones per mesh, textures at most 16,384 pixels a side.
+inline constexpr uint64_t kMaxFileBytes = uint64_t{2} << 30;   // 2 GiB
+inline constexpr uint64_t kMaxVertices = 50'000'000;           // over all mesh instances
+inline constexpr uint64_t kMaxTriangles = 100'000'000;         // over all mesh instances
+inline constexpr uint64_t kMaxAccessorElements = 100'000'000;  // per glTF accessor
+
+// Loads a rigged (or static) model. glTF 2.0 meshes, skins, materials and animations are read by
+// skelview's own bounds-checked reader (Assimp builds only the node tree), which sidesteps Assimp
+// 5.2.5's glTF defects and its memory use; other formats, glTF 1.0 and glTF files with Draco or
+// meshopt-compressed meshes go through Assimp, with the glTF repairs of gltf_prepass.h.
+// Identical vertices are merged (normals within 1e-5 count as identical). On success the Model
+// holds:
 //  - skeleton: every node of the scene's hierarchy from the root, parents before children, rest
 //    locals from the node transforms (world space = all of them applied, the root's included);
 //    is_bone marks joints some skin deforms with; inverse binds come from the first skin using
@@ -34,13 +73,15 @@ struct LoadResult {
 //  - materials with base colour and textures decoded to RGBA8 (file textures relative to the
 //    model, embedded ones too; an unreadable texture is a warning, not a failure);
 //  - clips: per-joint tracks in seconds (ticks per second from the file, 25 when a non-glTF
-//    file gives none), glTF step/linear/cubic-spline interpolation kept exactly; several unnamed
-//    animations that each move different joints for the same time are merged into one clip.
+//    file gives none), glTF step/linear/cubic-spline interpolation kept exactly, rotation key
+//    values unit length; several unnamed animations that each move different joints for the same
+//    time are merged into one clip; every clip is prepared for sampling (PrepareClip).
 // Fails, with LoadResult::error, for a missing, unreadable or empty file, a file that is not a
 // model Assimp reads, a truncated or malformed glTF, an empty scene (no meshes and no nodes),
-// non-finite or huge (> kMaxCoordinate) coordinates or transforms, more than
-// ik::Skeleton::kMaxJoints nodes, and a mesh with more than 65,535 bones. Never throws.
-LoadResult LoadModel(const std::string& path);
+// non-finite or huge (> kMaxCoordinate) coordinates or transforms, anything over the limits
+// above, and when options.cancelled() returns true. Never throws.
+LoadResult LoadModel(const std::string& path, const LoadOptions& options);
+LoadResult LoadModel(const std::string& path);  // no progress, not cancellable
 
 // Largest absolute coordinate (in file units) accepted in positions, translations and matrices.
 inline constexpr float kMaxCoordinate = 1.0e7f;

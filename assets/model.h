@@ -2,6 +2,7 @@
 // meshes, materials, textures and animation clips. Immutable once loaded.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -70,10 +71,31 @@ struct JointAnimation {
   Track<glm::vec3> scale;
 };
 
+// How SampleClip can sample a clip with less work, derived from its tracks by PrepareClip
+// (assets/animation.h): tracks with identical key times share one key search per call, and joints
+// whose translation, rotation and scale are all animated skip the copy of their rest values.
+// SampleClip checks that it still fits the clip (channel count, each channel's joint, each
+// track's key count) and ignores it otherwise; after changing key *times* in place without
+// changing their number, call PrepareClip again.
+struct ClipSampling {
+  struct TimeGroup {
+    int channel = 0;   // the track whose times represent the group...
+    int property = 0;  // ...0 translation, 1 rotation, 2 scale
+  };
+  std::vector<TimeGroup> groups;
+  std::vector<int> channel_joints;               // per channel, its joint when prepared
+  std::vector<std::array<int, 3>> track_groups;  // per channel: group of T, R, S; -1 empty
+  std::vector<uint8_t> fully_animated;           // per joint: 1 when T, R and S are animated
+  bool empty() const { return channel_joints.empty() && groups.empty(); }
+};
+
 struct Clip {
   std::string name;
   float duration = 0.0f;  // seconds; times run from 0 to duration
+  // Rotation key values are unit quaternions (cubic-spline tangents need not be); the importer
+  // and PrepareClip guarantee it for clips they produce.
   std::vector<JointAnimation> channels;
+  ClipSampling sampling;  // derived from channels by PrepareClip; empty until then
 };
 
 struct Model {

@@ -360,7 +360,7 @@ TEST(ImportRepairs, NormalizedByteAndShortWeightsAreReadAsTheirRealValues) {
     testgltf::SkinnedStrip(options).WriteGltf(path);
     const LoadResult r = LoadModel(path);
     ASSERT_TRUE(r.ok()) << r.error;
-    EXPECT_TRUE(AnyWarningContains(r.warnings, "normalized"));
+    // Read natively (Assimp 5.2.5 alone returns garbage for these): no repair to report.
     const Mesh& mesh = r.model->meshes.at(0);
     int middle = 0;
     for (size_t i = 0; i < mesh.positions.size(); ++i) {

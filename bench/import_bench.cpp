@@ -1,0 +1,354 @@
+// Import cost: assets::LoadModel against Assimp's own ReadFile with the same flags (the overhead
+// of our pre-pass and validating copy), model serialisation for the worker pipe, on CesiumMan and
+// on skinned glTFs generated here. Also a command-line tool for scripts/measure_import.sh:
+//   import_bench --generate OUT.glb VERTICES   write a skinned, animated test model
+//   import_bench --load MODEL                  LoadModel only, print counts and decoded bytes
+//   import_bench --assimp MODEL                Assimp's ReadFile only, same flags as LoadModel
+//   import_bench --assimp-join MODEL           the same plus Assimp's JoinIdenticalVertices
+// Without these flags it runs the Google Benchmark cases.
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <benchmark/benchmark.h>
+
+#include <assimp/Importer.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "assets/importer.h"
+#include "assets/model_io.h"
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string SharedModel(const std::string& relative) {
+  const char* env = std::getenv("SKELVIEW_MODELS");
+  const std::string dir = env && *env ? env : SKELVIEW_SHARED_MODELS;
+  const std::string path = dir + "/" + relative;
+  return std::filesystem::exists(path) ? path : std::string();
+}
+
+// A tube of `vertices` vertices (rings of 64) around a chain of 64 joints, each vertex weighted to
+// the two joints nearest its height (four influences where chain segments meet), with normals,
+// uvs and a 1 s clip of 31 keys swaying every joint: the shape of a real skinned character's
+// data, at any size.
+bool GenerateSkinnedGlb(const std::string& path, size_t vertices) {
+  constexpr int kSegments = 64, kJoints = 64;
+  constexpr float kHeight = 2.0f, kRadius = 0.2f, kPi = 3.14159265f;
+  const size_t rings = std::max<size_t>(2, vertices / kSegments);
+  const size_t n = rings * kSegments;
+  std::vector<float> positions, normals, uvs, weights, ibms, times, rotations;
+  std::vector<uint16_t> joints;
+  std::vector<uint32_t> indices;
+  positions.reserve(n * 3);
+  normals.reserve(n * 3);
+  uvs.reserve(n * 2);
+  weights.reserve(n * 4);
+  joints.reserve(n * 4);
+  const float segment = kHeight / kJoints;
+  for (size_t r = 0; r < rings; ++r) {
+    const float y = kHeight * static_cast<float>(r) / static_cast<float>(rings - 1);
+    const float along = std::min(y / segment, kJoints - 1.001f);
+    const int j0 = static_cast<int>(along);
+    const float f = along - static_cast<float>(j0);
+    for (int s = 0; s < kSegments; ++s) {
+      const float a = 2.0f * kPi * static_cast<float>(s) / kSegments;
+      positions.insert(positions.end(), {kRadius * std::cos(a), y, kRadius * std::sin(a)});
+      normals.insert(normals.end(), {std::cos(a), 0.0f, std::sin(a)});
+      uvs.insert(uvs.end(), {static_cast<float>(s) / kSegments,
+                             static_cast<float>(r) / static_cast<float>(rings)});
+      const int j1 = std::min(j0 + 1, kJoints - 1);
+      const int jm = std::max(j0 - 1, 0), jp = std::min(j0 + 2, kJoints - 1);
+      // Mostly two influences; the four neighbours near a joint.
+      const float w0 = 0.8f * (1.0f - f), w1 = 0.8f * f;
+      joints.insert(joints.end(), {static_cast<uint16_t>(j0), static_cast<uint16_t>(j1),
+                                   static_cast<uint16_t>(jm), static_cast<uint16_t>(jp)});
+      weights.insert(weights.end(), {w0, w1, 0.1f, 0.1f});
+    }
+  }
+  for (size_t r = 0; r + 1 < rings; ++r) {
+    for (uint32_t s = 0; s < kSegments; ++s) {
+      const uint32_t a = static_cast<uint32_t>(r * kSegments) + s;
+      const uint32_t b = static_cast<uint32_t>(r * kSegments) + (s + 1) % kSegments;
+      const uint32_t c = a + kSegments, d = b + kSegments;
+      indices.insert(indices.end(), {a, c, b, b, c, d});
+    }
+  }
+  for (int j = 0; j < kJoints; ++j) {
+    const float world_y = segment * static_cast<float>(j);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -world_y, 0, 1};
+    ibms.insert(ibms.end(), m, m + 16);
+  }
+  for (int k = 0; k <= 30; ++k) times.push_back(static_cast<float>(k) / 30.0f);
+
+  std::vector<uint8_t> bin;
+  json doc = {{"asset", {{"version", "2.0"}, {"generator", "skelview import_bench"}}},
+              {"scene", 0},
+              {"accessors", json::array()},
+              {"bufferViews", json::array()}};
+  auto add = [&](const void* data, size_t bytes, int component, const char* type, size_t count,
+                 json extra = json::object()) {
+    while (bin.size() % 4) bin.push_back(0);
+    doc["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes}});
+    bin.insert(bin.end(), static_cast<const uint8_t*>(data),
+               static_cast<const uint8_t*>(data) + bytes);
+    json accessor = {{"bufferView", doc["bufferViews"].size() - 1},
+                     {"componentType", component},
+                     {"type", type},
+                     {"count", count}};
+    accessor.update(extra);
+    doc["accessors"].push_back(accessor);
+    return doc["accessors"].size() - 1;
+  };
+  const size_t p = add(positions.data(), positions.size() * 4, 5126, "VEC3", n,
+                       {{"min", {-kRadius, 0.0f, -kRadius}}, {"max", {kRadius, kHeight, kRadius}}});
+  const size_t nn = add(normals.data(), normals.size() * 4, 5126, "VEC3", n);
+  const size_t uv = add(uvs.data(), uvs.size() * 4, 5126, "VEC2", n);
+  const size_t jt = add(joints.data(), joints.size() * 2, 5123, "VEC4", n);
+  const size_t wt = add(weights.data(), weights.size() * 4, 5126, "VEC4", n);
+  const size_t ix = add(indices.data(), indices.size() * 4, 5125, "SCALAR", indices.size());
+  const size_t ib = add(ibms.data(), ibms.size() * 4, 5126, "MAT4", kJoints);
+  const size_t tm = add(times.data(), times.size() * 4, 5126, "SCALAR", times.size(),
+                        {{"min", {0.0}}, {"max", {1.0}}});
+  json nodes = json::array(), channels = json::array(), samplers = json::array(),
+       skin_joints = json::array();
+  nodes.push_back({{"name", "tube"}, {"mesh", 0}, {"skin", 0}});
+  for (int j = 0; j < kJoints; ++j) {
+    json node = {{"name", "joint" + std::to_string(j)}};
+    if (j > 0) node["translation"] = {0.0f, segment, 0.0f};
+    if (j + 1 < kJoints) node["children"] = {j + 2};
+    nodes.push_back(node);
+    skin_joints.push_back(j + 1);
+    std::vector<float> keys;
+    for (int k = 0; k <= 30; ++k) {
+      const glm::quat q =
+          glm::angleAxis(0.05f * std::sin(2.0f * kPi * static_cast<float>(k) / 30.0f + 0.1f * j),
+                         glm::vec3(0, 0, 1));
+      keys.insert(keys.end(), {q.x, q.y, q.z, q.w});
+    }
+    const size_t out = add(keys.data(), keys.size() * 4, 5126, "VEC4", times.size());
+    samplers.push_back({{"input", tm}, {"output", out}});
+    channels.push_back({{"sampler", j}, {"target", {{"node", j + 1}, {"path", "rotation"}}}});
+  }
+  doc["nodes"] = nodes;
+  doc["scenes"] = {{{"nodes", {0, 1}}}};
+  json attributes = {
+      {"POSITION", p}, {"NORMAL", nn}, {"TEXCOORD_0", uv}, {"JOINTS_0", jt}, {"WEIGHTS_0", wt}};
+  json primitive = {{"attributes", attributes}, {"indices", ix}};
+  json mesh = {{"name", "tube"}, {"primitives", json::array({primitive})}};
+  doc["meshes"] = json::array({mesh});
+  doc["skins"] = {{{"joints", skin_joints}, {"inverseBindMatrices", ib}}};
+  doc["animations"] = {{{"name", "sway"}, {"samplers", samplers}, {"channels", channels}}};
+  while (bin.size() % 4) bin.push_back(0);
+  doc["buffers"] = {{{"byteLength", bin.size()}}};
+  std::string text = doc.dump();
+  while (text.size() % 4) text.push_back(' ');
+  std::ofstream out(path, std::ios::binary);
+  auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
+  u32(0x46546C67);
+  u32(2);
+  u32(static_cast<uint32_t>(12 + 8 + text.size() + 8 + bin.size()));
+  u32(static_cast<uint32_t>(text.size()));
+  u32(0x4E4F534A);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  u32(static_cast<uint32_t>(bin.size()));
+  u32(0x004E4942);
+  out.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
+  return static_cast<bool>(out);
+}
+
+// Assimp's ReadFile with LoadModel's flags (validation, triangulation, smooth normals where
+// missing, primitive sorting), for the overhead comparison; `join` adds the
+// JoinIdenticalVertices step LoadModel used before it welded vertices itself.
+const aiScene* AssimpRead(Assimp::Importer* importer, const std::string& path, bool join = false) {
+  importer->SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
+                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  importer->SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+  return importer->ReadFile(path, aiProcess_ValidateDataStructure | aiProcess_Triangulate |
+                                      aiProcess_GenSmoothNormals | aiProcess_SortByPType |
+                                      (join ? aiProcess_JoinIdenticalVertices : 0u));
+}
+
+// Bytes of the Model's per-vertex arrays (positions, normals, uvs, joints, weights) and indices.
+size_t DecodedVertexBytes(const assets::Model& m) {
+  size_t n = 0;
+  for (const assets::Mesh& mesh : m.meshes) {
+    n += mesh.positions.size() * sizeof(glm::vec3) + mesh.normals.size() * sizeof(glm::vec3) +
+         mesh.uvs.size() * sizeof(glm::vec2) + mesh.joints.size() * sizeof(glm::u16vec4) +
+         mesh.weights.size() * sizeof(glm::vec4);
+  }
+  return n;
+}
+
+size_t IndexBytes(const assets::Model& m) {
+  size_t n = 0;
+  for (const assets::Mesh& mesh : m.meshes) n += mesh.indices.size() * sizeof(uint32_t);
+  return n;
+}
+
+// Generated models are written once per size into the temporary directory.
+std::string GeneratedModel(size_t vertices) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("skelview_bench_" + std::to_string(vertices) + ".glb"))
+                               .string();
+  if (!std::filesystem::exists(path)) GenerateSkinnedGlb(path, vertices);
+  return path;
+}
+
+void RunLoad(benchmark::State& state, const std::string& path) {
+  if (path.empty()) {
+    state.SkipWithError("model not found (set SKELVIEW_MODELS)");
+    return;
+  }
+  size_t bytes = 0;
+  for (auto _ : state) {
+    assets::LoadResult r = assets::LoadModel(path);
+    if (!r.ok()) {
+      state.SkipWithError(r.error.c_str());
+      return;
+    }
+    bytes = DecodedVertexBytes(*r.model);
+    benchmark::DoNotOptimize(r.model->meshes.data());
+  }
+  state.counters["decoded_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
+void RunAssimp(benchmark::State& state, const std::string& path) {
+  if (path.empty()) {
+    state.SkipWithError("model not found (set SKELVIEW_MODELS)");
+    return;
+  }
+  for (auto _ : state) {
+    Assimp::Importer importer;
+    const aiScene* scene = AssimpRead(&importer, path);
+    if (!scene) {
+      state.SkipWithError(importer.GetErrorString());
+      return;
+    }
+    benchmark::DoNotOptimize(scene->mMeshes);
+  }
+}
+
+const char kCesiumMan[] = "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb";
+
+void BM_LoadModel_CesiumMan(benchmark::State& s) { RunLoad(s, SharedModel(kCesiumMan)); }
+void BM_Assimp_CesiumMan(benchmark::State& s) { RunAssimp(s, SharedModel(kCesiumMan)); }
+void BM_LoadModel_Generated(benchmark::State& s) {
+  RunLoad(s, GeneratedModel(static_cast<size_t>(s.range(0))));
+}
+void BM_Assimp_Generated(benchmark::State& s) {
+  RunAssimp(s, GeneratedModel(static_cast<size_t>(s.range(0))));
+}
+
+void BM_SerializeModel_Generated(benchmark::State& state) {
+  const assets::LoadResult r = assets::LoadModel(GeneratedModel(100000));
+  if (!r.ok()) {
+    state.SkipWithError(r.error.c_str());
+    return;
+  }
+  size_t size = 0;
+  for (auto _ : state) {
+    const std::string bytes = assets::SerializeModel(*r.model);
+    size = bytes.size();
+    benchmark::DoNotOptimize(bytes.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * size));
+}
+
+void BM_DeserializeModel_Generated(benchmark::State& state) {
+  const assets::LoadResult r = assets::LoadModel(GeneratedModel(100000));
+  if (!r.ok()) {
+    state.SkipWithError(r.error.c_str());
+    return;
+  }
+  const std::string bytes = assets::SerializeModel(*r.model);
+  for (auto _ : state) {
+    assets::Model model;
+    std::string error;
+    if (!assets::DeserializeModel(bytes, &model, &error)) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(model.meshes.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+
+BENCHMARK(BM_LoadModel_CesiumMan)->Name("BM_LoadModel/cesium_man")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Assimp_CesiumMan)->Name("BM_AssimpReadFile/cesium_man")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadModel_Generated)
+    ->Name("BM_LoadModel/generated")
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Assimp_Generated)
+    ->Name("BM_AssimpReadFile/generated")
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SerializeModel_Generated)
+    ->Name("BM_SerializeModel/generated_100k")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DeserializeModel_Generated)
+    ->Name("BM_DeserializeModel/generated_100k")
+    ->Unit(benchmark::kMillisecond);
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::strcmp(argv[1], "--generate") == 0) {
+    const size_t vertices = std::strtoull(argv[3], nullptr, 10);
+    if (vertices == 0 || !GenerateSkinnedGlb(argv[2], vertices)) {
+      std::fprintf(stderr, "cannot write %s\n", argv[2]);
+      return 2;
+    }
+    return 0;
+  }
+  if (argc == 3 && std::strcmp(argv[1], "--load") == 0) {
+    const auto start = std::chrono::steady_clock::now();
+    const assets::LoadResult r = assets::LoadModel(argv[2]);
+    const double seconds = Seconds(start);
+    if (!r.ok()) {
+      std::fprintf(stderr, "%s\n", r.error.c_str());
+      return 2;
+    }
+    std::printf(
+        "load_seconds %.4f vertices %zu triangles %zu decoded_vertex_bytes %zu "
+        "index_bytes %zu\n",
+        seconds, r.model->vertex_count(), r.model->triangle_count(), DecodedVertexBytes(*r.model),
+        IndexBytes(*r.model));
+    return 0;
+  }
+  if (argc == 3 &&
+      (std::strcmp(argv[1], "--assimp") == 0 || std::strcmp(argv[1], "--assimp-join") == 0)) {
+    const auto start = std::chrono::steady_clock::now();
+    Assimp::Importer importer;
+    const aiScene* scene = AssimpRead(&importer, argv[2], argv[1][8] == '-');
+    const double seconds = Seconds(start);
+    if (!scene) {
+      std::fprintf(stderr, "%s\n", importer.GetErrorString());
+      return 2;
+    }
+    std::printf("assimp_seconds %.4f meshes %u\n", seconds, scene->mNumMeshes);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
