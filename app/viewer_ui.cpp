@@ -171,8 +171,10 @@ void Viewer::DrawExportDialog() {
 void Viewer::DrawLoading() {
   if (!loading_) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  // At the bottom, so the current model (still usable meanwhile) stays in view.
+  ImGui::SetNextWindowPos(
+      ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - ImGui::GetFrameHeight() * 2.0f),
+      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowSize(ImVec2(420.0f, 0.0f), ImGuiCond_Always);
   ImGui::Begin("Loading", nullptr,
                ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize |

@@ -59,6 +59,7 @@ class WindowTest(xs.XvfbTestCase):
         failed = viewer.wait_event("load_failed")
         self.assertIn(path, failed["error"])
         self.assertEqual(failed["model"], path)
+        time.sleep(0.5)  # a few frames, so the window shows the state after the failure
         shot = viewer.screenshot(os.path.join(self.shots, "after_failed_reload.png"))
         cx, cy = ready["model_px"]["center"]
         self.assertGreater(xs.brightest_near(shot, cx, cy), 120, "the model should still be drawn")
