@@ -103,7 +103,8 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   model_ = assets::Model();
   error_.clear();
   path_ = path;
-  const std::string exe = SelfExecutable();
+  const std::string exe =
+      limits.worker_executable.empty() ? SelfExecutable() : limits.worker_executable;
   int out_pipe[2], err_pipe[2];
   if (exe.empty() || pipe2(out_pipe, O_CLOEXEC) != 0) {
     Fail(path + ": cannot start the import worker: " + std::strerror(errno));

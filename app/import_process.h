@@ -20,6 +20,8 @@ struct ImportLimits {
   // file's size: 2 GiB + 64 bytes per byte of file, at most 3/4 of the machine's memory — room
   // for any real model, but not for a 32-byte file that claims a billion vertices.
   size_t memory_bytes = 0;
+  // The skelview executable to run as the worker; "" for this process's own executable.
+  std::string worker_executable;
 };
 
 // The address-space limit ImportLimits{}.memory_bytes = 0 stands for, for a file of this size.

@@ -92,6 +92,20 @@ class WindowTest(xs.XvfbTestCase):
         self.assertEqual(info.returncode, 0, info.stderr)
         self.assertEqual(json.loads(info.stdout)["counts"]["joints"], 22)
 
+    def test_f12_saves_a_screenshot_of_the_view(self):
+        viewer = self.start()
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.hold_key("F12")
+        event = viewer.wait_event("screenshot")
+        path = os.path.join(viewer.dir, event["path"])  # written in the working directory
+        self.assertTrue(os.path.exists(path), path)
+        size = subprocess.run(["identify", "-format", "%w %h", path], capture_output=True,
+                              text=True, check=True).stdout.split()
+        self.assertEqual([int(v) for v in size], ready["window"])
+        cx, cy = ready["model_px"]["center"]
+        self.assertGreater(xs.brightest_near(path, cx, cy), 120, "the model is in the screenshot")
+
     def test_bad_model_exits_with_code_2_and_a_message(self):
         path = os.path.join(self.shots, "not-a-model.glb")
         with open(path, "wb") as f:
