@@ -249,7 +249,8 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   SceneOptions options;
   options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   renderer::DebugLines lines, xray;
-  DrawScene(*renderer, *gpu_model, model, requests, state, options, view, &lines, &xray);
+  DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
+            &lines, &xray);
   const std::vector<uint8_t> pixels = target->ReadPixels();
   if (!renderer::WritePng(out_path, width, height, pixels, &error)) return BadInput(error);
   return kExitOk;
@@ -326,7 +327,8 @@ int RunBench(const BenchArgs& args) {
     return BadInput("--anim " + std::to_string(args.clip) + ": " + model.source + " has " +
                     std::to_string(model.clips.size()) + " clip(s)");
   }
-  const float spacing = std::max(ModelSize(model) * 0.6f, 1e-3f);
+  const SceneExtent extent = MeasureModel(model);
+  const float spacing = std::max(extent.size * 0.6f, 1e-3f);
   Crowd crowd(model, args.characters, args.clip, spacing);
 
   std::unique_ptr<GlContext> gl;
@@ -378,7 +380,7 @@ int RunBench(const BenchArgs& args) {
       gpu->UpdatePose(crowd.models(c));
       renderer->DrawModel(*gpu, view);
     }
-    renderer::GridParams grid = renderer::GridForModelSize(ModelSize(model) * 4.0f);
+    renderer::GridParams grid = renderer::GridForModelSize(extent.size * 4.0f);
     renderer->DrawGrid(view, grid);
     renderer::Finish();
     draw_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - draw_start).count());

@@ -9,8 +9,7 @@
 
 namespace app {
 
-Crowd::Crowd(const assets::Model& model, int count, int clip, float spacing, float lift,
-             bool batch)
+Crowd::Crowd(const assets::Model& model, int count, int clip, float spacing, float lift, bool batch)
     : model_(model), clip_(clip < static_cast<int>(model.clips.size()) ? clip : -1), lift_(lift) {
   for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
     Chain chain;
@@ -24,7 +23,8 @@ Crowd::Crowd(const assets::Model& model, int count, int clip, float spacing, flo
   batched_ = batch && !chains_.empty();
   for (size_t a = 0; a < chains_.size() && batched_; ++a) {
     for (size_t b = 0; b < chains_.size(); ++b) {
-      if (a != b && model.skeleton.IsAncestorOrSelf(chains_[a].chain.start, chains_[b].chain.start)) {
+      if (a != b &&
+          model.skeleton.IsAncestorOrSelf(chains_[a].chain.start, chains_[b].chain.start)) {
         batched_ = false;
       }
     }

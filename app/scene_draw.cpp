@@ -10,10 +10,13 @@ namespace app {
 
 namespace rc = renderer::colors;
 
-float ModelSize(const assets::Model& model) {
+SceneExtent MeasureModel(const assets::Model& model) {
   const assets::Bounds bounds = assets::RestBounds(model);
+  SceneExtent extent;
   const float size = bounds.diagonal();
-  return size > 1e-6f ? size : 1.0f;
+  extent.size = size > 1e-6f ? size : 1.0f;
+  extent.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
+  return extent;
 }
 
 void BuildOverlays(const assets::Model& model, const ConstraintRequests& constraints,
@@ -154,16 +157,16 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& constra
 }
 
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
-               const assets::Model& model, const ConstraintRequests& requests,
-               const PoseState& state, const SceneOptions& options, const renderer::View& view,
+               const assets::Model& model, const SceneExtent& extent,
+               const ConstraintRequests& requests, const PoseState& state,
+               const SceneOptions& options, const renderer::View& view,
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray) {
-  const float model_size = ModelSize(model);
+  const float model_size = extent.size;
   renderer.BeginFrame(view);
   if (options.mesh && options.mesh_opacity >= 1.0f) renderer.DrawModel(gpu_model, view);
   if (options.grid) {
-    const assets::Bounds bounds = assets::RestBounds(model);
     renderer::GridParams grid = renderer::GridForModelSize(model_size);
-    grid.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
+    grid.center = extent.center;
     renderer.DrawGrid(view, grid);
   }
   if (options.mesh && options.mesh_opacity < 1.0f) {

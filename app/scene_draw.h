@@ -25,9 +25,13 @@ struct SceneOptions {
   int selected_joint = -1;  // highlighted when >= 0
 };
 
-// The model's size for scaling overlays and the grid (bounding-box diagonal of the rest pose,
-// at least a small positive number).
-float ModelSize(const assets::Model& model);
+// How big a model is and where it stands, measured once per model (it skins the rest pose):
+// the size scales overlays and the grid, the centre places the grid.
+struct SceneExtent {
+  float size = 1.0f;  // bounding-box diagonal of the rest pose, at least a small positive number
+  glm::vec3 center{0.0f};
+};
+SceneExtent MeasureModel(const assets::Model& model);
 
 // Builds the debug geometry of the overlays for the pose in `state` into `lines` (world-space
 // segments; depth-tested, drawn dimmed where hidden) and `xray_lines` (always on top).
@@ -38,8 +42,9 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& request
 // Draws a complete frame into the bound framebuffer. `gpu_model` must already hold the palette
 // of `state` (GpuModel::UpdatePose).
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
-               const assets::Model& model, const ConstraintRequests& requests,
-               const PoseState& state, const SceneOptions& options, const renderer::View& view,
+               const assets::Model& model, const SceneExtent& extent,
+               const ConstraintRequests& requests, const PoseState& state,
+               const SceneOptions& options, const renderer::View& view,
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray);
 
 // A camera framing the model's posed bounds from a three-quarter front view.

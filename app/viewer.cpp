@@ -28,10 +28,6 @@ namespace app {
 
 namespace {
 
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 constexpr float kClickTravelPx = 4.0f;  // a press that moves less than this is a click
 
 glm::vec4 ReachedColor(bool reached) {
@@ -221,7 +217,7 @@ void Viewer::PollLoading() {
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
-  loaded->size = ModelSize(loaded->model);
+  loaded->extent = MeasureModel(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
   edit_ = EditState();
@@ -610,14 +606,14 @@ void Viewer::Update(double dt_seconds) {
 
 void Viewer::DrawFrame3d(const renderer::View& view, bool with_gizmos) {
   scene_options_.selected_joint = selected_joint_;
-  DrawScene(*renderer_, current_->gpu, current_->model, requests_, state_, scene_options_, view,
-            &lines_, &xray_lines_);
+  DrawScene(*renderer_, current_->gpu, current_->model, current_->extent, requests_, state_,
+            scene_options_, view, &lines_, &xray_lines_);
   // The ground plane and the ladder the targets hold on to.
   contact_lines_.Clear();
   contact_shapes_.Clear();
   const SceneContacts& contacts = edit_.contacts;
   if (contacts.ground.enabled) {
-    const float half = current_->size * 0.6f;
+    const float half = current_->extent.size * 0.6f;
     const glm::vec3 c = contacts.ground.pivot;
     glm::vec3 corners[4];
     const float dx[4] = {-1, 1, 1, -1}, dz[4] = {-1, -1, 1, 1};

@@ -28,6 +28,10 @@ namespace app {
 
 using Clock = std::chrono::steady_clock;
 
+inline double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
 // Exponential moving average for the status line, so the numbers are readable.
 struct Smoothed {
   double value = 0.0;
@@ -38,7 +42,7 @@ struct Smoothed {
 struct LoadedModel {
   assets::Model model;
   renderer::GpuModel gpu;
-  float size = 1.0f;
+  SceneExtent extent;
 };
 
 class Viewer {

@@ -16,10 +16,6 @@ namespace app {
 
 namespace {
 
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 bool ContainsNoCase(const std::string& text, const std::string& needle) {
   if (needle.empty()) return true;
   auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
@@ -326,7 +322,8 @@ void Viewer::DrawChainsPanel() {
         }
       }
       glm::vec3 target = target_before;
-      if (ImGui::DragFloat3("Position", &target.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f")) {
+      if (ImGui::DragFloat3("Position", &target.x, current_->extent.size * 0.002f, 0.0f, 0.0f,
+                            "%.3f")) {
         SetChainTarget(&chain, target, info, edit_.contacts);
       }
       TrackEditOfLastItem();
@@ -352,7 +349,8 @@ void Viewer::DrawChainsPanel() {
         if (chain.use_up) {
           ImGui::SameLine();
           ImGui::SetNextItemWidth(-1.0f);
-          ImGui::DragFloat3("##up", &chain.up.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+          ImGui::DragFloat3("##up", &chain.up.x, current_->extent.size * 0.002f, 0.0f, 0.0f,
+                            "%.3f");
           TrackEditOfLastItem();
         }
       }
@@ -370,12 +368,13 @@ void Viewer::DrawChainsPanel() {
           const glm::vec3 middle = 0.5f * (result->a + result->c_final);
           glm::vec3 out = result->b_final - middle;
           if (glm::length(out) < 1e-6f) out = glm::vec3(0.0f, 0.0f, 1.0f);
-          chain.pole = result->b_final + glm::normalize(out) * current_->size * 0.2f;
+          chain.pole = result->b_final + glm::normalize(out) * current_->extent.size * 0.2f;
         }
         if (chain.use_pole) {
           ImGui::SameLine();
           ImGui::SetNextItemWidth(-1.0f);
-          ImGui::DragFloat3("##pole", &chain.pole.x, current_->size * 0.002f, 0.0f, 0.0f, "%.3f");
+          ImGui::DragFloat3("##pole", &chain.pole.x, current_->extent.size * 0.002f, 0.0f, 0.0f,
+                            "%.3f");
           TrackEditOfLastItem();
         }
         ImGui::Checkbox("Hinge (one-way knee)", &chain.hinge);
@@ -492,7 +491,7 @@ void Viewer::DrawChainsPanel() {
 void Viewer::DrawContactsPanel() {
   if (!ImGui::CollapsingHeader("Ground and ladder")) return;
   SceneContacts& c = edit_.contacts;
-  const float step = current_->size * 0.002f;
+  const float step = current_->extent.size * 0.002f;
   ImGui::Checkbox("Ground plane", &c.ground.enabled);
   ImGui::SameLine();
   ImGui::Checkbox("Lower hips to reach", &c.lower_hips);
@@ -515,9 +514,11 @@ void Viewer::DrawContactsPanel() {
   ImGui::Checkbox("Ladder", &c.ladder.enabled);
   ImGui::DragFloat3("First rung", &c.ladder.base.x, step, 0.0f, 0.0f, "%.3f");
   TrackEditOfLastItem();
-  ImGui::DragFloat("Rung spacing", &c.ladder.spacing, step, current_->size * 0.01f, 1e6f, "%.3f");
+  ImGui::DragFloat("Rung spacing", &c.ladder.spacing, step, current_->extent.size * 0.01f, 1e6f,
+                   "%.3f");
   TrackEditOfLastItem();
-  ImGui::DragFloat("Rung width", &c.ladder.width, step, current_->size * 0.01f, 1e6f, "%.3f");
+  ImGui::DragFloat("Rung width", &c.ladder.width, step, current_->extent.size * 0.01f, 1e6f,
+                   "%.3f");
   TrackEditOfLastItem();
   ImGui::SliderInt("Rungs", &c.ladder.count, 1, 20);
   TrackEditOfLastItem();
