@@ -1,5 +1,6 @@
 """End-to-end test of the skelview window under Xvfb: it opens on the built-in character, draws it,
-orbits with a mouse drag, writes the trace events and quits with Ctrl+Q (exit code 0).
+orbits with a mouse drag, writes the trace events and quits with Ctrl+Q or the window's close
+message (exit code 0); a file dropped on it (XDND) opens; reload, export and F12 work.
 Usage: window_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import json
@@ -39,6 +40,30 @@ class WindowTest(xs.XvfbTestCase):
         exits = [e for e in viewer.events() if e["event"] == "exit"]
         self.assertEqual(len(exits), 1)
         self.assertGreater(exits[0]["frames"], 1)
+
+    def test_closing_the_window_quits_with_code_0(self):
+        viewer = self.start()
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.close_window()
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
+
+    def test_dropping_a_file_on_the_window_opens_it(self):
+        path = os.path.join(self.shots, "dropped model.glb")  # a space, escaped in the URI
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
+        viewer = self.start()
+        self.assertEqual(viewer.wait_event("ready")["model"], "<built-in>")
+        viewer.find_window()
+        self.assertTrue(viewer.drop_file(path), "the window did not take the drop\n"
+                        + viewer.output())
+        started = viewer.wait_event("load_started")
+        self.assertEqual(started["path"], path)
+        done = viewer.wait_event("load_done")
+        self.assertEqual(done["model"], path)
+        self.assertEqual(done["chains"], 4)
+        viewer.key("ctrl+q")
+        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
 
     def test_frame_limit_quits_cleanly(self):
         viewer = self.start(["--frames", "5"])

@@ -1,6 +1,8 @@
 """Helpers for end-to-end tests of the skelview window: a private Xvfb display, the viewer started
 on it with --trace, xdotool input and ImageMagick screenshots. Standard library only."""
 
+import ctypes
+import ctypes.util
 import json
 import os
 import shutil
@@ -9,6 +11,7 @@ import tempfile
 import sys
 import time
 import unittest
+import urllib.parse
 
 
 class SkipTest(Exception):
@@ -150,6 +153,15 @@ class Viewer:
         time.sleep(seconds)
         self.xdotool("keyup", "--window", self.window, key)
 
+    def close_window(self):
+        """Asks the window to close as a window manager's close button does: a WM_DELETE_WINDOW
+        client message (xdotool 3.2016 has no command for it, so libX11 is called directly)."""
+        close_window(self.xvfb.display, int(self.window))
+
+    def drop_file(self, path):
+        """Drags a file from outside and drops it on the window (XDND)."""
+        return drop_file(self.xvfb.display, int(self.window), path)
+
     def screenshot(self, path):
         require_tools("import")
         subprocess.run(["import", "-display", self.xvfb.display, "-window", self.window, path],
@@ -168,6 +180,145 @@ class Viewer:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+class _ClientMessage(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong),
+                ("message_type", ctypes.c_ulong), ("format", ctypes.c_int),
+                ("data", ctypes.c_long * 5), ("pad", ctypes.c_long * 16)]  # XEvent is 24 longs
+
+
+class _SelectionRequest(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("owner", ctypes.c_ulong),
+                ("requestor", ctypes.c_ulong), ("selection", ctypes.c_ulong),
+                ("target", ctypes.c_ulong), ("property", ctypes.c_ulong), ("time", ctypes.c_ulong),
+                ("pad", ctypes.c_long * 14)]
+
+
+class _SelectionNotify(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("requestor", ctypes.c_ulong),
+                ("selection", ctypes.c_ulong), ("target", ctypes.c_ulong),
+                ("property", ctypes.c_ulong), ("time", ctypes.c_ulong), ("pad", ctypes.c_long * 15)]
+
+
+_CLIENT_MESSAGE, _SELECTION_REQUEST, _SELECTION_NOTIFY = 33, 30, 31
+
+
+class _X11:
+    """The few libX11 calls the tests need, through ctypes (python3-xlib is not installed)."""
+
+    def __init__(self, display_name):
+        name = ctypes.util.find_library("X11")
+        if not name:
+            raise SkipTest("libX11 is not installed")
+        x = ctypes.CDLL(name)
+        vp, ul = ctypes.c_void_p, ctypes.c_ulong
+        x.XOpenDisplay.restype, x.XOpenDisplay.argtypes = vp, [ctypes.c_char_p]
+        x.XInternAtom.restype, x.XInternAtom.argtypes = ul, [vp, ctypes.c_char_p, ctypes.c_int]
+        x.XSendEvent.argtypes = [vp, ul, ctypes.c_int, ctypes.c_long, vp]
+        x.XDefaultRootWindow.restype, x.XDefaultRootWindow.argtypes = ul, [vp]
+        x.XCreateSimpleWindow.restype = ul
+        x.XCreateSimpleWindow.argtypes = [vp, ul, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                          ctypes.c_uint, ctypes.c_uint, ul, ul]
+        x.XDestroyWindow.argtypes = [vp, ul]
+        x.XSetSelectionOwner.argtypes = [vp, ul, ul, ul]
+        x.XChangeProperty.argtypes = [vp, ul, ul, ul, ctypes.c_int, ctypes.c_int, ctypes.c_char_p,
+                                      ctypes.c_int]
+        x.XPending.argtypes = [vp]
+        x.XNextEvent.argtypes = [vp, vp]
+        x.XFlush.argtypes = [vp]
+        x.XCloseDisplay.argtypes = [vp]
+        self.x = x
+        self.display = x.XOpenDisplay(display_name.encode())
+        if not self.display:
+            raise AssertionError(f"cannot open X display {display_name}")
+
+    def atom(self, name):
+        return self.x.XInternAtom(self.display, name.encode(), 0)
+
+    def send_client_message(self, window, message_type, *data):
+        event = _ClientMessage(type=_CLIENT_MESSAGE, send_event=1, display=self.display,
+                               window=window, message_type=self.atom(message_type), format=32)
+        for i, value in enumerate(data):
+            event.data[i] = value
+        if not self.x.XSendEvent(self.display, window, 0, 0, ctypes.byref(event)):
+            raise AssertionError(f"XSendEvent {message_type} failed")
+        self.x.XFlush(self.display)
+
+    def next_event(self, timeout):
+        """The next event for this connection, or None after timeout seconds."""
+        deadline = time.time() + timeout
+        buffer = (ctypes.c_long * 24)()
+        while time.time() < deadline:
+            if self.x.XPending(self.display):
+                self.x.XNextEvent(self.display, ctypes.byref(buffer))
+                return buffer
+            time.sleep(0.01)
+        return None
+
+    def close(self):
+        self.x.XCloseDisplay(self.display)
+
+
+def close_window(display_name, window):
+    """Sends WM_PROTOCOLS/WM_DELETE_WINDOW to a window, the message a close button sends."""
+    x11 = _X11(display_name)
+    try:
+        x11.send_client_message(window, "WM_PROTOCOLS", x11.atom("WM_DELETE_WINDOW"), 0)
+    finally:
+        x11.close()
+
+
+def drop_file(display_name, window, path, x=100, y=100, timeout=10):
+    """Drops a file onto a window as a file manager does, through the XDND protocol (version 5):
+    enter, position, drop, then answer the window's request for the text/uri-list selection.
+    Returns True when the window accepted the drop (XdndStatus) and asked for the data."""
+    x11 = _X11(display_name)
+    source = x11.x.XCreateSimpleWindow(x11.display, x11.x.XDefaultRootWindow(x11.display),
+                                       0, 0, 1, 1, 0, 0, 0)
+    try:
+        uri_list = x11.atom("text/uri-list")
+        selection = x11.atom("XdndSelection")
+        x11.x.XSetSelectionOwner(x11.display, selection, source, 0)
+        x11.send_client_message(window, "XdndEnter", source, 5 << 24, uri_list, 0, 0)
+        x11.send_client_message(window, "XdndPosition", source, 0, (x << 16) | y, 0,
+                                x11.atom("XdndActionCopy"))
+        accepted = asked = False
+        deadline = time.time() + timeout
+        dropped = False
+        while time.time() < deadline:
+            event = x11.next_event(0.2)
+            if event is None:
+                continue
+            kind = ctypes.cast(event, ctypes.POINTER(ctypes.c_int))[0]
+            if kind == _CLIENT_MESSAGE:
+                message = ctypes.cast(event, ctypes.POINTER(_ClientMessage)).contents
+                if message.message_type == x11.atom("XdndStatus"):
+                    accepted = bool(message.data[1] & 1)
+                    if not dropped:
+                        x11.send_client_message(window, "XdndDrop", source, 0, 0)
+                        dropped = True
+                elif message.message_type == x11.atom("XdndFinished"):
+                    break
+            elif kind == _SELECTION_REQUEST:
+                request = ctypes.cast(event, ctypes.POINTER(_SelectionRequest)).contents
+                data = ("file://" + urllib.parse.quote(os.path.abspath(path)) + "\r\n").encode()
+                x11.x.XChangeProperty(x11.display, request.requestor, request.property,
+                                      request.target, 8, 0, data, len(data))
+                reply = _SelectionNotify(type=_SELECTION_NOTIFY, send_event=1,
+                                         display=x11.display, requestor=request.requestor,
+                                         selection=request.selection, target=request.target,
+                                         property=request.property, time=request.time)
+                x11.x.XSendEvent(x11.display, request.requestor, 0, 0, ctypes.byref(reply))
+                x11.x.XFlush(x11.display)
+                asked = True
+        return accepted and asked
+    finally:
+        x11.x.XDestroyWindow(x11.display, source)
+        x11.close()
 
 
 def image_stats(path):
