@@ -8,7 +8,6 @@
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <assimp/Importer.hpp>
@@ -26,6 +25,7 @@
 #include <utility>
 
 #include "assets/animation.h"
+#include "assets/image_decode.h"
 #include "assets/gltf_document.h"
 #include "assets/gltf_prepass.h"
 #include "ik/transform.h"
@@ -37,8 +37,6 @@ namespace {
 constexpr size_t kHeaderBytes = 8192;
 // Ticks per second assumed when a (non-glTF) file leaves it unset, as Assimp's viewer does.
 constexpr double kDefaultTicksPerSecond = 25.0;
-// Texture sides beyond this are refused before decoding (memory).
-constexpr int kMaxTextureSide = 16384;
 
 std::string Plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -183,34 +181,6 @@ class PatchedIOSystem : public Assimp::DefaultIOSystem {
   std::filesystem::path main_;
   const std::vector<uint8_t>* bytes_;
 };
-
-bool DecodeImage(const uint8_t* data, size_t size, Texture* out, std::string* reason) {
-  if (size == 0 || size > static_cast<size_t>(INT32_MAX)) {
-    *reason = "empty or oversized image data";
-    return false;
-  }
-  int w = 0, h = 0, channels = 0;
-  const int length = static_cast<int>(size);
-  if (!stbi_info_from_memory(data, length, &w, &h, &channels)) {
-    *reason = std::string("not a decodable image (") + stbi_failure_reason() + ")";
-    return false;
-  }
-  if (w <= 0 || h <= 0 || w > kMaxTextureSide || h > kMaxTextureSide) {
-    *reason = "image is " + std::to_string(w) + "x" + std::to_string(h) + ", larger than " +
-              std::to_string(kMaxTextureSide) + " pixels a side";
-    return false;
-  }
-  stbi_uc* pixels = stbi_load_from_memory(data, length, &w, &h, &channels, 4);
-  if (!pixels) {
-    *reason = std::string("decoding failed (") + stbi_failure_reason() + ")";
-    return false;
-  }
-  out->width = w;
-  out->height = h;
-  out->rgba.assign(pixels, pixels + static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
-  stbi_image_free(pixels);
-  return true;
-}
 
 // Unit normals per vertex from the triangles around it, area weighted.
 std::vector<glm::vec3> FaceNormals(const std::vector<glm::vec3>& positions,

@@ -1,0 +1,19 @@
+// Decoding texture images (PNG, JPEG, BMP, TGA, ...) into RGBA8 with a size check first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "assets/model.h"
+
+namespace assets {
+
+// Texture sides beyond this are refused before decoding (memory).
+constexpr int kMaxTextureSide = 16384;
+
+// Decodes an encoded image into out (RGBA, 4 bytes per pixel, rows top to bottom). On failure
+// returns false and says why in reason; out is left untouched.
+bool DecodeImage(const uint8_t* data, size_t size, Texture* out, std::string* reason);
+
+}  // namespace assets
