@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "renderer/gpu_model.h"
 #include "renderer/renderer.h"
@@ -138,9 +139,23 @@ TEST_F(GpuSkinningTest, CreateRejectsWeightedBonePastTheBoneList) {
 
 TEST_F(GpuSkinningTest, UnweightedSlotsMayHoldAnyIndex) {
   assets::Model model = rendertest::MakeTube();
-  model.meshes[0].joints[5].w = 60000;  // weight of slot w is 0
+  ASSERT_EQ(model.meshes[0].weights[5].w, 0.0f);
+  model.meshes[0].joints[5].w = 60000;  // past the bone list, in a slot of weight 0
   std::string error;
   EXPECT_TRUE(renderer::GpuModel::Create(model, &error)) << error;
+  // The upload points such slots at bone 0 (a copy of the joint block); every vertex, the
+  // patched one and the others, still skins as the CPU reference says in a posed rig.
+  ik::Pose pose = ik::Pose::Rest(model.skeleton);
+  for (size_t j = 0; j < pose.locals.size(); ++j) {
+    pose.locals[j].rotation =
+        glm::angleAxis(0.3f + 0.2f * static_cast<float>(j), glm::normalize(glm::vec3(1, 2, 0.5f)));
+  }
+  const std::vector<glm::mat4> joint_models = rendertest::JointModels(model.skeleton, pose);
+  std::optional<renderer::SkinnedMeshes> skinned = renderer::SkinOnGpu(model, joint_models, &error);
+  ASSERT_TRUE(skinned) << error;
+  const std::vector<glm::vec3> expected = rendertest::ReferenceSkin(model.meshes[0], joint_models);
+  EXPECT_GT(MaxDistance({expected}, {model.meshes[0].positions}), 0.05f);
+  EXPECT_LT(MaxDistance(skinned->positions, {expected}), 1e-4f);
 }
 
 TEST_F(GpuSkinningTest, CreateRejectsTextureOfWrongByteCount) {
