@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -273,6 +275,24 @@ TEST(CliBadInput, MissingFile) {
 
 TEST(CliBadInput, DirectoryInsteadOfFile) {
   ExpectBadInput({"info", testpaths::TempDir()}, testpaths::TempDir());
+}
+
+TEST(CliBadInput, UnreadableFile) {
+  const std::string path = TempPath("unreadable.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  std::vector<std::string> argv = {testpaths::SkelviewBinary(), "info", path};
+  if (geteuid() == 0) {
+    // Root reads any file: run skelview as the unprivileged user nobody instead.
+    argv.insert(argv.begin(),
+                {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  }
+  const testproc::Result r = testproc::Run(argv, 20.0);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path));
+  EXPECT_THAT(r.err, HasSubstr("ermission denied"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(CliBadInput, RandomBytes) {

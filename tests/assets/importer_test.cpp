@@ -4,7 +4,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -552,10 +554,39 @@ TEST(ImportBadInput, UnreadableFile) {
   const std::string path = Temp("unreadable.glb");
   testgltf::WriteBytes(path, testgltf::SkinnedStrip().Glb());
   ASSERT_EQ(chmod(path.c_str(), 0), 0);
-  if (access(path.c_str(), R_OK) == 0) {
-    GTEST_SKIP() << "running as a user who can read any file (root); cannot test permissions";
+  if (access(path.c_str(), R_OK) != 0) {
+    ExpectRefused(path, "ermission denied");
+    return;
   }
-  ExpectRefused(path, "ermission denied");
+  // Root reads any file: import in a child process that has become the unprivileged user
+  // nobody, as a user without the permission would, and send the error back through a pipe.
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    if (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
+        access(path.c_str(), R_OK) == 0) {
+      _exit(3);
+    }
+    const LoadResult r = LoadModel(path);
+    const ssize_t written = write(fds[1], r.error.data(), r.error.size());
+    _exit(r.ok() ? 1 : written == static_cast<ssize_t>(r.error.size()) ? 0 : 4);
+  }
+  close(fds[1]);
+  std::string error;
+  char buffer[512];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) > 0;) error.append(buffer, n);
+  close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_NE(WEXITSTATUS(status), 3) << "could not drop root's privileges to test permissions";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the unreadable file loaded";
+  EXPECT_THAT(error, HasSubstr(path));
+  EXPECT_THAT(error, HasSubstr("ermission denied"));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << "one line: " << error;
 }
 
 TEST(ImportBadInput, RandomBytesUnderModelExtensions) {
