@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "assets/importer.h"
@@ -67,6 +69,57 @@ bool WriteAll(int fd, const char* data, size_t size) {
   return true;
 }
 
+// Blocking reads of exact sizes from a pipe: small reads through a 64 KiB buffer, large ones
+// straight into the destination (the model's arrays).
+class PipeReader {
+ public:
+  explicit PipeReader(int fd) : fd_(fd), buffer_(size_t{1} << 16) {}
+
+  bool Read(void* out, size_t size) {
+    auto* dst = static_cast<char*>(out);
+    const size_t buffered = std::min(size, end_ - begin_);
+    std::memcpy(dst, buffer_.data() + begin_, buffered);
+    begin_ += buffered;
+    dst += buffered;
+    size -= buffered;
+    if (size >= buffer_.size()) return ReadFully(dst, size);
+    while (size > 0) {
+      const ssize_t n = ReadSome(buffer_.data(), buffer_.size());
+      if (n <= 0) return false;
+      begin_ = 0;
+      end_ = static_cast<size_t>(n);
+      const size_t take = std::min(size, end_);
+      std::memcpy(dst, buffer_.data(), take);
+      begin_ = take;
+      dst += take;
+      size -= take;
+    }
+    return true;
+  }
+
+ private:
+  ssize_t ReadSome(char* out, size_t size) {
+    while (true) {
+      const ssize_t n = read(fd_, out, size);
+      if (n < 0 && errno == EINTR) continue;
+      return n;
+    }
+  }
+  bool ReadFully(char* out, size_t size) {
+    while (size > 0) {
+      const ssize_t n = ReadSome(out, size);
+      if (n <= 0) return false;
+      out += n;
+      size -= static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  int fd_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0, end_ = 0;
+};
+
 }  // namespace
 
 size_t DefaultImportMemoryLimit(size_t file_bytes) {
@@ -82,9 +135,45 @@ ImportProcess::~ImportProcess() {
 }
 
 void ImportProcess::CloseAll() {
+  // The reader owns the model pipe; it ends once the worker is gone (end of stream).
+  if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) close(out_fd_);
   if (err_fd_ >= 0) close(err_fd_);
   out_fd_ = err_fd_ = -1;
+}
+
+void ImportProcess::ReadModel(uint64_t max_bytes) {
+  // On the reader thread: the size, then the model read straight into its arrays.
+  PipeReader pipe(out_fd_);
+  uint64_t size = 0;
+  std::string error;
+  assets::Model model;
+  if (!pipe.Read(&size, sizeof(size))) {
+    error = "the import worker sent no model";
+  } else if (size > max_bytes) {
+    error = "the import worker announced " + std::to_string(size) + " bytes of model, more than " +
+            std::to_string(max_bytes);
+  } else if (!assets::DeserializeModelFrom(
+                 [&pipe](void* data, size_t bytes) { return pipe.Read(data, bytes); }, size,
+                 &model, &error)) {
+    error = "the import worker sent an unreadable model: " + error;
+  } else {
+    // Anything after the model is a fault of the worker too.
+    char extra = 0;
+    if (pipe.Read(&extra, 1)) error = "the import worker sent bytes after the model";
+  }
+  if (error.empty()) {
+    model_ = std::move(model);
+  } else {
+    model_error_ = error;
+    // Drain what the worker still sends, so that it is not left blocked on a full pipe.
+    char sink[1 << 16];
+    while (pipe.Read(sink, 1)) {
+      while (read(out_fd_, sink, sizeof(sink)) > 0) {
+      }
+    }
+  }
+  reader_done_.store(true);
 }
 
 void ImportProcess::Fail(const std::string& message) {
@@ -97,8 +186,9 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   if (state_ == State::kRunning) Cancel();
   CloseAll();
   state_ = State::kIdle;
-  out_.clear();
   err_.clear();
+  model_error_.clear();
+  reader_done_.store(false);
   progress_ = 0.0f;
   model_ = assets::Model();
   error_.clear();
@@ -144,8 +234,9 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   pid_ = pid;
   out_fd_ = out_pipe[0];
   err_fd_ = err_pipe[0];
-  fcntl(out_fd_, F_SETFL, O_NONBLOCK);
   fcntl(err_fd_, F_SETFL, O_NONBLOCK);
+  // The model can be no larger than what the worker was allowed to allocate.
+  reader_ = std::thread(&ImportProcess::ReadModel, this, uint64_t{memory_limit});
   timeout_seconds_ = limits.timeout_seconds;
   deadline_ = std::chrono::steady_clock::now() +
               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -156,43 +247,35 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
 
 ImportProcess::State ImportProcess::Poll(int wait_ms) {
   if (state_ != State::kRunning) return state_;
-  pollfd fds[2] = {{out_fd_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
-  const int nfds = (out_fd_ >= 0 ? 1 : 0) + (err_fd_ >= 0 ? 1 : 0);
-  if (nfds > 0) {
-    pollfd active[2];
-    int count = 0;
-    for (const pollfd& p : fds)
-      if (p.fd >= 0) active[count++] = p;
-    if (poll(active, static_cast<nfds_t>(count), wait_ms) > 0) {
-      char buffer[1 << 16];
-      for (int i = 0; i < count; ++i) {
-        if (!(active[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        const bool is_out = active[i].fd == out_fd_;
-        while (true) {
-          const ssize_t n = read(active[i].fd, buffer, sizeof(buffer));
-          if (n > 0) {
-            (is_out ? out_ : err_).append(buffer, static_cast<size_t>(n));
-            continue;
-          }
-          if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-            close(active[i].fd);
-            (is_out ? out_fd_ : err_fd_) = -1;
-          }
-          break;
+  if (err_fd_ >= 0) {
+    pollfd p{err_fd_, POLLIN, 0};
+    if (poll(&p, 1, wait_ms) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+      char buffer[4096];
+      while (true) {
+        const ssize_t n = read(err_fd_, buffer, sizeof(buffer));
+        if (n > 0) {
+          err_.append(buffer, static_cast<size_t>(n));
+          continue;
         }
+        if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+          close(err_fd_);
+          err_fd_ = -1;
+        }
+        break;
       }
     }
+  } else if (wait_ms > 0 && !reader_done_.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(wait_ms, 5)));
   }
   // Progress lines: "progress 0.42".
   size_t line_start = 0;
   for (size_t nl; (nl = err_.find('\n', line_start)) != std::string::npos; line_start = nl + 1) {
-    const std::string line = err_.substr(line_start, nl - line_start);
-    if (line.rfind("progress ", 0) == 0) {
-      const float p = std::strtof(line.c_str() + 9, nullptr);
+    if (err_.compare(line_start, 9, "progress ") == 0) {
+      const float p = std::strtof(err_.c_str() + line_start + 9, nullptr);
       if (std::isfinite(p)) progress_ = std::max(progress_, std::min(p, 1.0f));
     }
   }
-  if (out_fd_ < 0 && err_fd_ < 0) {
+  if (err_fd_ < 0 && reader_done_.load()) {
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -240,13 +323,10 @@ void ImportProcess::Finish(int status) {
     }
     return;
   }
-  std::string error;
-  if (!assets::DeserializeModel(out_, &model_, &error)) {
-    Fail(path_ + ": the import worker sent an unreadable model: " + error);
+  if (!model_error_.empty()) {
+    Fail(path_ + ": " + model_error_);
     return;
   }
-  out_.clear();
-  out_.shrink_to_fit();
   progress_ = 1.0f;
   state_ = State::kDone;
 }
@@ -296,8 +376,14 @@ int RunImportWorker(const std::string& path) {
     std::fprintf(stderr, "error %s\n", result.error.c_str());
     return 2;
   }
-  const std::string bytes = assets::SerializeModel(*result.model);
-  if (!WriteAll(STDOUT_FILENO, bytes.data(), bytes.size())) {
+  // The size first, then the model streamed from its arrays: no second copy of it in memory.
+  const uint64_t size = assets::SerializedModelSize(*result.model);
+  const bool sent =
+      WriteAll(STDOUT_FILENO, reinterpret_cast<const char*>(&size), sizeof(size)) &&
+      assets::SerializeModelTo(*result.model, [](const void* data, size_t bytes) {
+        return WriteAll(STDOUT_FILENO, static_cast<const char*>(data), bytes);
+      });
+  if (!sent) {
     std::fprintf(stderr, "error %s: cannot send the model to skelview\n", path.c_str());
     return 2;
   }

@@ -6,9 +6,12 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "assets/model.h"
 
@@ -56,13 +59,16 @@ class ImportProcess {
   void Finish(int status);
   void Fail(const std::string& message);
   void CloseAll();
+  void ReadModel(uint64_t max_bytes);  // the reader thread
 
   State state_ = State::kIdle;
   std::string path_;
   pid_t pid_ = -1;
-  int out_fd_ = -1;  // the serialized model
+  int out_fd_ = -1;  // the serialized model, read by reader_ straight into model_
   int err_fd_ = -1;  // progress lines and the worker's error message
-  std::string out_;
+  std::thread reader_;
+  std::atomic<bool> reader_done_{false};
+  std::string model_error_;  // the reader's reason when the model did not come through
   std::string err_;
   float progress_ = 0.0f;
   assets::Model model_;

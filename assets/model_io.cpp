@@ -37,9 +37,20 @@ inline constexpr bool kPlainData =
 
 class Writer {
  public:
+  // Without a sink the writer only counts (SerializedModelSize).
+  explicit Writer(const ByteSink* sink) : sink_(sink) {
+    if (sink_) buffer_.reserve(kBufferBytes);
+  }
   void Bytes(const void* data, size_t size) {
+    written_ += size;
+    if (!sink_ || !ok_ || size == 0) return;
+    if (buffer_.size() + size > kBufferBytes) Flush();
+    if (size >= kBufferBytes) {
+      ok_ = ok_ && (*sink_)(data, size);  // arrays go straight from the Model
+      return;
+    }
     const auto* p = static_cast<const char*>(data);
-    out_.append(p, size);
+    buffer_.insert(buffer_.end(), p, p + size);
   }
   void U8(uint8_t v) { Bytes(&v, 1); }
   void U32(uint32_t v) { Bytes(&v, 4); }
@@ -64,18 +75,26 @@ class Writer {
   }
   void Vec3(const glm::vec3& v) { Bytes(&v, sizeof(v)); }
   void Mat4(const glm::mat4& m) { Bytes(&m, sizeof(m)); }
-  std::string Take() { return std::move(out_); }
-  void Reserve(size_t n) { out_.reserve(n); }
+  bool Flush() {
+    if (sink_ && ok_ && !buffer_.empty()) ok_ = (*sink_)(buffer_.data(), buffer_.size());
+    buffer_.clear();
+    return ok_;
+  }
+  uint64_t written() const { return written_; }
 
  private:
-  std::string out_;
+  static constexpr size_t kBufferBytes = size_t{1} << 16;
+  const ByteSink* sink_;
+  std::vector<char> buffer_;
+  uint64_t written_ = 0;
+  bool ok_ = true;
 };
 
 class Reader {
  public:
-  explicit Reader(std::string_view bytes) : data_(bytes) {}
+  Reader(const ByteSource* source, uint64_t size) : source_(source), size_(size) {}
 
-  size_t remaining() const { return data_.size() - offset_; }
+  uint64_t remaining() const { return size_ - offset_; }
   bool failed() const { return !error_.empty(); }
   const std::string& error() const { return error_; }
 
@@ -91,7 +110,9 @@ class Reader {
       return Fail(std::string("truncated model data: ") + what + " needs " + std::to_string(size) +
                   " bytes, " + std::to_string(remaining()) + " remain");
     }
-    if (size > 0) std::memcpy(out, data_.data() + offset_, size);
+    if (size > 0 && !(*source_)(out, size)) {
+      return Fail(std::string("truncated model data: the stream ended in ") + what);
+    }
     offset_ += size;
     return true;
   }
@@ -138,8 +159,8 @@ class Reader {
            " bytes, " + std::to_string(remaining()) + " remain");
       return {};
     }
-    std::string s(data_.data() + offset_, size);
-    offset_ += size;
+    std::string s(size, '\0');
+    if (!Bytes(s.data(), size, what)) return {};
     return s;
   }
   // A count of elements that each take at least `min_bytes` of the stream: refused when the rest
@@ -165,8 +186,9 @@ class Reader {
   }
 
  private:
-  std::string_view data_;
-  size_t offset_ = 0;
+  const ByteSource* source_;
+  uint64_t size_;
+  uint64_t offset_ = 0;
   std::string error_;
 };
 
@@ -184,25 +206,6 @@ void WriteTrack(Writer* w, const Track<T>& track) {
       w->Vec3(v);
     }
   }
-}
-
-size_t EstimateSize(const Model& model) {
-  size_t n = 1024 + model.source.size();
-  n += static_cast<size_t>(model.skeleton.joint_count()) * (128 + 16);
-  for (const Mesh& m : model.meshes) {
-    n += 256 + m.name.size() + m.positions.size() * sizeof(glm::vec3) +
-         m.normals.size() * sizeof(glm::vec3) + m.uvs.size() * sizeof(glm::vec2) +
-         m.joints.size() * sizeof(glm::u16vec4) + m.weights.size() * sizeof(glm::vec4) +
-         m.indices.size() * 4 + m.bone_joints.size() * (4 + 64);
-  }
-  for (const Texture& t : model.textures) n += 64 + t.name.size() + t.rgba.size();
-  for (const Clip& c : model.clips) {
-    for (const JointAnimation& a : c.channels) {
-      n += 64 + (a.translation.times.size() + a.scale.times.size()) * 16 * 3 +
-           a.rotation.times.size() * 20 * 3;
-    }
-  }
-  return n;
 }
 
 // --- reading --------------------------------------------------------------------------------
@@ -406,11 +409,8 @@ bool ReadClip(Reader* r, int joint_count, Clip* clip, size_t index) {
   return true;
 }
 
-}  // namespace
-
-std::string SerializeModel(const Model& model) {
-  Writer w;
-  w.Reserve(EstimateSize(model));
+void WriteModel(Writer* writer, const Model& model) {
+  Writer& w = *writer;
   w.Bytes(kMagic, sizeof(kMagic));
   w.U32(kModelFormatVersion);
   w.String(model.source);
@@ -471,19 +471,56 @@ std::string SerializeModel(const Model& model) {
   }
   w.U32(static_cast<uint32_t>(model.warnings.size()));
   for (const std::string& warning : model.warnings) w.String(warning);
-  return w.Take();
+}
+
+}  // namespace
+
+uint64_t SerializedModelSize(const Model& model) {
+  Writer counter(nullptr);
+  WriteModel(&counter, model);
+  return counter.written();
+}
+
+bool SerializeModelTo(const Model& model, const ByteSink& sink) {
+  Writer w(&sink);
+  WriteModel(&w, model);
+  return w.Flush();
+}
+
+std::string SerializeModel(const Model& model) {
+  std::string out;
+  out.reserve(SerializedModelSize(model));
+  SerializeModelTo(model, [&out](const void* data, size_t size) {
+    out.append(static_cast<const char*>(data), size);
+    return true;
+  });
+  return out;
 }
 
 bool DeserializeModel(std::string_view bytes, Model* out, std::string* error) {
+  size_t offset = 0;
+  const ByteSource source = [&](void* data, size_t size) {
+    if (size > bytes.size() - offset) return false;
+    std::memcpy(data, bytes.data() + offset, size);
+    offset += size;
+    return true;
+  };
+  return DeserializeModelFrom(source, bytes.size(), out, error);
+}
+
+bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out,
+                          std::string* error) {
   auto fail = [&](const std::string& reason) {
     if (error) *error = reason;
     return false;
   };
   if (!HostIsLittleEndian()) return fail("model data needs a little-endian host");
-  if (bytes.size() < sizeof(kMagic) + 4 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+  char magic[sizeof(kMagic)];
+  if (size < sizeof(kMagic) + 4 || !source(magic, sizeof(magic)) ||
+      std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) {
     return fail("not skelview model data (bad magic)");
   }
-  Reader r(bytes.substr(sizeof(kMagic)));
+  Reader r(&source, size - sizeof(kMagic));
   const uint32_t version = r.U32("version");
   if (version != kModelFormatVersion) {
     return fail("model data of format version " + std::to_string(version) + ", expected " +

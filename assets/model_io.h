@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,24 @@ std::string SerializeModel(const Model& model);
 // mesh 0 positions need 1200 bytes, 40 remain"), leaving *out unspecified, for a truncated or
 // corrupted buffer or one of another format version. Never throws, never crashes.
 bool DeserializeModel(std::string_view bytes, Model* out, std::string* error);
+
+// The same two for a pipe, without the whole byte image in memory on either side. A sink takes the
+// bytes in pieces as they are produced (false: stop, the stream failed); a source must fill
+// exactly the bytes asked for or return false (the stream ended or failed).
+using ByteSink = std::function<bool(const void* data, size_t size)>;
+using ByteSource = std::function<bool(void* data, size_t size)>;
+
+// Bytes SerializeModel(model) would return, counted without writing them.
+uint64_t SerializedModelSize(const Model& model);
+
+// Writes SerializeModel(model)'s bytes to `sink`: arrays go straight from the Model, small fields
+// through a 64 KiB buffer. False when the sink failed.
+bool SerializeModelTo(const Model& model, const ByteSink& sink);
+
+// DeserializeModel reading `size` bytes from `source` (which must hold exactly those): the same
+// checks, with counts bounded by `size`, so `size` bounds what is allocated — a caller reading
+// from another process takes it from that process and limits it first.
+bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
 inline constexpr uint32_t kModelFormatVersion = 1;

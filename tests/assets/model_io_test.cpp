@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -217,6 +218,67 @@ TEST(ModelIo, SizeIsCloseToTheModelsArrays) {
   const std::string bytes = SerializeModel(model);
   EXPECT_GT(bytes.size(), arrays);
   EXPECT_LT(bytes.size(), arrays + arrays / 4);  // names, skeleton and clips are small
+}
+
+TEST(ModelIo, StreamingWritesTheSameBytesInPieces) {
+  const Model model = MakeBuiltinCharacter();
+  const std::string whole = SerializeModel(model);
+  EXPECT_EQ(SerializedModelSize(model), whole.size());
+  std::string streamed;
+  size_t pieces = 0, largest = 0;
+  ASSERT_TRUE(SerializeModelTo(model, [&](const void* data, size_t size) {
+    streamed.append(static_cast<const char*>(data), size);
+    ++pieces;
+    largest = std::max(largest, size);
+    return true;
+  }));
+  EXPECT_EQ(streamed, whole);
+  EXPECT_GT(pieces, 2u);
+  EXPECT_GT(largest, size_t{1} << 16);  // the vertex arrays go to the sink as they are
+  // Read back in small, uneven pieces, as a pipe delivers them.
+  size_t offset = 0;
+  Model back;
+  std::string error;
+  ASSERT_TRUE(DeserializeModelFrom(
+      [&](void* data, size_t size) {
+        if (size > streamed.size() - offset) return false;
+        std::memcpy(data, streamed.data() + offset, size);
+        offset += size;
+        return true;
+      },
+      streamed.size(), &back, &error))
+      << error;
+  EXPECT_EQ(offset, streamed.size());
+  EXPECT_EQ(SerializeModel(back), whole);
+}
+
+TEST(ModelIo, FailingSinkStopsTheWrite) {
+  int calls = 0;
+  EXPECT_FALSE(SerializeModelTo(MakeBuiltinCharacter(), [&](const void*, size_t) {
+    ++calls;
+    return false;
+  }));
+  EXPECT_EQ(calls, 1);  // nothing more is sent once the sink has failed
+}
+
+TEST(ModelIo, StreamEndingBeforeItsAnnouncedSizeIsAnError) {
+  const std::string bytes = SerializeModel(MakeBuiltinCharacter());
+  for (size_t delivered : {size_t{0}, size_t{5}, size_t{100}, bytes.size() / 2, bytes.size() - 1}) {
+    size_t offset = 0;
+    Model out;
+    std::string error;
+    EXPECT_FALSE(DeserializeModelFrom(
+        [&](void* data, size_t size) {
+          if (size > delivered - offset) return false;
+          std::memcpy(data, bytes.data() + offset, size);
+          offset += size;
+          return true;
+        },
+        bytes.size(), &out, &error))
+        << delivered;
+    EXPECT_THAT(error, testing::AnyOf(HasSubstr("the stream ended"), HasSubstr("bad magic")))
+        << delivered;
+  }
 }
 
 TEST(ModelIo, EveryTruncationFailsWithAMessage) {
