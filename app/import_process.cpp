@@ -154,8 +154,8 @@ void ImportProcess::ReadModel(uint64_t max_bytes) {
     error = "the import worker announced " + std::to_string(size) + " bytes of model, more than " +
             std::to_string(max_bytes);
   } else if (!assets::DeserializeModelFrom(
-                 [&pipe](void* data, size_t bytes) { return pipe.Read(data, bytes); }, size,
-                 &model, &error)) {
+                 [&pipe](void* data, size_t bytes) { return pipe.Read(data, bytes); }, size, &model,
+                 &error)) {
     error = "the import worker sent an unreadable model: " + error;
   } else {
     // Anything after the model is a fault of the worker too.
@@ -378,11 +378,10 @@ int RunImportWorker(const std::string& path) {
   }
   // The size first, then the model streamed from its arrays: no second copy of it in memory.
   const uint64_t size = assets::SerializedModelSize(*result.model);
-  const bool sent =
-      WriteAll(STDOUT_FILENO, reinterpret_cast<const char*>(&size), sizeof(size)) &&
-      assets::SerializeModelTo(*result.model, [](const void* data, size_t bytes) {
-        return WriteAll(STDOUT_FILENO, static_cast<const char*>(data), bytes);
-      });
+  const bool sent = WriteAll(STDOUT_FILENO, reinterpret_cast<const char*>(&size), sizeof(size)) &&
+                    assets::SerializeModelTo(*result.model, [](const void* data, size_t bytes) {
+                      return WriteAll(STDOUT_FILENO, static_cast<const char*>(data), bytes);
+                    });
   if (!sent) {
     std::fprintf(stderr, "error %s: cannot send the model to skelview\n", path.c_str());
     return 2;

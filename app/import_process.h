@@ -1,7 +1,9 @@
 // Importing a model file in a child process, so that a file which crashes the importer library
 // (or makes it allocate without bound, or hang) cannot take skelview down: the child is skelview
-// itself run as `skelview import-worker FILE`, which loads the file and writes the Model back
-// through a pipe (assets/model_io.h) while reporting progress on another.
+// itself run as `skelview import-worker FILE`, which loads the file and streams the Model back
+// through a pipe (its size, then assets/model_io.h's bytes) while reporting progress on another.
+// skelview reads the model on a thread of its own straight into the Model's arrays, so neither
+// side ever holds a second, serialised copy of a large model.
 #pragma once
 
 #include <sys/types.h>

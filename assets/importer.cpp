@@ -25,9 +25,9 @@
 #include <utility>
 
 #include "assets/animation.h"
-#include "assets/image_decode.h"
 #include "assets/gltf_document.h"
 #include "assets/gltf_prepass.h"
+#include "assets/image_decode.h"
 #include "ik/transform.h"
 
 namespace assets {

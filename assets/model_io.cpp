@@ -508,8 +508,7 @@ bool DeserializeModel(std::string_view bytes, Model* out, std::string* error) {
   return DeserializeModelFrom(source, bytes.size(), out, error);
 }
 
-bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out,
-                          std::string* error) {
+bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error) {
   auto fail = [&](const std::string& reason) {
     if (error) *error = reason;
     return false;

@@ -399,8 +399,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", importer.GetErrorString());
       return 2;
     }
-    std::printf("assimp_seconds %.4f meshes %u textures %d\n", seconds, scene->mNumMeshes,
-                decoded);
+    std::printf("assimp_seconds %.4f meshes %u textures %d\n", seconds, scene->mNumMeshes, decoded);
     return 0;
   }
   benchmark::Initialize(&argc, argv);

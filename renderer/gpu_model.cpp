@@ -73,8 +73,7 @@ class BlockLayout {
 template <typename T>
 void UploadBlock(GLenum target, GLintptr offset, const std::vector<T>& data) {
   if (!data.empty()) {
-    glBufferSubData(target, offset, static_cast<GLsizeiptr>(data.size() * sizeof(T)),
-                    data.data());
+    glBufferSubData(target, offset, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
   }
 }
 
