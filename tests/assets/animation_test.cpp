@@ -240,7 +240,7 @@ struct ReferenceSampler {
     return k;
   }
   static glm::dvec3 D(const glm::vec3& v) { return glm::dvec3(v); }
-  static glm::dquat D(const glm::quat& q) { return glm::dquat(q.w, q.x, q.y, q.z); }
+  static glm::dquat D(const glm::quat& q) { return glm::dquat(q); }
 
   template <typename T, typename D>
   static D Hermite(const D& p0, const D& m0, const D& p1, const D& m1, double u, double dt) {

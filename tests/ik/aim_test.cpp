@@ -214,7 +214,7 @@ TEST(Aim, ConeLimitStopsTheBoneAtTheConeEdge) {
         ik::SolveAimPose(rig.skeleton, joint, target, {}, &limits, &rig.pose, &rig.models);
     ASSERT_FALSE(r.degenerate);
     const glm::vec3 bone = BoneModel(rig.models, joint, 3);
-    const double cone_angle = cone;
+    const double cone_angle = static_cast<double>(cone);
     if (wanted <= cone_angle - 1e-4) {
       ASSERT_LE(AngleBetween(bone, target - origin), kExact) << i;
       ASSERT_FALSE(r.limited);

@@ -232,8 +232,12 @@ TEST(Fabrik, TwoBoneChainsLandWhereTheClosedFormSolverPutsThem) {
     ASSERT_FALSE(fab.degenerate);
     ASSERT_EQ(fab.reached, two.reached) << i;
     ASSERT_EQ(fab.unreachable, !two.reached) << i;
-    // The same end position: on the target, or the nearest point the chain can reach.
-    ASSERT_LE(glm::length(Position(rig.models, 3) - Position(closed.models, 3)), 2e-4f * total)
+    // The same end position: on the target, or the nearest point the chain can reach. Inside
+    // the hole that point lies along the direction to the target, which float rounding turns by
+    // about ε/d for a target at distance d: the tolerance grows with the lever hole/d.
+    const float lever = two.reached ? 1.0f : std::max(1.0f, hole / d);
+    ASSERT_LE(glm::length(Position(rig.models, 3) - Position(closed.models, 3)),
+              2e-4f * total * lever)
         << i;
     if (two.reached) {
       ++reachable;

@@ -145,7 +145,7 @@ TEST(JointLimits, ConeClampMovesTheBoneToTheNearestDirectionInTheCone) {
     const glm::vec3 wanted = ik::Rotate(local, bone);
     const glm::vec3 got = ik::Rotate(out, bone);
     const double wanted_angle = iktest::AngleBetween(centre, wanted);
-    const double cone_angle = cone;
+    const double cone_angle = static_cast<double>(cone);
     if (wanted_angle <= cone_angle) {
       ASSERT_LE(iktest::AngleBetween(got, wanted), 1e-4) << i;
     } else if (wanted_angle < 3.13) {

@@ -21,10 +21,12 @@ inline std::string LimitViolation(const ik::JointLimit& limit, const glm::quat& 
   glm::dquat delta = glm::normalize(glm::conjugate(glm::dquat(rest)) * glm::dquat(local));
   if (delta.w < 0.0) delta = -delta;
   const glm::dvec3 v(delta.x, delta.y, delta.z);
-  const double eps = slack;
-  const double min_angle = limit.min_angle, max_angle = limit.max_angle;
-  const double cone_angle = limit.cone_angle;
-  const double twist_min = limit.twist_min, twist_max = limit.twist_max;
+  const double eps = static_cast<double>(slack);
+  const double min_angle = static_cast<double>(limit.min_angle);
+  const double max_angle = static_cast<double>(limit.max_angle);
+  const double cone_angle = static_cast<double>(limit.cone_angle);
+  const double twist_min = static_cast<double>(limit.twist_min);
+  const double twist_max = static_cast<double>(limit.twist_max);
   if (limit.type == ik::JointLimit::Type::kHinge) {
     const glm::dvec3 axis = glm::normalize(glm::dvec3(limit.axis_local));
     const double off_axis = 2.0 * glm::length(glm::cross(v, axis));  // ≈ the off-axis angle

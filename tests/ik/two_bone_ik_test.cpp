@@ -58,7 +58,8 @@ Solved SolveRandom(std::mt19937& rng, const ik::TwoBoneIkOptions& options = {}) 
 // Nearest point of the knee circle (computed in double) to `p`, and whether that is well defined.
 bool NearestCirclePoint(const Solved& s, const glm::vec3& p, glm::dvec3* nearest) {
   const glm::dvec3 a(s.a), t(s.t);
-  const double l_ab = s.rig.upper, l_bc = s.rig.lower;
+  const double l_ab = static_cast<double>(s.rig.upper);
+  const double l_bc = static_cast<double>(s.rig.lower);
   const glm::dvec3 v = t - a;
   const double d = glm::length(v);
   const glm::dvec3 n = v / d;
@@ -248,7 +249,7 @@ TEST(TwoBoneIk, RandomChainsPutTheKneeAtTheCirclePointNearestTheCurrentKnee) {
     if (s.result.solve_case != ik::TwoBoneCase::kReachable) continue;
     glm::dvec3 nearest;
     const bool well_conditioned = NearestCirclePoint(s, s.b, &nearest);
-    const double len = s.length();
+    const double len = static_cast<double>(s.length());
     if (well_conditioned) {
       ++exact;
       ASSERT_LE(glm::length(glm::dvec3(s.b_after) - nearest), 2e-5 * len) << "chain " << i;
@@ -291,7 +292,7 @@ TEST(TwoBoneIk, RandomChainsWithPolePutTheKneeAtTheCirclePointNearestThePole) {
     glm::dvec3 nearest;
     if (NearestCirclePoint(s, pole, &nearest)) {
       ++exact;
-      ASSERT_LE(glm::length(glm::dvec3(s.b_after) - nearest), 2e-5 * double{s.length()})
+      ASSERT_LE(glm::length(glm::dvec3(s.b_after) - nearest), 2e-5 * static_cast<double>(s.length()))
           << "chain " << i;
     }
   }
@@ -792,7 +793,7 @@ TEST(TwoBoneIkOptions, HingeWithPolePutsTheKneeNearestThePole) {
     ASSERT_LE(glm::length(Position(rig.models, 3) - t), kTol * len) << i;
     glm::dvec3 nearest;
     if (NearestCirclePoint(s, pole, &nearest)) {
-      ASSERT_LE(glm::length(glm::dvec3(Position(rig.models, 2)) - nearest), 2e-5 * double{len})
+      ASSERT_LE(glm::length(glm::dvec3(Position(rig.models, 2)) - nearest), 2e-5 * static_cast<double>(len))
           << i;
     }
     ASSERT_GT(SignedBend(rig, glm::vec3(1, 0, 0)), 0.0f) << i;

@@ -236,7 +236,7 @@ glm::dmat4 BlendedMatrix(const assets::Mesh& mesh, const std::vector<glm::mat4>&
                          size_t v) {
   glm::dmat4 blended(0.0);
   for (int k = 0; k < 4; ++k) {
-    const double w = mesh.weights[v][k];
+    const double w = static_cast<double>(mesh.weights[v][k]);
     if (w == 0.0) continue;
     const int bone = mesh.joints[v][k];
     blended += w * (glm::dmat4(joint_models[mesh.bone_joints[bone]]) *
