@@ -292,7 +292,8 @@ TEST(TwoBoneIk, RandomChainsWithPolePutTheKneeAtTheCirclePointNearestThePole) {
     glm::dvec3 nearest;
     if (NearestCirclePoint(s, pole, &nearest)) {
       ++exact;
-      ASSERT_LE(glm::length(glm::dvec3(s.b_after) - nearest), 2e-5 * static_cast<double>(s.length()))
+      ASSERT_LE(glm::length(glm::dvec3(s.b_after) - nearest),
+                2e-5 * static_cast<double>(s.length()))
           << "chain " << i;
     }
   }
@@ -793,7 +794,8 @@ TEST(TwoBoneIkOptions, HingeWithPolePutsTheKneeNearestThePole) {
     ASSERT_LE(glm::length(Position(rig.models, 3) - t), kTol * len) << i;
     glm::dvec3 nearest;
     if (NearestCirclePoint(s, pole, &nearest)) {
-      ASSERT_LE(glm::length(glm::dvec3(Position(rig.models, 2)) - nearest), 2e-5 * static_cast<double>(len))
+      ASSERT_LE(glm::length(glm::dvec3(Position(rig.models, 2)) - nearest),
+                2e-5 * static_cast<double>(len))
           << i;
     }
     ASSERT_GT(SignedBend(rig, glm::vec3(1, 0, 0)), 0.0f) << i;
