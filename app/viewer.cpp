@@ -833,6 +833,14 @@ int Viewer::Run() {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    // ImGui 1.86's SDL backend places the cursor from the global mouse position minus where SDL
+    // believes the window is, which goes stale when the window is moved with no window manager
+    // (Xvfb): use the window-relative position SDL's own mouse events carry instead.
+    if (SDL_GetMouseFocus() == gl_->window()) {
+      int mouse_x = 0, mouse_y = 0;
+      SDL_GetMouseState(&mouse_x, &mouse_y);
+      ImGui::GetIO().MousePos = ImVec2(float(mouse_x), float(mouse_y));
+    }
     ImGui::NewFrame();
     DrawUi();
     // Keep the model centred in the free part of the window (when the panel leaves room).

@@ -99,6 +99,23 @@ class DragTest(xs.XvfbTestCase):
         self.viewer.key("ctrl+q")
         self.assertEqual(self.viewer.wait_exit(), 0, self.viewer.output())
 
+    def test_menus_follow_the_cursor_after_the_window_moves(self):
+        # Without a window manager SDL's idea of the window's position can go stale when the
+        # window moves; the panels must still get the cursor where the user sees it.
+        viewer = self.viewer
+        viewer.xdotool("windowmove", viewer.window, "0", "0")
+        time.sleep(0.5)
+        x0, y0 = self.chain("LeftFoot")["handle_px"]
+        viewer.drag(x0, y0, x0 + 30, y0 - 40)
+        moved = viewer.wait_event("drag_end")
+        viewer.click(70, 10)  # Edit
+        time.sleep(0.3)
+        viewer.click(70, 33)  # Edit > Undo
+        undo = viewer.wait_event("undo")
+        foot = [c for c in undo["chains"] if c["end"] == "LeftFoot"][0]
+        self.assertGreater(dist(foot["target"], moved["target"]), 1e-3)
+        self.assertLess(dist(foot["target"], self.chain("LeftFoot")["target"]), 1e-4)
+
     def test_axis_drag_moves_the_target_along_y_only(self):
         hand = self.chain("LeftHand")  # on the right of the screen, clear of the panel
         x0, y0 = hand["handle_px"]

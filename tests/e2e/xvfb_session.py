@@ -144,6 +144,14 @@ class Viewer:
         for m in modifiers:
             self.xdotool("keyup", m)
 
+    def click(self, x, y, button=1):
+        """A click as a hand makes it: move, rest, press, hold, release."""
+        self.move(x, y)
+        time.sleep(0.15)
+        self.xdotool("mousedown", str(button))
+        time.sleep(0.1)
+        self.xdotool("mouseup", str(button))
+
     def key(self, *keys):
         self.xdotool("key", "--window", self.window, *keys)
 
