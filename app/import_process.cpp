@@ -168,9 +168,8 @@ void ImportProcess::ReadModel(uint64_t max_bytes) {
     model_error_ = error;
     // Drain what the worker still sends, so that it is not left blocked on a full pipe.
     char sink[1 << 16];
-    while (pipe.Read(sink, 1)) {
-      while (read(out_fd_, sink, sizeof(sink)) > 0) {
-      }
+    for (ssize_t n; (n = read(out_fd_, sink, sizeof(sink))) != 0;) {
+      if (n < 0 && errno != EINTR) break;
     }
   }
   reader_done_.store(true);
