@@ -2,9 +2,8 @@
 // 𝕋_i · S_i⁻¹ per joint for skinning.
 #pragma once
 
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 #include "ik/skeleton.h"
 

@@ -33,8 +33,7 @@ TEST(Crowd, BatchedLimbsMatchSolvingThemInTurn) {
       const auto& pb = sequential.palette(c);
       ASSERT_EQ(pa.size(), pb.size());
       for (size_t b = 0; b < pa.size(); ++b)
-        for (int col = 0; col < 4; ++col)
-          ASSERT_LT(glm::length(pa[b][col] - pb[b][col]), 2e-5f);
+        for (int col = 0; col < 4; ++col) ASSERT_LT(glm::length(pa[b][col] - pb[b][col]), 2e-5f);
     }
   }
 }
