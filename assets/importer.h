@@ -33,6 +33,11 @@ struct LoadOptions {
   // true stops the load, which then fails with "<path>: cancelled". Assimp's own parsing of the
   // file cannot be interrupted: a cancel during it takes effect when it returns.
   std::function<bool()> cancelled;
+  // A model is untrusted input: its external references (glTF buffer and image URIs, .mtl and
+  // texture paths of other formats) are read only when, percent-decoded and with symlinks
+  // resolved, they name a regular file inside the model's folder. True lifts the folder rule
+  // (the command line's --allow-outside-files); non-regular files are refused either way.
+  bool allow_outside_files = false;
 };
 
 // Limits on what a file may make skelview allocate, checked against the counts a file declares

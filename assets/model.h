@@ -109,6 +109,11 @@ struct Model {
   std::vector<Texture> textures;
   std::vector<Clip> clips;
   std::vector<std::string> warnings;  // what was repaired while loading, shown to the user
+  // Every file the import read, the model file first, each as an absolute path with symlinks
+  // resolved (buffers, images, .mtl and texture files of other formats after it). Outputs are
+  // checked against it so that an export or render never overwrites what the model is made of.
+  // Empty for the built-in character.
+  std::vector<std::string> source_files;
 
   size_t vertex_count() const;
   size_t triangle_count() const;
