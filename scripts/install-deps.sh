@@ -8,7 +8,7 @@ packages=(
   libsdl2-dev libglm-dev libimgui-dev libassimp-dev python3-glad
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev
   libgl1-mesa-dri libegl-mesa0 libegl1 libgl-dev
-  xvfb xdotool imagemagick x11-utils python3
+  xvfb xdotool imagemagick x11-utils python3 libxdamage1
   assimp-testmodels
 )
 

@@ -9,11 +9,9 @@ import math
 import os
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
-
 
 
 def dist(a, b):
@@ -41,7 +39,7 @@ class DragTest(xs.XvfbTestCase):
         args = [self.binary, "pose", "--ik", spec]
         if "anim" in drag:
             args += ["--anim", str(drag["anim"]["index"]), "--time", repr(drag["anim"]["time"])]
-        out = subprocess.run(args, capture_output=True, text=True, timeout=60,
+        out = subprocess.run(args, capture_output=True, text=True, timeout=xs.EVENT_TIMEOUT,
                              env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         self.assertEqual(out.returncode, 0, out.stderr)
         return json.loads(out.stdout)
@@ -72,10 +70,8 @@ class DragTest(xs.XvfbTestCase):
 
         # The overlay is drawn: the yellow knee circle of the bent leg is on screen.
         shot = self.viewer.screenshot(os.path.join(self.shots, "after_drag.png"))
-        out = subprocess.run(
-            ["convert", shot, "-fx", "(r>0.8 && g>0.65 && b<0.45) ? 1 : 0", "-format",
-             "%[fx:mean*w*h]", "info:"], capture_output=True, text=True, check=True).stdout
-        self.assertGreater(float(out), 150, "no knee-circle (yellow) pixels in the screenshot")
+        yellow = xs.count_pixels(shot, lambda r, g, b: r > 0.8 and g > 0.65 and b < 0.45)
+        self.assertGreater(yellow, 150, "no knee-circle (yellow) pixels in the screenshot")
 
         # Undo puts the target back, redo brings the drag back.
         self.viewer.key("ctrl+z")
@@ -89,27 +85,22 @@ class DragTest(xs.XvfbTestCase):
 
         # Double-clicking the handle resets the target to the effector's unposed position.
         hx, hy = drag["handle_px"]
-        self.viewer.move(hx, hy)
-        time.sleep(0.2)
-        self.viewer.xdotool("click", "--repeat", "2", "--delay", "80", "1")
+        self.viewer.double_click(hx, hy)
         reset = self.viewer.wait_event("reset")
         target = next(c["target"] for c in reset["chains"] if c["end"] == "LeftFoot")
         self.assertLess(dist(target, foot["target"]), 1e-5)
 
-        self.viewer.key("ctrl+q")
-        self.assertEqual(self.viewer.wait_exit(), 0, self.viewer.output())
+        self.assertEqual(self.viewer.quit(), 0)
 
     def test_menus_follow_the_cursor_after_the_window_moves(self):
         # Without a window manager SDL's idea of the window's position can go stale when the
         # window moves; the panels must still get the cursor where the user sees it.
         viewer = self.viewer
-        viewer.xdotool("windowmove", viewer.window, "0", "0")
-        time.sleep(0.5)
+        viewer.move_window(0, 0)
         x0, y0 = self.chain("LeftFoot")["handle_px"]
         viewer.drag(x0, y0, x0 + 30, y0 - 40)
         moved = viewer.wait_event("drag_end")
-        viewer.click(70, 10)  # Edit
-        time.sleep(0.3)
+        viewer.click(70, 10)  # Edit (the click waits for the frame that opens the menu)
         viewer.click(70, 33)  # Edit > Undo
         undo = viewer.wait_event("undo")
         foot = [c for c in undo["chains"] if c["end"] == "LeftFoot"][0]
@@ -120,10 +111,7 @@ class DragTest(xs.XvfbTestCase):
         hand = self.chain("LeftHand")  # on the right of the screen, clear of the panel
         x0, y0 = hand["handle_px"]
         # Click the disc first: it becomes the active chain and shows its arrows.
-        self.viewer.move(x0, y0)
-        time.sleep(0.2)
-        self.viewer.xdotool("click", "1")
-        time.sleep(0.3)
+        self.viewer.click(x0, y0)
         # The Y arrow points up on screen from the handle; grab it 55 px above the centre.
         self.viewer.drag(x0, y0 - 55, x0 + 30, y0 - 95)
         drag = self.viewer.wait_event("drag_end")
@@ -157,11 +145,10 @@ class ConstraintDragTest(xs.XvfbTestCase):
         # The command line aims the head at the same target the same way.
         spec = "Head=%r,%r,%r" % tuple(drag["target"])
         out = subprocess.run([self.binary, "pose", "--aim", spec], capture_output=True, text=True,
-                             timeout=60, env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+                             timeout=xs.EVENT_TIMEOUT, env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertTrue(json.loads(out.stdout)["aim"][0]["reached"])
-        viewer.key("ctrl+q")
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.quit(), 0)
 
 
 if __name__ == "__main__":

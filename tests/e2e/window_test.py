@@ -6,12 +6,10 @@ Usage: window_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is mis
 import json
 import os
 import subprocess
-import time
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
-
 
 
 class WindowTest(xs.XvfbTestCase):
@@ -30,13 +28,11 @@ class WindowTest(xs.XvfbTestCase):
         self.assertGreater(xs.brightest_near(first, cx, cy), 120, "no model at its centre")
 
         viewer.drag(700, 500, 450, 480)  # orbit, away from the panel
-        orbited = viewer.screenshot(os.path.join(self.shots, "orbited.png"))
-        diff = subprocess.run(["compare", "-metric", "AE", "-fuzz", "10%", first, orbited,
-                               "null:"], capture_output=True, text=True).stderr
-        self.assertGreater(float(diff.split()[0]), 5000, "orbiting did not change the view")
+        orbited = os.path.join(self.shots, "orbited.png")
+        changed = lambda: xs.differing_pixels(first, viewer.screenshot(orbited)) > 5000
+        xs.wait_until(changed, 30, "the orbited view in a screenshot", alive=viewer.alive)
 
-        viewer.key("ctrl+q")
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.quit(), 0)
         exits = [e for e in viewer.events() if e["event"] == "exit"]
         self.assertEqual(len(exits), 1)
         self.assertGreater(exits[0]["frames"], 1)
@@ -46,33 +42,31 @@ class WindowTest(xs.XvfbTestCase):
         viewer.wait_event("ready")
         viewer.find_window()
         viewer.close_window()
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.wait_exit(), 0)
         self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
 
     def test_dropping_a_file_on_the_window_opens_it(self):
         path = os.path.join(self.shots, "dropped model.glb")  # a space, escaped in the URI
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
         viewer = self.start()
         self.assertEqual(viewer.wait_event("ready")["model"], "<built-in>")
         viewer.find_window()
-        self.assertTrue(viewer.drop_file(path), "the window did not take the drop\n"
-                        + viewer.output())
+        self.assertTrue(viewer.drop_file(path), "the window did not take the drop")
         started = viewer.wait_event("load_started")
         self.assertEqual(started["path"], path)
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
         self.assertEqual(done["chains"], 4)
-        viewer.key("ctrl+q")
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.quit(), 0)
 
     def test_frame_limit_quits_cleanly(self):
         viewer = self.start(["--frames", "5"])
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.wait_exit(), 0)
         self.assertEqual([e["event"] for e in viewer.events()], ["ready", "exit"])
 
     def test_failed_reload_keeps_the_current_model(self):
         path = os.path.join(self.shots, "model.glb")
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
         viewer = self.start([path])
         ready = viewer.wait_event("ready")
         self.assertEqual(ready["model"], path)
@@ -84,36 +78,32 @@ class WindowTest(xs.XvfbTestCase):
         failed = viewer.wait_event("load_failed")
         self.assertIn(path, failed["error"])
         self.assertEqual(failed["model"], path)
-        time.sleep(0.5)  # a few frames, so the window shows the state after the failure
         shot = viewer.screenshot(os.path.join(self.shots, "after_failed_reload.png"))
         cx, cy = ready["model_px"]["center"]
         self.assertGreater(xs.brightest_near(shot, cx, cy), 120, "the model should still be drawn")
         # Fixed on disk: reloading works again, in the background, and reports it.
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=60)
+        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
         viewer.key("ctrl+r")
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
         self.assertEqual(done["chains"], 4)
-        viewer.key("ctrl+q")
-        self.assertEqual(viewer.wait_exit(), 0, viewer.output())
+        self.assertEqual(viewer.quit(), 0)
 
     def test_file_export_writes_the_pose(self):
         viewer = self.start()
         viewer.wait_event("ready")
         viewer.find_window()
         out = os.path.join(self.shots, "from-window.glb")
-        viewer.key("ctrl+e")  # File > Export; the path field has the keyboard
-        time.sleep(0.3)
-        viewer.xdotool("keydown", "--window", viewer.window, "ctrl")
-        viewer.hold_key("a")  # select the default name
-        viewer.xdotool("keyup", "--window", viewer.window, "ctrl")
-        viewer.xdotool("type", "--window", viewer.window, "--delay", "20", out)
-        viewer.hold_key("Return")
+        viewer.key("ctrl+e")  # File > Export; the path field takes the keyboard a frame later
+        viewer.wait_frames()
+        viewer.key("ctrl+a")  # select the default name
+        viewer.type(out)
+        viewer.key("Return")
         event = viewer.wait_event("export")
         self.assertTrue(event["ok"], event)
         self.assertEqual(event["path"], out)
         info = subprocess.run([self.binary, "info", out, "--json"], capture_output=True, text=True,
-                              timeout=60)
+                              timeout=xs.EVENT_TIMEOUT)
         self.assertEqual(info.returncode, 0, info.stderr)
         self.assertEqual(json.loads(info.stdout)["counts"]["joints"], 22)
 
@@ -121,7 +111,7 @@ class WindowTest(xs.XvfbTestCase):
         viewer = self.start()
         ready = viewer.wait_event("ready")
         viewer.find_window()
-        viewer.hold_key("F12")
+        viewer.key("F12")
         event = viewer.wait_event("screenshot")
         path = os.path.join(viewer.dir, event["path"])  # written in the working directory
         self.assertTrue(os.path.exists(path), path)
@@ -135,9 +125,9 @@ class WindowTest(xs.XvfbTestCase):
         path = os.path.join(self.shots, "not-a-model.glb")
         with open(path, "wb") as f:
             f.write(b"this is not a model" * 10)
-        proc = subprocess.run([self.binary, path], env=self.xvfb.env(), capture_output=True, text=True,
-                              timeout=30)
-        self.assertEqual(proc.returncode, 2)
+        proc = subprocess.run([self.binary, path], env=self.xvfb.env(), capture_output=True,
+                              text=True, timeout=xs.EVENT_TIMEOUT)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
         self.assertIn(path, proc.stderr)
 
 
