@@ -145,7 +145,8 @@ class ConstraintDragTest(xs.XvfbTestCase):
         # The command line aims the head at the same target the same way.
         spec = "Head=%r,%r,%r" % tuple(drag["target"])
         out = subprocess.run([self.binary, "pose", "--aim", spec], capture_output=True, text=True,
-                             timeout=xs.EVENT_TIMEOUT, env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+                             timeout=xs.EVENT_TIMEOUT,
+                             env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertTrue(json.loads(out.stdout)["aim"][0]["reached"])
         self.assertEqual(viewer.quit(), 0)

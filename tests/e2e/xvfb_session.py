@@ -1,6 +1,6 @@
-"""Helpers for end-to-end tests of the skelview window: a private Xvfb display, the viewer started on
-it with --trace, xdotool input that is retried and focus-checked, waits on trace events and rendered
-frames instead of fixed sleeps, and the viewer's log and trace printed when a test fails. Stdlib only."""
+"""Helpers for end-to-end tests of the skelview window: a private Xvfb display, the viewer started
+on it with --trace, xdotool input that is retried and focus-checked, waits on trace events and
+rendered frames instead of fixed sleeps, the viewer's log and trace printed when a test fails."""
 
 import ctypes
 import ctypes.util
@@ -807,7 +807,7 @@ class XvfbTestCase(unittest.TestCase):
         failed = result is not None and len(result.failures) + len(result.errors) > problems_before
         if failed or os.environ.get("SKELVIEW_E2E_REPORT"):  # set it to see a passing test's steps
             self._print_report("failed" if failed else "passed")
-        else:
+        if not failed:
             for path in self._temp_dirs + [v.dir for v in self._viewers]:
                 shutil.rmtree(path, ignore_errors=True)
         return outcome
