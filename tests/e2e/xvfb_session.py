@@ -381,8 +381,9 @@ class Viewer:
         return drop_file(self.xvfb.display, int(self.window), path)
 
     def screenshot(self, path, settle=True):
-        """Saves what the window shows, after `settle` frames drawn since the call (so it shows
-        the state the last event reported); retried while `import` fails."""
+        """Saves what the window shows into `path` and returns it: with `settle`, once the viewer
+        has drawn SETTLE_FRAMES frames after the call, so it shows the state the last event
+        reported. Retried while `import` fails."""
         require_tools("import")
         if settle:
             self.wait_frames()
@@ -390,8 +391,13 @@ class Viewer:
         attempts = []
 
         def take():
-            proc = subprocess.run(["import", "-display", self.xvfb.display, "-window",
-                                   self.window, path], capture_output=True, text=True, timeout=60)
+            try:
+                proc = subprocess.run(["import", "-display", self.xvfb.display, "-window",
+                                       self.window, path], capture_output=True, text=True,
+                                      timeout=XDOTOOL_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                attempts.append(f"import gave no answer in {XDOTOOL_TIMEOUT:g} s")
+                return False
             if proc.returncode != 0:
                 attempts.append(proc.stderr.strip())
                 self.alive()
