@@ -5,14 +5,33 @@ Usage: window_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is mis
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
 
 
 class WindowTest(xs.XvfbTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.models = tempfile.mkdtemp(prefix="skelview-models-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.models, ignore_errors=True)
+
+    def export_builtin(self, path):
+        """Writes the built-in character as a .glb file at path. `skelview export` runs once per
+        run of this file (it is slow under AddressSanitizer); later calls copy its file."""
+        exported = os.path.join(self.models, "builtin.glb")
+        if not os.path.exists(exported):
+            subprocess.run([self.binary, "export", "-o", exported], check=True,
+                           timeout=xs.EVENT_TIMEOUT)
+        shutil.copyfile(exported, path)
+
     def test_opens_draws_orbits_and_quits(self):
         viewer = self.start()
         ready = viewer.wait_event("ready")
@@ -47,7 +66,7 @@ class WindowTest(xs.XvfbTestCase):
 
     def test_dropping_a_file_on_the_window_opens_it(self):
         path = os.path.join(self.shots, "dropped model.glb")  # a space, escaped in the URI
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
+        self.export_builtin(path)
         viewer = self.start()
         self.assertEqual(viewer.wait_event("ready")["model"], "<built-in>")
         viewer.find_window()
@@ -66,7 +85,7 @@ class WindowTest(xs.XvfbTestCase):
 
     def test_failed_reload_keeps_the_current_model(self):
         path = os.path.join(self.shots, "model.glb")
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
+        self.export_builtin(path)
         viewer = self.start([path])
         ready = viewer.wait_event("ready")
         self.assertEqual(ready["model"], path)
@@ -82,7 +101,7 @@ class WindowTest(xs.XvfbTestCase):
         cx, cy = ready["model_px"]["center"]
         self.assertGreater(xs.brightest_near(shot, cx, cy), 120, "the model should still be drawn")
         # Fixed on disk: reloading works again, in the background, and reports it.
-        subprocess.run([self.binary, "export", "-o", path], check=True, timeout=xs.EVENT_TIMEOUT)
+        self.export_builtin(path)
         viewer.key("ctrl+r")
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
