@@ -173,6 +173,9 @@ void PrioritizedStep(const Rows& rows, double null_lambda2, double lambda2,
   double g[kMaxRows][kMaxRows];
   double rhs[kMaxParams][kMaxRows];  // the columns of A, for G⁻¹ A
   double e[1][kMaxRows];
+  int level_rows[kLevels] = {0, 0, 0};
+  for (int i = 0; i < rows.count; ++i) ++level_rows[rows.level[i]];
+  bool n_is_identity = true;
   for (int level = 0; level < kLevels; ++level) {
     int idx[kMaxRows];
     int m = 0;
@@ -184,8 +187,11 @@ void PrioritizedStep(const Rows& rows, double null_lambda2, double lambda2,
       const double* jr = rows.j[idx[i]];
       double ei = rows.r[idx[i]];
       for (int b = 0; b < p; ++b) {
-        double s = 0.0;
-        for (int a = 0; a < p; ++a) s += jr[a] * n[a][b];
+        double s = jr[b];
+        if (!n_is_identity) {
+          s = 0.0;
+          for (int a = 0; a < p; ++a) s += jr[a] * n[a][b];
+        }
         a_rows[i][b] = s;
         ei -= jr[b] * delta[b];
       }
@@ -214,7 +220,10 @@ void PrioritizedStep(const Rows& rows, double null_lambda2, double lambda2,
     const double scale = StepScale(part, weight_sqrt, body_count, trust);
     for (int b = 0; b < p; ++b) delta[b] += scale * part[b];
     // What is left to the next levels: N -= Aᵀ (A Aᵀ + λ0² I)⁻¹ A.
-    if (level + 1 == kLevels) break;
+    bool later_rows = false;
+    for (int k = level + 1; k < kLevels; ++k) later_rows = later_rows || level_rows[k] > 0;
+    if (!later_rows) break;
+    n_is_identity = false;
     gram(null_lambda2);
     for (int b = 0; b < p; ++b)
       for (int i = 0; i < m; ++i) rhs[b][i] = a_rows[i][b];
@@ -823,15 +832,12 @@ bool FullBodyIkJob::Run() const {
     stalled = change < 1e-7;
   }
 
-  // Every matrix below the topmost joint the solve changed.
-  int top = body.hips;
-  for (int i = 0; i < effector_count; ++i) {
-    if (effectors[i].kind == BodyEffector::Kind::kMove && resolved[i].c.role == Role::kAboveHips &&
-        sk.IsAncestorOrSelf(effectors[i].joint, top)) {
-      top = effectors[i].joint;
-    }
+  // Every matrix below the hips, when the body moved (moves above the hips updated theirs).
+  bool body_moved = locals[body.hips].translation != ws.locals_in[body.hips].translation;
+  for (int b = 0; b < body_count; ++b) {
+    body_moved = body_moved || locals[body.spine[b]].rotation != body_input[b];
   }
-  ForwardSubtree(sk, *pose, top, models, &ws.flags);
+  if (body_moved) ForwardSubtree(sk, *pose, body.hips, models, &ws.flags);
 
   // 3. The limbs with something on their end: the highest priority effector (moves and pins
   // before targets; the first of equals).
@@ -844,6 +850,11 @@ bool FullBodyIkJob::Run() const {
     if (chosen < 0) continue;
     const BodyLimb& limb = body.limbs[l];
     const TwoBoneChain& chain = limb.limb.chain;
+    // Nothing moved it and it is where it should be (a pin where the pose has it, say).
+    if (m[chain.end] == ws.models_in[chain.end] &&
+        glm::length(Position(m, chain.end) - resolved[chosen].target) <= 1e-3f * tolerance_model) {
+      continue;
+    }
     TwoBoneIkOptions two;
     two.bend_axis_local = limb.bend_axis_local;
     two.hinge = options.hinge && limb.bend_axis_local.has_value();
