@@ -91,7 +91,10 @@ struct FullBodyOptions {
   // Tolerance of the body solve, a fraction of BodyRig::size, [1e-7, 0.1]. A pin or target counts
   // as reached within this distance.
   float tolerance = 1e-5f;
-  // The knees and elbows bend one way, about their rest bend axis, in [0, π] (the two-bone hinge).
+  // The knees and elbows bend one way, about their rest bend axis, in [0, π] (the two-bone
+  // hinge). The hinge is exact only while both bones are square to its axis; where it falls short
+  // of a reachable target, the plain two-bone solve (the knee circle point nearest the current
+  // knee, so the bend stays on its side) is used when it comes nearer.
   bool hinge = true;
 
   bool Validate(std::string* why = nullptr) const;
@@ -139,14 +142,19 @@ struct FullBodyWorkspace {
 // The solve. The pose is solved in place; it should be the freshly sampled pose of this frame
 // (the solve never looks at earlier frames, so nothing drifts).
 //  1. Moves of ancestors of the hips translate that joint.
-//  2. The body: hips translation, hips rotation and the spine's rotations, iterated
-//     (Gauss-Newton with priorities, see full_body.cpp): moves first, then pins, then targets the
-//     body helps with, each in what the ones before leave free. A limb's end pin or target only
-//     asks that its limb's start come within the limb's length of it.
+//  2. The body: hips translation, hips rotation and the spine's rotations, iterated (damped
+//     least squares with priorities, Levenberg-Marquardt; see full_body.cpp): moves first, then
+//     pins, then targets the body helps with, each in what the ones before leave free. A limb's
+//     end pin or target only asks that its limb's start come within the limb's length of it.
 //  3. The limbs whose end has a pin, target or move: the two-bone solver, with the hinge.
-// Bone lengths never change; joint limits on body joints are never exceeded (limb joints follow
-// the two-bone hinge). Pins that cannot all hold give the least-squares compromise of their
-// weights, each with its error in the result.
+// Bone lengths never change (but the hips' offset from their parent, which the body's shift is);
+// joint limits on the body joints are never exceeded; limits on limb joints are not applied (the
+// two-bone solver knows only its hinge). Pins that cannot all hold give the least-squares
+// compromise of their weights, each with its error in the result (the compromise is approached
+// over the iterations: conflicting pins of unequal weight may need more than the default 16).
+// No allocation once the workspace and result have held a solve of this skeleton (and the
+// skeleton's subtrees are contiguous, as depth-first joint orders are; otherwise the two-bone
+// pose solve's forward kinematics allocates).
 struct FullBodyIkJob {
   const Skeleton* skeleton = nullptr;
   const BodyRig* rig = nullptr;             // BuildBodyRig of skeleton
@@ -159,12 +167,14 @@ struct FullBodyIkJob {
   FullBodyWorkspace* workspace = nullptr;
   FullBodyResult* result = nullptr;
 
-  // True when the job can run. Otherwise false with every reason found in *why: a null pointer,
-  // sizes that do not match the skeleton, a rig built for another skeleton, invalid options or
-  // limits, more than kMaxBodyEffectors effectors, an effector on a joint out of range or on a
-  // limb joint other than a limb's start or end (a knee, a toe: pin the foot instead), a target
-  // on a joint the body cannot move, a kTarget that is not on a limb's end, a missing or
-  // non-finite target, a weight not > 0, or a non-finite input pose or matrix.
+  // True when the job can run. Otherwise false with every reason found in *why (joined by "; ",
+  // each naming the effector by kind, index and joint): a null pointer, sizes that do not match
+  // the skeleton, a rig built for another skeleton, invalid options or limits, more than
+  // kMaxBodyEffectors effectors, an effector on a joint out of range or on a limb joint other
+  // than a limb's start or end (a knee, a toe: pin the foot instead), a kTarget not on a limb's
+  // end, a kMove on a joint nothing in the solve moves, a missing (kTarget, kMove) or non-finite
+  // target, a weight outside (0, 1000], an end orientation other than keep_local or keep_model,
+  // or a non-finite input pose or matrix. Builds no string when the job is valid.
   bool Validate(std::string* why = nullptr) const;
 
   // Validates, then solves. False (pose and models untouched, result->valid false with the
