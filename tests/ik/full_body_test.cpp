@@ -175,7 +175,7 @@ TEST(FullBody, AHandBeyondItsArmIsReachedByTheBodyWhileTheFeetStayPinned) {
   const float arm_length = LimbLength(arm, m0.models);
   const float leg_length = LimbLength(left_leg, m0.models);
   std::mt19937 rng(401);
-  int solved = 0, limited = 0;
+  int solved = 0, limited = 0, total_iterations = 0;
   float hips_moved = 0.0f;
   for (int attempt = 0; attempt < 2000 && solved < 150; ++attempt) {
     iktest::MixamoRig goal = m0;
@@ -222,11 +222,13 @@ TEST(FullBody, AHandBeyondItsArmIsReachedByTheBodyWhileTheFeetStayPinned) {
         << where << " iterations " << solver.result.iterations;
     EXPECT_TRUE(solver.result.reached) << where;
     ++solved;
+    total_iterations += solver.result.iterations;
     limited += solver.result.limited ? 1 : 0;
     hips_moved = std::max(hips_moved, glm::length(solver.result.hips_offset_model));
   }
   EXPECT_EQ(solved, 150);
   EXPECT_GT(hips_moved, 0.02f);  // the hips did help
+  RecordProperty("mean_iterations", std::to_string(double(total_iterations) / solved));
 }
 
 TEST(FullBody, PinnedFeetFartherApartThanTheLegsReachGiveACompromiseWithErrors) {
@@ -485,7 +487,7 @@ TEST(FullBody, TenThousandFramesOfAClipMeetTheBarsAndDoNotDrift) {
   ik::Pose pose;
   std::vector<glm::mat4> models, sampled_models;
   std::vector<std::vector<glm::mat4>> first_period;
-  int max_iterations = 0;
+  int max_iterations = 0, period_iterations = 0;
   for (int frame = 0; frame < 10000; ++frame) {
     SampleClip(rest, frame, &pose);
     ik::LocalToModel(rest.skeleton, pose, &models);
@@ -508,8 +510,13 @@ TEST(FullBody, TenThousandFramesOfAClipMeetTheBarsAndDoNotDrift) {
       ASSERT_EQ(models, first_period[frame % 36]) << where;
     }
     max_iterations = std::max(max_iterations, solver.result.iterations);
+    if (frame < 36) period_iterations += solver.result.iterations;
   }
   RecordProperty("max_iterations", max_iterations);
+  // And it gets there in a few iterations a frame (a deterministic count: the pins at the edge of
+  // their reach are kept by predicting which the step would break, not by undoing steps).
+  EXPECT_LE(period_iterations, 36 * 5);
+  EXPECT_LE(max_iterations, 6);
 }
 
 // The frame path: once the workspace and result have held a solve of this rig, solving again
