@@ -18,7 +18,9 @@ struct FabrikOptions {
   // segments in model space). In (0, 0.1].
   float tolerance = 1e-4f;
   // At most this many iterations (one backward and one forward pass each), in [1, 10000]. Without
-  // limits, reachable targets typically take 2-4 (see fabrik.cpp for the accelerations).
+  // limits, reachable targets typically take 2-4 (see fabrik.cpp for the accelerations). With
+  // limits, the refinement's steps and the restarts' sweeps count as iterations too; targets the
+  // limits allow typically take 3-4 in all.
   int max_iterations = 64;
   // Blend from the input pose (0) to the full solve (1), per joint's local rotation, in [0, 1].
   float weight = 1.0f;
