@@ -134,10 +134,12 @@ void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequ
                       const std::vector<AimRequest>& aim, const ik::JointLimits& limits,
                       PoseState* state) {
   const ik::JointLimits* limits_or_null = limits.empty() ? nullptr : &limits;
-  state->fabrik.clear();
-  for (const FabrikRequest& r : fabrik) {
-    state->fabrik.push_back(ik::SolveFabrikPose(skeleton, r.root, r.end, r.target, r.options,
-                                                limits_or_null, &state->pose, &state->models));
+  // Results and workspace are reused, so a frame's FABRIK solves allocate nothing.
+  state->fabrik.resize(fabrik.size());
+  for (size_t i = 0; i < fabrik.size(); ++i) {
+    const FabrikRequest& r = fabrik[i];
+    ik::SolveFabrikPose(skeleton, r.root, r.end, r.target, r.options, limits_or_null, &state->pose,
+                        &state->models, &state->fabrik_workspace, &state->fabrik[i]);
   }
   state->aim.clear();
   for (const AimRequest& r : aim) {

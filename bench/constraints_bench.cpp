@@ -1,5 +1,6 @@
 // Benchmarks of the constraint solvers: FABRIK on chains of 4, 16 and 64 joints (pose level, the
-// position-only core, and with joint limits), and points-at (aim) per joint. Each FABRIK benchmark
+// position-only core, and with joint limits: targets the limits allow, and targets anywhere in
+// reach), and points-at (aim) per joint. Each FABRIK benchmark
 // cycles through 256 problems: a chain bent 0-35° at every joint with segments 0.1-1.0 long, and a
 // target at a uniformly random direction and distance within the chain's reach. items_per_second
 // counts solves; "iterations" is the mean number of FABRIK iterations per solve. The pose is reset
@@ -98,14 +99,16 @@ void BM_Fabrik(benchmark::State& state) {
   ik::Pose pose = problems[0].pose;
   std::vector<glm::mat4> models = problems[0].models;
   const ik::FabrikOptions options;
+  ik::FabrikWorkspace workspace;
+  ik::FabrikResult r;
   double iterations = 0.0;
   size_t i = 0;
   for (auto _ : state) {
     const FabrikProblem& p = problems[i++ % problems.size()];
     std::copy(p.pose.locals.begin(), p.pose.locals.end(), pose.locals.begin());
     std::copy(p.models.begin(), p.models.end(), models.begin());
-    const ik::FabrikResult r =
-        ik::SolveFabrikPose(p.skeleton, p.root, p.end, p.target, options, nullptr, &pose, &models);
+    ik::SolveFabrikPose(p.skeleton, p.root, p.end, p.target, options, nullptr, &pose, &models,
+                        &workspace, &r);
     iterations += r.iterations;
     benchmark::DoNotOptimize(models.data());
   }
@@ -131,11 +134,9 @@ void BM_FabrikPositions(benchmark::State& state) {
   SetCounters(state, iterations);
 }
 
-// With limits on every joint (alternating 60° cones and ±90° hinges across the bone): each
-// iteration's forward pass is a frame pass and a CCD sweep.
-void BM_FabrikLimits(benchmark::State& state) {
-  const int joints = static_cast<int>(state.range(0));
-  const auto& problems = Problems(joints);
+// Limits on every joint but the end: alternating 60° cones (twist ±0.5 rad) and ±90° hinges
+// across the bone.
+ik::JointLimits BenchLimits(int joints) {
   ik::JointLimits limits;
   for (int j = 1; j < joints; ++j) {
     if (j % 2) {
@@ -144,18 +145,65 @@ void BM_FabrikLimits(benchmark::State& state) {
       limits.Set(j, ik::JointLimit::Hinge(glm::vec3(1, 0, 0), -1.57f, 1.57f));
     }
   }
+  return limits;
+}
+
+// Targets the limits allow, made as the reporter did: every joint of the chain swung and
+// twisted (cones) or turned (hinges) from its rest rotation by a random amount within its limit;
+// the target is where the end then is. The solve starts from the rest pose.
+const std::vector<glm::vec3>& AllowedTargets(int chain_joints) {
+  static std::vector<std::vector<glm::vec3>> cache(65);
+  std::vector<glm::vec3>& out = cache[chain_joints];
+  if (out.empty()) {
+    const auto& problems = Problems(chain_joints);
+    const ik::JointLimits limits = BenchLimits(chain_joints);
+    std::mt19937 rng(777 + chain_joints);
+    for (const FabrikProblem& p : problems) {
+      ik::Pose goal = p.pose;
+      for (int j = 1; j < chain_joints; ++j) {
+        const ik::JointLimit& l = *limits.Find(j);
+        glm::quat delta;
+        if (l.type == ik::JointLimit::Type::kHinge) {
+          delta = glm::angleAxis(Uniform(rng, l.min_angle, l.max_angle), l.axis_local);
+        } else {
+          const glm::vec3 across = glm::normalize(glm::cross(l.twist_axis_local, RandomUnit(rng)));
+          delta = glm::angleAxis(Uniform(rng, 0.0f, l.cone_angle), across) *
+                  glm::angleAxis(Uniform(rng, l.twist_min, l.twist_max), l.twist_axis_local);
+        }
+        goal.locals[j].rotation = p.skeleton.rest_locals()[j].rotation * delta;
+      }
+      std::vector<glm::mat4> models;
+      ik::LocalToModel(p.skeleton, goal, &models);
+      out.push_back(glm::vec3(models[p.end][3]));
+    }
+  }
+  return out;
+}
+
+// With limits on every joint, targets the limits allow (state.range(1) = 1) or targets anywhere
+// within the chain's reach sphere (0; many of these the limits do not allow). "reached" is the
+// fraction of solves that ended within the tolerance (1e-3 of the chain's length).
+void BM_FabrikLimits(benchmark::State& state) {
+  const int joints = static_cast<int>(state.range(0));
+  const bool allowed = state.range(1) != 0;
+  const auto& problems = Problems(joints);
+  const std::vector<glm::vec3>* targets = allowed ? &AllowedTargets(joints) : nullptr;
+  const ik::JointLimits limits = BenchLimits(joints);
   ik::Pose pose = problems[0].pose;
   std::vector<glm::mat4> models = problems[0].models;
   ik::FabrikOptions options;
   options.tolerance = 1e-3f;
+  ik::FabrikWorkspace workspace;
+  ik::FabrikResult r;
   double iterations = 0.0, reached = 0.0;
   size_t i = 0;
   for (auto _ : state) {
-    const FabrikProblem& p = problems[i++ % problems.size()];
+    const size_t k = i++ % problems.size();
+    const FabrikProblem& p = problems[k];
     std::copy(p.pose.locals.begin(), p.pose.locals.end(), pose.locals.begin());
     std::copy(p.models.begin(), p.models.end(), models.begin());
-    const ik::FabrikResult r =
-        ik::SolveFabrikPose(p.skeleton, p.root, p.end, p.target, options, &limits, &pose, &models);
+    ik::SolveFabrikPose(p.skeleton, p.root, p.end, targets ? (*targets)[k] : p.target, options,
+                        &limits, &pose, &models, &workspace, &r);
     iterations += r.iterations;
     reached += r.reached ? 1.0 : 0.0;
     benchmark::DoNotOptimize(models.data());
@@ -166,7 +214,14 @@ void BM_FabrikLimits(benchmark::State& state) {
 
 BENCHMARK(BM_Fabrik)->Arg(4)->Arg(16)->Arg(64);
 BENCHMARK(BM_FabrikPositions)->Arg(4)->Arg(16)->Arg(64);
-BENCHMARK(BM_FabrikLimits)->Arg(4)->Arg(16)->Arg(64);
+BENCHMARK(BM_FabrikLimits)
+    ->ArgNames({"joints", "allowed"})
+    ->Args({4, 1})
+    ->Args({16, 1})
+    ->Args({64, 1})
+    ->Args({4, 0})
+    ->Args({16, 0})
+    ->Args({64, 0});
 
 // --- Aim ---
 
