@@ -1,5 +1,5 @@
 // The command line's value formats: --ik specs and --size.
-#include "app/args.h"
+#include "app/core/args.h"
 
 #include <gtest/gtest.h>
 

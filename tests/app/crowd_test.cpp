@@ -1,6 +1,6 @@
 // The crowd of `skelview bench`: the batched limb solve gives the same poses as solving each
 // limb in turn, every limb reaches its lifted target, and characters stand apart.
-#include "app/crowd.h"
+#include "app/core/crowd.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The import worker process: a model comes back whole, progress is reported, a running import can
 // be cancelled, and a missing file is an error naming it.
-#include "app/import_process.h"
+#include "app/core/import_process.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "app/chain_edit.h"
+#include "app/core/chain_edit.h"
 #include "assets/builtin_character.h"
 #include "ik/kinematics.h"
 

@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "app/chain_edit.h"
-#include "app/picking.h"
+#include "app/core/chain_edit.h"
+#include "app/scene/picking.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
 #include "ik/kinematics.h"
