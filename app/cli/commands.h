@@ -9,33 +9,10 @@
 
 #include "app/core/args.h"
 #include "app/core/evaluate.h"
+#include "app/core/pose_input.h"
 #include "assets/model.h"
 
 namespace app {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitBadInput = 2;
-
-// What every pose-producing command takes.
-struct PoseArgs {
-  std::string model_path;  // "" for the built-in character
-  std::optional<int> anim;
-  std::optional<float> time;
-  std::vector<std::string> ik;      // raw --ik values
-  std::vector<std::string> aim;     // raw --aim values
-  std::vector<std::string> fabrik;  // raw --fabrik values
-  std::vector<std::string> limit;   // raw --limit values
-};
-
-// Loads `path`, or builds the built-in character for "". On failure returns false with the
-// importer's message (which names the file).
-bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error);
-
-// Parses and resolves the --ik, --aim, --fabrik and --limit values of `args` against a skeleton;
-// false with a message naming the bad argument.
-bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
-                      ConstraintRequests* requests, std::string* error);
 
 int RunInfo(const std::string& model_path, bool json);
 int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size);

@@ -1,4 +1,4 @@
-// Chain settings, targets and the undo history.
+// Chain settings and targets.
 #include "app/core/chain_edit.h"
 
 #include <algorithm>
@@ -370,34 +370,6 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
   SolveChains(skeleton, frame->requests.ik, state);
   SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
                    state);
-}
-
-void UndoHistory::Record(const EditState& before, const EditState& after) {
-  if (before == after) return;
-  undo_.push_back(before);
-  if (undo_.size() > limit_) undo_.erase(undo_.begin());
-  redo_.clear();
-}
-
-bool UndoHistory::Undo(EditState* current) {
-  if (undo_.empty()) return false;
-  redo_.push_back(*current);
-  *current = std::move(undo_.back());
-  undo_.pop_back();
-  return true;
-}
-
-bool UndoHistory::Redo(EditState* current) {
-  if (redo_.empty()) return false;
-  undo_.push_back(*current);
-  *current = std::move(redo_.back());
-  redo_.pop_back();
-  return true;
-}
-
-void UndoHistory::Clear() {
-  undo_.clear();
-  redo_.clear();
 }
 
 }  // namespace app

@@ -1,5 +1,6 @@
-// What the user edits in the viewer, as plain data: the IK chains with their targets and options,
-// and manual joint rotations — plus the undo/redo history of those edits. No window, no GL.
+// app/core: the editing core (edits, one frame, undo, baking, JSON, import worker); no SDL/GL/ImGui.
+// What the user edits, as plain data (chains with targets and options, joint rotations, limits,
+// contacts), and one frame evaluated from it.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -157,24 +158,5 @@ struct EditedFrame {
 };
 void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
                          const EditState& edit, EditedFrame* frame, PoseState* state);
-
-// Undo/redo of EditState snapshots. The caller pushes the state as it was before each completed
-// edit (one completed drag, one panel edit); Undo and Redo swap it with the current state.
-class UndoHistory {
- public:
-  explicit UndoHistory(size_t limit = 256) : limit_(limit) {}
-  // Records `before` as the state to return to; clears the redo list. Ignored when `before`
-  // equals `after` (an edit that changed nothing).
-  void Record(const EditState& before, const EditState& after);
-  bool Undo(EditState* current);
-  bool Redo(EditState* current);
-  void Clear();
-  size_t undo_count() const { return undo_.size(); }
-  size_t redo_count() const { return redo_.size(); }
-
- private:
-  size_t limit_;
-  std::vector<EditState> undo_, redo_;
-};
 
 }  // namespace app

@@ -11,10 +11,10 @@
 #include <ctime>
 #include <iostream>
 
-#include "app/cli/commands.h"
 #include "app/core/args.h"
 #include "app/core/bake.h"
 #include "app/core/json_output.h"
+#include "app/core/pose_input.h"
 #include "app/scene/picking.h"
 #include "app/window/viewer_impl.h"
 #include "assets/animation.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "app/cli/commands.h"
+#include "app/core/pose_input.h"
 
 namespace app {
 

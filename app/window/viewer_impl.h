@@ -14,6 +14,7 @@
 #include "app/core/evaluate.h"
 #include "app/core/import_process.h"
 #include "app/core/trace.h"
+#include "app/core/undo_history.h"
 #include "app/scene/camera.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/gl_context.h"
