@@ -1,9 +1,11 @@
-// Clip baking.
+// Clip baking and the export of edits.
 #include "app/core/bake.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+
+#include "assets/exporter.h"
 
 namespace app {
 
@@ -68,6 +70,16 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
     if (source.duration <= 0.0f) break;
   }
   return baked;
+}
+
+bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+                  const EditState& edit, bool bake, const std::string& path, std::string* error) {
+  if (bake && clip >= 0) {
+    assets::Model baked = model;
+    baked.clips = {BakeClip(model, clip, EstimateFrameRate(model.clips[clip]), edit)};
+    return assets::ExportGltf(baked, path, error);
+  }
+  return assets::ExportGltf(model, solved_pose, path, error);
 }
 
 EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests) {

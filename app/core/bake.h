@@ -1,5 +1,6 @@
 // Baking: turning a clip with the IK (and the user's edits) layered on top into a plain clip, one
-// key per frame at the file's frame rate, so that other tools play back what skelview showed.
+// key per frame at the file's frame rate, so that other tools play back what skelview showed;
+// and exporting the edited pose or the baked clip.
 #pragma once
 
 #include <string>
@@ -18,6 +19,12 @@ float EstimateFrameRate(const assets::Clip& clip);
 // a clip with linear translation, rotation and scale keys for every joint. Named
 // "<clip name> (IK)". Sampled at its frame times it gives back those poses exactly.
 assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit);
+
+// File ▸ Export: writes glTF 2.0 to `path` — with `bake` and a clip (clip >= 0) the model with
+// that clip baked with `edit` (BakeClip at the clip's EstimateFrameRate) as its only clip,
+// otherwise the model with `solved_pose` as its rest pose. False with the exporter's message.
+bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+                  const EditState& edit, bool bake, const std::string& path, std::string* error);
 
 // EditState whose constraints pin the given command-line requests (world targets, options and
 // joint limits).

@@ -1,4 +1,4 @@
-// app/core: the editing core (edits, one frame, undo, baking, JSON, import worker); no SDL/GL/ImGui.
+// app/core: the editing core (edits, a frame, undo, baking, JSON, import worker); no SDL/GL/ImGui.
 // What the user edits, as plain data (chains with targets and options, joint rotations, limits,
 // contacts), and one frame evaluated from it.
 #pragma once

@@ -1,4 +1,4 @@
-// Undo and redo of EditState snapshots.
+// Undo and redo of EditState snapshots, and where their steps begin and end.
 #include "app/core/undo_history.h"
 
 #include <utility>
@@ -31,6 +31,46 @@ bool UndoHistory::Redo(EditState* current) {
 void UndoHistory::Clear() {
   undo_.clear();
   redo_.clear();
+}
+
+void EditRecorder::Reset(const EditState& state) {
+  history_.Clear();
+  committed_ = state;
+  running_ = false;
+}
+
+void EditRecorder::Commit(const EditState& current) {
+  history_.Record(committed_, current);
+  committed_ = current;
+}
+
+void EditRecorder::End(const EditState& current) {
+  if (!running_) return;
+  running_ = false;
+  Commit(current);
+}
+
+void EditRecorder::Changed(const EditState& current) {
+  if (!running_) Commit(current);
+}
+
+bool EditRecorder::Cancel(EditState* current) {
+  if (!running_) return false;
+  running_ = false;
+  *current = committed_;
+  return true;
+}
+
+bool EditRecorder::Undo(EditState* current) {
+  if (!history_.Undo(current)) return false;
+  committed_ = *current;
+  return true;
+}
+
+bool EditRecorder::Redo(EditState* current) {
+  if (!history_.Redo(current)) return false;
+  committed_ = *current;
+  return true;
 }
 
 }  // namespace app

@@ -1,4 +1,4 @@
-// Overlay geometry and the frame's draw order.
+// Overlay geometry, the ground and the ladder, and the frame's draw order.
 #include "app/scene/scene_draw.h"
 
 #include <algorithm>
@@ -181,6 +181,50 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
     renderer.DrawLines(*scratch_lines, view, renderer::DepthMode::kHiddenDimmed);
   }
   if (!scratch_xray->empty()) renderer.DrawLines(*scratch_xray, view, renderer::DepthMode::kOnTop);
+}
+
+void BuildContactGeometry(const SceneContacts& contacts, float model_size,
+                          renderer::DebugLines* lines, renderer::DebugShapes* shapes) {
+  lines->Clear();
+  shapes->Clear();
+  if (contacts.ground.enabled) {
+    const float half = model_size * 0.6f;
+    const glm::vec3 c = contacts.ground.pivot;
+    glm::vec3 corners[4];
+    const float dx[4] = {-1, 1, 1, -1}, dz[4] = {-1, -1, 1, 1};
+    for (int k = 0; k < 4; ++k) {
+      const float x = c.x + dx[k] * half, z = c.z + dz[k] * half;
+      corners[k] = glm::vec3(x, contacts.ground.HeightAt(x, z), z);
+    }
+    shapes->AddQuad(corners[0], corners[1], corners[2], corners[3],
+                    glm::vec4(0.35f, 0.6f, 0.45f, 0.35f));
+    lines->width = 2.0f;
+    for (int k = 0; k < 4; ++k) {
+      lines->AddLine(corners[k], corners[(k + 1) % 4], glm::vec4(0.5f, 0.85f, 0.6f, 0.9f));
+    }
+  }
+  if (contacts.ladder.enabled) {
+    lines->width = 6.0f;
+    const std::vector<Segment> rungs = contacts.ladder.Rungs();
+    for (const Segment& r : rungs) lines->AddLine(r.a, r.b, glm::vec4(0.75f, 0.5f, 0.3f, 1.0f));
+    if (!rungs.empty()) {
+      lines->width = 4.0f;
+      lines->AddLine(rungs.front().a, rungs.back().a, glm::vec4(0.6f, 0.4f, 0.25f, 1.0f));
+      lines->AddLine(rungs.front().b, rungs.back().b, glm::vec4(0.6f, 0.4f, 0.25f, 1.0f));
+    }
+  }
+}
+
+void DrawContacts(renderer::Renderer& renderer, const SceneContacts& contacts, float model_size,
+                  const renderer::View& view, renderer::DebugLines* scratch_lines,
+                  renderer::DebugShapes* scratch_shapes) {
+  BuildContactGeometry(contacts, model_size, scratch_lines, scratch_shapes);
+  if (!scratch_shapes->empty()) {
+    renderer.DrawShapes(*scratch_shapes, view, renderer::DepthMode::kTested);
+  }
+  if (!scratch_lines->empty()) {
+    renderer.DrawLines(*scratch_lines, view, renderer::DepthMode::kHiddenDimmed);
+  }
 }
 
 OrbitCamera DefaultCamera(const assets::Model& model, const std::vector<glm::mat4>& models,

@@ -1,9 +1,11 @@
-// Drawing one frame of the scene — background, skinned model, grid, skeleton and IK overlays —
-// shared by the viewer, the F12 screenshot and `skelview render`, so all three show the same.
+// app/scene: what is drawn and how the view is controlled (camera, gizmo, picking); GL, no ImGui.
+// Drawing one frame of the scene — background, skinned model, grid, skeleton and IK overlays, the
+// ground and ladder — shared by the viewer, F12 screenshots and `skelview render`.
 #pragma once
 
 #include <vector>
 
+#include "app/core/chain_edit.h"
 #include "app/core/evaluate.h"
 #include "app/scene/camera.h"
 #include "assets/model.h"
@@ -46,6 +48,17 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
                const ConstraintRequests& requests, const PoseState& state,
                const SceneOptions& options, const renderer::View& view,
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray);
+
+// The ground plane and the ladder that targets hold on to: a translucent quad with its outline,
+// 0.6 × model_size on each side of the ground's pivot, following its tilt; the rungs and their
+// rails. `lines` and `shapes` are cleared first.
+void BuildContactGeometry(const SceneContacts& contacts, float model_size,
+                          renderer::DebugLines* lines, renderer::DebugShapes* shapes);
+// Builds them and draws them into the bound framebuffer: the ground depth-tested, the lines dimmed
+// where hidden.
+void DrawContacts(renderer::Renderer& renderer, const SceneContacts& contacts, float model_size,
+                  const renderer::View& view, renderer::DebugLines* scratch_lines,
+                  renderer::DebugShapes* scratch_shapes);
 
 // A camera framing the model's posed bounds from a three-quarter front view.
 OrbitCamera DefaultCamera(const assets::Model& model, const std::vector<glm::mat4>& models,

@@ -1,6 +1,5 @@
-// The interactive viewer: an SDL window with Dear ImGui panels over the 3D view. Frame order as in
-// Dear ImGui's SDL2 + OpenGL3 example: poll events (ImGui first) → new UI frame → build panels →
-// update the pose → draw the scene → draw the UI → swap.
+// app/window: the interactive viewer — SDL loop and input, view state, Dear ImGui panels, files.
+// An SDL window with the panels over the 3D view; the loop is in viewer_loop.h.
 #pragma once
 
 #include <string>
