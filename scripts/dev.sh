@@ -40,7 +40,8 @@ case "$cmd" in
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
     if [ $sanitizers = 1 ]; then
       echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
-      # -O1 keeps the sanitizer build quick to compile; benchmarks only run in the normal build.
+      # -O1 keeps the sanitizer build quick to compile (asserts stay on: SKELVIEW_SANITIZE turns
+      # them on itself); benchmarks only run in the normal build.
       configure_and_build build-asan -DSKELVIEW_SANITIZE=ON -DSKELVIEW_BUILD_BENCH=OFF \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
       # Leak detection is set per program (tests/sanitizer_leaks_*.cpp, app/main.cpp).
