@@ -175,21 +175,20 @@ void Viewer::Redo() {
   }
 }
 
+// A reset is one undo step of its own, or part of the handle drag it interrupts (R while dragging).
 void Viewer::ResetTarget(int chain) {
-  recorder_.Begin();
   ResetChainTarget(&edit_.chains[chain],
                    ChainInfo(current_->model.skeleton, edit_, frame_, chain).effector);
-  recorder_.End(edit_);
+  recorder_.Changed(edit_);
   WriteTargetsTrace("reset");
 }
 
 void Viewer::ResetAllTargets() {
-  recorder_.Begin();
   for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
     ResetChainTarget(&edit_.chains[i],
                      ChainInfo(current_->model.skeleton, edit_, frame_, i).effector);
   }
-  recorder_.End(edit_);
+  recorder_.Changed(edit_);
   WriteTargetsTrace("reset");
 }
 

@@ -79,7 +79,7 @@ class Viewer {
   void FrameCamera();
   void Undo();
   void Redo();
-  void ResetTarget(int chain);  // one undo step and a `reset` event
+  void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event
   void ResetAllTargets();
   void Export(const std::string& path, bool bake);
   void SaveScreenshot();
