@@ -1,5 +1,5 @@
 // skelview entry point: everything happens in app::RunCommandLine.
-#include "app/cli.h"
+#include "app/cli/cli.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // Under AddressSanitizer (the test build): Mesa's GL drivers are unloaded at exit, leaving

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "app/crowd.h"
+#include "app/core/crowd.h"
 #include "assets/importer.h"
 #include "ik/limbs.h"
 

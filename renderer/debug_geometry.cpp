@@ -35,12 +35,6 @@ void DebugLines::AddLine(const glm::vec3& a, const glm::vec3& b, const glm::vec4
   vertices_.push_back({b, color_b, width});
 }
 
-void DebugLines::AddLoop(const std::vector<glm::vec3>& points, const glm::vec4& color) {
-  if (points.size() < 2) return;
-  for (size_t i = 0; i < points.size(); ++i)
-    AddLine(points[i], points[(i + 1) % points.size()], color);
-}
-
 void DebugLines::AddCircle(const glm::vec3& center, const glm::vec3& normal, float radius,
                            const glm::vec4& color, int segments) {
   const float length = glm::length(normal);
@@ -150,20 +144,6 @@ void DebugShapes::AddDisc(const glm::vec3& center, float radius, const glm::vec4
   for (int i = 0; i < segments; ++i)
     AddScreenTriangle(center, glm::vec3(0.0f), glm::vec2(0.0f), CirclePoint(i, segments, radius),
                       CirclePoint(i + 1, segments, radius), color);
-}
-
-void DebugShapes::AddRing(const glm::vec3& center, float inner_radius, float outer_radius,
-                          const glm::vec4& color, int segments) {
-  if (segments < 3) return;
-  const glm::vec3 no_axis(0.0f);
-  for (int i = 0; i < segments; ++i) {
-    const glm::vec2 a = CirclePoint(i, segments, inner_radius);
-    const glm::vec2 b = CirclePoint(i, segments, outer_radius);
-    const glm::vec2 c = CirclePoint(i + 1, segments, outer_radius);
-    const glm::vec2 d = CirclePoint(i + 1, segments, inner_radius);
-    AddScreenTriangle(center, no_axis, a, b, c, color);
-    AddScreenTriangle(center, no_axis, a, c, d, color);
-  }
 }
 
 void DebugShapes::AddSquare(const glm::vec3& center, float half_size, const glm::vec4& color) {

@@ -44,8 +44,6 @@ class DebugLines {
   // A line whose colour fades from color_a at a to color_b at b.
   void AddLine(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color_a,
                const glm::vec4& color_b);
-  // Closed polyline through the points.
-  void AddLoop(const std::vector<glm::vec3>& points, const glm::vec4& color);
   // Circle in the plane through `center` perpendicular to `normal` (any length but zero; a zero
   // normal draws nothing). `segments` >= 3.
   void AddCircle(const glm::vec3& center, const glm::vec3& normal, float radius,
@@ -97,9 +95,6 @@ class DebugShapes {
                const glm::vec4& color);
   // Screen-facing filled disc of `radius` pixels at a world point.
   void AddDisc(const glm::vec3& center, float radius, const glm::vec4& color, int segments = 24);
-  // Screen-facing ring between two radii in pixels.
-  void AddRing(const glm::vec3& center, float inner_radius, float outer_radius,
-               const glm::vec4& color, int segments = 32);
   // Screen-facing square, `half_size` pixels from centre to edge.
   void AddSquare(const glm::vec3& center, float half_size, const glm::vec4& color);
   // Screen-space arrow head with its tip at a world point, pointing along the projection of the

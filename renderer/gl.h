@@ -14,11 +14,13 @@ namespace renderer {
 // a different context current.
 bool LoadGl(GLADloadfunc get_proc, std::string* error);
 
-// "OpenGL <version> (<renderer>)" of the current context, for logs and the about box.
+// "OpenGL <version> (<renderer>)" of the current context, printed by `skelview bench` beside its
+// draw times.
 std::string GlDescription();
 
 // Pops every pending GL error and returns them as text ("GL_INVALID_OPERATION, ..."), or "" when
-// there were none. Tests and debug builds use it to catch misuse close to where it happened.
+// there were none. Renderer::SkinOnGpu reports what its read-back caused with it; the GL tests
+// check after each test that none is left.
 std::string TakeGlErrors();
 
 // Waits until every GL command issued so far has completed (for timing draws).

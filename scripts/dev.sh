@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One entry point for the README's two commands:
 #   scripts/dev.sh run [skelview arguments]   install what is missing, build, open the viewer
-#   scripts/dev.sh test [--no-sanitizers]     install, build, run the whole suite, then again
-#                                             under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/dev.sh test [--no-sanitizers]     install, check the C++ formatting, build, run the
+#                                             whole suite, then again under AddressSanitizer +
+#                                             UndefinedBehaviorSanitizer
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,6 +14,14 @@ configure_and_build() {  # build_dir, extra cmake args...
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" > "$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   cmake --build "$dir" -j "$jobs"
+}
+
+format_check() {  # every tracked C++ file as .clang-format says, before anything is built
+  local files
+  mapfile -t files < <(git ls-files '*.h' '*.cpp' '*.inc')
+  [ ${#files[@]} -gt 0 ] || { echo "dev.sh: no tracked C++ files (not a git checkout?)" >&2; exit 1; }
+  clang-format --dry-run --Werror "${files[@]}" ||
+    { echo "dev.sh: run clang-format -i on the files above" >&2; exit 1; }
 }
 
 cmd=${1:-run}
@@ -26,11 +35,13 @@ case "$cmd" in
   test)
     sanitizers=1
     [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
+    format_check
     configure_and_build build
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
     if [ $sanitizers = 1 ]; then
       echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
-      # -O1 keeps the sanitizer build quick to compile; benchmarks only run in the normal build.
+      # -O1 keeps the sanitizer build quick to compile (asserts stay on: SKELVIEW_SANITIZE turns
+      # them on itself); benchmarks only run in the normal build.
       configure_and_build build-asan -DSKELVIEW_SANITIZE=ON -DSKELVIEW_BUILD_BENCH=OFF \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
       # Leak detection is set per program (tests/sanitizer_leaks_*.cpp, app/main.cpp).

@@ -1,5 +1,5 @@
 // Camera and cursor-ray math: rays through pixels hit what projects to those pixels.
-#include "app/camera.h"
+#include "app/scene/camera.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/file_browser.h"
-#include "app/recent_files.h"
+#include "app/window/file_browser.h"
+#include "app/window/recent_files.h"
 #include "tests/test_paths.h"
 
 namespace {

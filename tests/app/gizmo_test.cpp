@@ -1,5 +1,5 @@
 // The target gizmo's math: hit testing in pixels and drags on the view plane, an axis or a plane.
-#include "app/gizmo.h"
+#include "app/scene/gizmo.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,356 @@
+// info / render / pose / export: load, evaluate the pose, and print, draw or write it.
+#include "app/cli/commands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <numeric>
+
+#include "app/core/bake.h"
+#include "app/core/crowd.h"
+#include "app/core/evaluate.h"
+#include "app/core/import_process.h"
+#include "app/core/json_output.h"
+#include "app/scene/gl_context.h"
+#include "app/scene/scene_draw.h"
+#include "assets/builtin_character.h"
+#include "assets/exporter.h"
+#include "assets/importer.h"
+#include "assets/skinning.h"
+#include "ik/limbs.h"
+#include "renderer/offscreen.h"
+#include "renderer/png.h"
+#include "renderer/renderer.h"
+
+namespace app {
+
+namespace {
+
+int BadInput(const std::string& message) {
+  std::cerr << "skelview: " << message << "\n";
+  return kExitBadInput;
+}
+
+int Failure(const std::string& message) {
+  std::cerr << "skelview: " << message << "\n";
+  return kExitFailure;
+}
+
+void PrintWarnings(const assets::Model& model) {
+  for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
+}
+
+// A model with the pose a command asked for.
+struct PreparedPose {
+  assets::Model model;
+  ClipTime clip_time;
+  ConstraintRequests requests;
+  PoseState state;
+};
+
+// Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
+int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
+  assets::Model* model = &prepared->model;
+  ClipTime* clip_time = &prepared->clip_time;
+  ConstraintRequests* requests = &prepared->requests;
+  PoseState* state = &prepared->state;
+  std::string error;
+  if (!LoadModelOrBuiltin(args.model_path, model, &error)) return BadInput(error);
+  PrintWarnings(*model);
+  if (args.anim || args.time) {
+    const int clip_count = static_cast<int>(model->clips.size());
+    const int anim = args.anim.value_or(0);
+    if (clip_count == 0) {
+      return BadInput("--anim " + std::to_string(anim) + ": " + model->source +
+                      " has no animation clips");
+    }
+    if (anim < 0 || anim >= clip_count) {
+      return BadInput("--anim " + std::to_string(anim) + ": " + model->source + " has " +
+                      std::to_string(clip_count) + " clip(s), numbered 0 to " +
+                      std::to_string(clip_count - 1));
+    }
+    clip_time->clip = anim;
+    clip_time->time = args.time.value_or(0.0f);
+  }
+  if (!ParseConstraints(args, model->skeleton, requests, &error)) return BadInput(error);
+  EvaluatePose(*model, *clip_time, *requests, state);
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunInfo(const std::string& model_path, bool json) {
+  assets::Model model;
+  std::string error;
+  if (!LoadModelOrBuiltin(model_path, &model, &error)) return BadInput(error);
+  PrintWarnings(model);
+  if (json) {
+    std::cout << InfoJson(model).dump(2) << "\n";
+    return kExitOk;
+  }
+  const ik::Skeleton& skeleton = model.skeleton;
+  int bones = 0;
+  for (bool b : model.is_bone) bones += b ? 1 : 0;
+  std::printf("model:     %s\n", model.source.c_str());
+  std::printf("meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
+              model.vertex_count(), model.triangle_count());
+  for (const assets::Mesh& mesh : model.meshes) {
+    std::printf("  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
+                mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
+                mesh.bone_joints.size());
+  }
+  std::printf("joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
+  for (int i = 0; i < skeleton.joint_count(); ++i) {
+    const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];
+    std::printf("  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
+                bone ? "" : "  (node)");
+  }
+  std::printf("clips:     %zu\n", model.clips.size());
+  for (size_t c = 0; c < model.clips.size(); ++c) {
+    std::printf("  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
+                static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+  }
+  const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
+  std::printf("limbs:     %zu\n", limbs.size());
+  for (const ik::Limb& limb : limbs) {
+    std::printf("  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
+                skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
+                skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
+  }
+  return kExitOk;
+}
+
+int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
+  if (skinning != "cpu" && skinning != "gpu") {
+    return BadInput("--skinning '" + skinning + "': expected cpu or gpu");
+  }
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ClipTime& clip_time = prepared.clip_time;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
+  Json doc;
+  doc["model"] = model.source;
+  if (clip_time.clip >= 0) {
+    doc["anim"] = {{"index", clip_time.clip},
+                   {"name", model.clips[clip_time.clip].name},
+                   {"time", Rounded(clip_time.time)}};
+  } else {
+    doc["anim"] = nullptr;
+  }
+  doc["joints"] = JointsJson(model, state);
+  doc["ik"] = IkJson(model, requests.ik, state);
+  if (!requests.aim.empty()) doc["aim"] = AimJson(model, requests.aim, state);
+  if (!requests.fabrik.empty()) doc["fabrik"] = FabrikJson(model, requests.fabrik, state);
+  if (vertices) {
+    std::vector<std::vector<glm::vec3>> positions(model.meshes.size());
+    if (skinning == "gpu") {
+      std::string error;
+      auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
+      if (!gl) return Failure("--skinning gpu: " + error);
+      auto skinned = renderer::SkinOnGpu(model, state.models, &error);
+      if (!skinned) return Failure("--skinning gpu: " + error);
+      positions = std::move(skinned->positions);
+    } else {
+      for (size_t m = 0; m < model.meshes.size(); ++m) {
+        assets::SkinMesh(model.meshes[m], state.models, &positions[m], nullptr);
+      }
+    }
+    doc["skinning"] = skinning;
+    doc["meshes"] = MeshesJson(model, positions);
+  }
+  std::cout << doc.dump(1) << "\n";
+  return kExitOk;
+}
+
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size) {
+  int width = 1280, height = 720;
+  std::string error;
+  if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
+  if (out_path.empty()) return BadInput("render needs -o OUT.png");
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
+  auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
+  if (!gl) return Failure("render: " + error);
+  auto renderer = renderer::Renderer::Create(&error);
+  if (!renderer) return Failure("render: " + error);
+  auto gpu_model = renderer::GpuModel::Create(model, &error);
+  if (!gpu_model) return BadInput(model.source + ": " + error);
+  gpu_model->UpdatePose(state.models);
+  auto target = renderer::OffscreenTarget::Create(width, height, &error);
+  if (!target) return Failure("render: " + error);
+  target->Bind();
+  const float aspect = float(width) / float(height);
+  const OrbitCamera camera = DefaultCamera(model, state.models, aspect);
+  renderer::View view;
+  view.view = camera.View();
+  view.projection = camera.Projection(aspect);
+  view.viewport = {width, height};
+  SceneOptions options;
+  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
+  renderer::DebugLines lines, xray;
+  DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
+            &lines, &xray);
+  const std::vector<uint8_t> pixels = target->ReadPixels();
+  if (!renderer::WritePng(out_path, width, height, pixels, &error)) return BadInput(error);
+  return kExitOk;
+}
+
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
+  if (out_path.empty()) return BadInput("export needs -o OUT.glb");
+  PoseArgs pose_args = args;
+  if (bake && !pose_args.anim) pose_args.anim = 0;
+  PreparedPose prepared;
+  if (int code = PreparePose(pose_args, &prepared); code != kExitOk) return code;
+  const assets::Model& model = prepared.model;
+  const ClipTime& clip_time = prepared.clip_time;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
+  std::string error;
+  bool ok;
+  if (bake) {
+    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
+    assets::Model baked = model;
+    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
+    ok = assets::ExportGltf(baked, out_path, &error);
+    if (ok) {
+      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
+                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+    }
+  } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
+             !requests.fabrik.empty()) {
+    ok = assets::ExportGltf(model, state.pose, out_path, &error);
+  } else {
+    ok = assets::ExportGltf(model, out_path, &error);
+  }
+  if (!ok) return BadInput(error);
+  return kExitOk;
+}
+
+}  // namespace app
+
+namespace app {
+
+namespace {
+
+struct Stats {
+  double median = 0.0, mean = 0.0, min = 0.0, max = 0.0;
+};
+
+Stats Summarize(std::vector<double> samples) {
+  Stats s;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  s.median = samples[samples.size() / 2];
+  s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / double(samples.size());
+  s.min = samples.front();
+  s.max = samples.back();
+  return s;
+}
+
+}  // namespace
+
+int RunBench(const BenchArgs& args) {
+  if (args.characters < 1 || args.characters > 100000) {
+    return BadInput("--characters " + std::to_string(args.characters) +
+                    ": expected a number from 1 to 100000");
+  }
+  if (args.frames < 1 || args.frames > 100000) {
+    return BadInput("--frames " + std::to_string(args.frames) + ": expected 1 to 100000");
+  }
+  int width = 0, height = 0;
+  std::string error;
+  if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
+  assets::Model model;
+  if (!LoadModelOrBuiltin(args.model_path, &model, &error)) return BadInput(error);
+  if (args.clip < -1 || args.clip >= static_cast<int>(model.clips.size())) {
+    return BadInput("--anim " + std::to_string(args.clip) + ": " + model.source + " has " +
+                    std::to_string(model.clips.size()) + " clip(s)");
+  }
+  const SceneExtent extent = MeasureModel(model);
+  const float spacing = std::max(extent.size * 0.6f, 1e-3f);
+  Crowd crowd(model, args.characters, args.clip, spacing);
+
+  std::unique_ptr<GlContext> gl;
+  std::optional<renderer::Renderer> renderer;
+  std::optional<renderer::GpuModel> gpu;
+  std::optional<renderer::OffscreenTarget> target;
+  renderer::View view;
+  if (args.draw) {
+    gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
+    if (!gl) return Failure("bench: " + error);
+    renderer = renderer::Renderer::Create(&error);
+    if (!renderer) return Failure("bench: " + error);
+    gpu = renderer::GpuModel::Create(model, &error);
+    if (!gpu) return BadInput(model.source + ": " + error);
+    target = renderer::OffscreenTarget::Create(width, height, &error, /*samples=*/0);
+    if (!target) return Failure("bench: " + error);
+    crowd.Update(0.0f);
+    assets::Bounds bounds;
+    for (int c = 0; c < crowd.size(); ++c) {
+      const assets::Bounds b = assets::ModelBounds(model, crowd.models(c));
+      if (!b.empty()) {
+        bounds.Add(b.min);
+        bounds.Add(b.max);
+      }
+    }
+    OrbitCamera camera;
+    camera.yaw = 0.6f;
+    camera.pitch = 0.45f;
+    if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, float(width) / float(height));
+    view.view = camera.View();
+    view.projection = camera.Projection(float(width) / float(height));
+    view.viewport = {width, height};
+  }
+
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> update_ms, draw_ms;
+  long reached = 0, solves = 0;
+  for (int f = 0; f < args.frames; ++f) {
+    const auto start = Clock::now();
+    crowd.Update(1.0f / 60.0f);
+    update_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    reached += crowd.reached_count();
+    solves += long(crowd.size()) * crowd.chain_count();
+    if (!args.draw) continue;
+    const auto draw_start = Clock::now();
+    target->Bind();
+    renderer->BeginFrame(view);
+    for (int c = 0; c < crowd.size(); ++c) {
+      gpu->UpdatePose(crowd.models(c));
+      renderer->DrawModel(*gpu, view);
+    }
+    renderer::GridParams grid = renderer::GridForModelSize(extent.size * 4.0f);
+    renderer->DrawGrid(view, grid);
+    renderer::Finish();
+    draw_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - draw_start).count());
+  }
+  if (args.draw && !args.out_path.empty()) {
+    if (!renderer::WritePng(args.out_path, width, height, target->ReadPixels(), &error)) {
+      return BadInput(error);
+    }
+  }
+  const Stats update = Summarize(update_ms), draw = Summarize(draw_ms);
+  std::printf("model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
+              model.skeleton.joint_count(), model.vertex_count());
+  std::printf("characters: %d, %d IK chains each, %d frames\n", crowd.size(), crowd.chain_count(),
+              args.frames);
+  std::printf(
+      "update:     median %.3f ms, mean %.3f ms, min %.3f ms per frame "
+      "(%.3f us per character; sample + IK + FK + palette, one thread)\n",
+      update.median, update.mean, update.min, 1000.0 * update.median / crowd.size());
+  if (args.draw) {
+    std::printf("draw:       median %.2f ms, mean %.2f ms per frame at %dx%d (%s)\n", draw.median,
+                draw.mean, width, height, renderer::GlDescription().c_str());
+  }
+  std::printf("ik:         %ld of %ld solves reached their target\n", reached, solves);
+  return kExitOk;
+}
+
+}  // namespace app

@@ -1,0 +1,259 @@
+// Parsers for --ik and --size values.
+#include "app/core/args.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+namespace app {
+
+namespace {
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t at = text.find(separator, start);
+    parts.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+bool ParseFloat(const std::string& text, float* out) {
+  if (text.empty()) return false;
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(begin, &end);
+  if (end != begin + text.size() || errno == ERANGE || !std::isfinite(value)) return false;
+  if (std::fabs(value) > 3.0e38) return false;
+  *out = static_cast<float>(value);
+  return true;
+}
+
+bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--ik '" + text + "': " + why +
+             " (expected END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge])";
+    return false;
+  };
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return fail("missing the end joint name before '='");
+  IkSpec spec;
+  spec.end = text.substr(0, eq);
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  if (parts.size() < 3) return fail("the target needs three coordinates");
+  for (int k = 0; k < 3; ++k) {
+    if (!ParseFloat(parts[k], &spec.target[k])) {
+      return fail("target coordinate '" + parts[k] + "' is not a finite number");
+    }
+  }
+  for (size_t i = 3; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const size_t key_end = part.find('=');
+    const std::string key = part.substr(0, key_end);
+    const std::string value = key_end == std::string::npos ? "" : part.substr(key_end + 1);
+    if (key == "pole") {
+      if (i + 2 >= parts.size()) return fail("pole needs three coordinates");
+      glm::vec3 pole;
+      const std::string coords[3] = {value, parts[i + 1], parts[i + 2]};
+      for (int k = 0; k < 3; ++k) {
+        if (!ParseFloat(coords[k], &pole[k])) {
+          return fail("pole coordinate '" + coords[k] + "' is not a finite number");
+        }
+      }
+      spec.pole = pole;
+      i += 2;
+    } else if (key == "weight") {
+      if (!ParseFloat(value, &spec.weight) || spec.weight < 0.0f || spec.weight > 1.0f) {
+        return fail("weight '" + value + "' is not a number in [0, 1]");
+      }
+    } else if (key == "soft") {
+      if (!ParseFloat(value, &spec.soft) || spec.soft < 0.0f || spec.soft > 1.0f) {
+        return fail("soft '" + value + "' is not a number in [0, 1]");
+      }
+    } else if (key == "hinge" && key_end == std::string::npos) {
+      spec.hinge = true;
+    } else {
+      return fail("unknown option '" + part + "'");
+    }
+  }
+  *out = spec;
+  return true;
+}
+
+namespace {
+
+bool ParseVec3(const std::vector<std::string>& parts, size_t at, glm::vec3* out) {
+  if (at + 3 > parts.size()) return false;
+  for (int k = 0; k < 3; ++k)
+    if (!ParseFloat(parts[at + k], &(*out)[k])) return false;
+  return true;
+}
+
+bool ParseInt(const std::string& text, int* out) {
+  float value = 0.0f;
+  if (!ParseFloat(text, &value) || value != std::floor(value) || std::abs(value) > 1e9f) {
+    return false;
+  }
+  *out = static_cast<int>(value);
+  return true;
+}
+
+}  // namespace
+
+bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--aim '" + text + "': " + why +
+             " (expected BONE=X,Y,Z or BONE=JOINT, then [,weight=W][,spread=N][,falloff=F]"
+             "[,up=X,Y,Z][,axis=X,Y,Z])";
+    return false;
+  };
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return fail("missing the bone name before '='");
+  AimSpec spec;
+  spec.bone = text.substr(0, eq);
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  size_t i = 0;
+  float first = 0.0f;
+  if (!parts.empty() && ParseFloat(parts[0], &first)) {
+    glm::vec3 target;
+    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three coordinates");
+    spec.target = target;
+    i = 3;
+  } else {
+    if (parts.empty() || parts[0].empty()) return fail("missing the target");
+    spec.target_joint = parts[0];
+    i = 1;
+  }
+  for (; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const size_t key_end = part.find('=');
+    const std::string key = part.substr(0, key_end);
+    const std::string value = key_end == std::string::npos ? "" : part.substr(key_end + 1);
+    if (key == "weight") {
+      if (!ParseFloat(value, &spec.weight) || spec.weight < 0.0f || spec.weight > 1.0f) {
+        return fail("weight '" + value + "' is not a number in [0, 1]");
+      }
+    } else if (key == "spread") {
+      if (!ParseInt(value, &spec.spread) || spec.spread < 0 || spec.spread > 64) {
+        return fail("spread '" + value + "' is not a whole number from 0 to 64");
+      }
+    } else if (key == "falloff") {
+      if (!ParseFloat(value, &spec.falloff) || spec.falloff <= 0.0f || spec.falloff > 1.0f) {
+        return fail("falloff '" + value + "' is not a number in (0, 1]");
+      }
+    } else if (key == "up" || key == "axis") {
+      std::vector<std::string> coords = {value};
+      if (i + 2 < parts.size()) coords.insert(coords.end(), {parts[i + 1], parts[i + 2]});
+      glm::vec3 v;
+      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three coordinates");
+      (key == "up" ? spec.up : spec.axis) = v;
+      i += 2;
+    } else {
+      return fail("unknown option '" + part + "'");
+    }
+  }
+  *out = spec;
+  return true;
+}
+
+bool ParseFabrikSpec(const std::string& text, FabrikSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--fabrik '" + text + "': " + why +
+             " (expected ROOT:END=X,Y,Z[,tolerance=T][,iterations=N])";
+    return false;
+  };
+  const size_t eq = text.rfind('=', text.find(','));
+  if (eq == std::string::npos || eq == 0) return fail("missing ROOT:END before '='");
+  FabrikSpec spec;
+  spec.chain = text.substr(0, eq);
+  if (spec.chain.find(':') == std::string::npos) return fail("the chain must be ROOT:END");
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  if (!ParseVec3(parts, 0, &spec.target)) return fail("the target needs three finite coordinates");
+  for (size_t i = 3; i < parts.size(); ++i) {
+    const size_t key_end = parts[i].find('=');
+    const std::string key = parts[i].substr(0, key_end);
+    const std::string value = key_end == std::string::npos ? "" : parts[i].substr(key_end + 1);
+    if (key == "tolerance") {
+      if (!ParseFloat(value, &spec.tolerance) || spec.tolerance <= 0.0f || spec.tolerance > 0.1f) {
+        return fail("tolerance '" + value + "' is not a number in (0, 0.1]");
+      }
+    } else if (key == "iterations") {
+      if (!ParseInt(value, &spec.iterations) || spec.iterations < 1 || spec.iterations > 10000) {
+        return fail("iterations '" + value + "' is not a whole number from 1 to 10000");
+      }
+    } else {
+      return fail("unknown option '" + parts[i] + "'");
+    }
+  }
+  *out = spec;
+  return true;
+}
+
+bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--limit '" + text + "': " + why +
+             " (expected JOINT=hinge,AX,AY,AZ,MIN,MAX or JOINT=cone,ANGLE[,TWISTMIN,TWISTMAX], "
+             "degrees)";
+    return false;
+  };
+  const size_t eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0) return fail("missing the joint name before '='");
+  LimitSpec spec;
+  spec.joint = text.substr(0, eq);
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  if (parts[0] == "hinge") {
+    float lo = 0.0f, hi = 0.0f;
+    if (parts.size() != 6 || !ParseVec3(parts, 1, &spec.axis) || !ParseFloat(parts[4], &lo) ||
+        !ParseFloat(parts[5], &hi)) {
+      return fail("a hinge needs an axis and two angles");
+    }
+    if (glm::length(spec.axis) < 1e-6f) return fail("the hinge axis is zero");
+    if (lo > hi || lo < -180.0f || hi > 180.0f)
+      return fail("the angles must be -180 <= MIN <= MAX <= 180");
+    spec.hinge = true;
+    spec.min_degrees = lo;
+    spec.max_degrees = hi;
+  } else if (parts[0] == "cone") {
+    if (parts.size() != 2 && parts.size() != 4)
+      return fail("a cone needs an angle (and a twist range)");
+    if (!ParseFloat(parts[1], &spec.cone_degrees) || spec.cone_degrees < 0.0f ||
+        spec.cone_degrees > 180.0f) {
+      return fail("the cone angle must be in [0, 180]");
+    }
+    if (parts.size() == 4 &&
+        (!ParseFloat(parts[2], &spec.twist_min_degrees) ||
+         !ParseFloat(parts[3], &spec.twist_max_degrees) ||
+         spec.twist_min_degrees > spec.twist_max_degrees || spec.twist_min_degrees < -180.0f ||
+         spec.twist_max_degrees > 180.0f)) {
+      return fail("the twist range must be -180 <= MIN <= MAX <= 180");
+    }
+    spec.hinge = false;
+  } else {
+    return fail("the limit type must be hinge or cone");
+  }
+  *out = spec;
+  return true;
+}
+
+bool ParseSize(const std::string& text, int* width, int* height, std::string* error) {
+  const size_t x = text.find_first_of("xX");
+  float w = 0, h = 0;
+  if (x == std::string::npos || !ParseFloat(text.substr(0, x), &w) ||
+      !ParseFloat(text.substr(x + 1), &h) || w != std::floor(w) || h != std::floor(h) || w < 1 ||
+      h < 1 || w > 16384 || h > 16384) {
+    *error = "--size '" + text + "': expected WxH with whole numbers from 1 to 16384";
+    return false;
+  }
+  *width = static_cast<int>(w);
+  *height = static_cast<int>(h);
+  return true;
+}
+
+}  // namespace app

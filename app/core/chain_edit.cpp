@@ -1,0 +1,375 @@
+// Chain settings and targets.
+#include "app/core/chain_edit.h"
+
+#include <algorithm>
+
+#include "ik/kinematics.h"
+#include "ik/limbs.h"
+
+namespace app {
+
+const char* TargetModeName(TargetMode mode) {
+  switch (mode) {
+    case TargetMode::kFollow:
+      return "follow";
+    case TargetMode::kPinned:
+      return "pinned";
+    case TargetMode::kGround:
+      return "ground";
+    case TargetMode::kRung:
+      return "rung";
+  }
+  return "follow";
+}
+
+const char* ConstraintKindName(ConstraintKind kind) {
+  switch (kind) {
+    case ConstraintKind::kTwoBone:
+      return "two_bone";
+    case ConstraintKind::kAim:
+      return "aim";
+    case ConstraintKind::kFabrik:
+      return "fabrik";
+  }
+  return "two_bone";
+}
+
+float ChainSettings::WeightAt(float time_seconds) const {
+  if (weight_keys.empty()) return weight;
+  // Keys may be unsorted after editing; find the neighbours of the time.
+  const glm::vec2* before = nullptr;
+  const glm::vec2* after = nullptr;
+  for (const glm::vec2& key : weight_keys) {
+    if (key.x <= time_seconds && (!before || key.x > before->x)) before = &key;
+    if (key.x >= time_seconds && (!after || key.x < after->x)) after = &key;
+  }
+  float w;
+  if (!before) {
+    w = after->y;
+  } else if (!after || after->x <= before->x) {
+    w = before->y;
+  } else {
+    const float u = (time_seconds - before->x) / (after->x - before->x);
+    w = before->y + u * (after->y - before->y);
+  }
+  return std::clamp(w, 0.0f, 1.0f);
+}
+
+bool SceneContacts::operator==(const SceneContacts& o) const {
+  const GroundPlane& g = ground;
+  const Ladder& l = ladder;
+  return g.enabled == o.ground.enabled && g.height == o.ground.height &&
+         g.tilt_x_degrees == o.ground.tilt_x_degrees &&
+         g.tilt_z_degrees == o.ground.tilt_z_degrees && g.pivot == o.ground.pivot &&
+         l.enabled == o.ladder.enabled && l.base == o.ladder.base && l.up == o.ladder.up &&
+         l.across == o.ladder.across && l.spacing == o.ladder.spacing &&
+         l.width == o.ladder.width && l.count == o.ladder.count && lower_hips == o.lower_hips;
+}
+
+bool ChainSettings::operator==(const ChainSettings& o) const {
+  return label == o.label && chain.start == o.chain.start && chain.mid == o.chain.mid &&
+         chain.end == o.chain.end && enabled == o.enabled && mode == o.mode && offset == o.offset &&
+         pinned == o.pinned && use_pole == o.use_pole && pole == o.pole && hinge == o.hinge &&
+         soft == o.soft && weight == o.weight && weight_keys == o.weight_keys &&
+         end_orientation == o.end_orientation && kind == o.kind && target_joint == o.target_joint &&
+         spread == o.spread && spread_falloff == o.spread_falloff && use_up == o.use_up &&
+         up == o.up && tolerance == o.tolerance && max_iterations == o.max_iterations &&
+         show_iterations == o.show_iterations;
+}
+
+bool EditState::operator==(const EditState& o) const {
+  if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
+      !(contacts == o.contacts) || limits.size() != o.limits.size()) {
+    return false;
+  }
+  for (auto a = limits.entries().begin(), b = o.limits.entries().begin();
+       a != limits.entries().end(); ++a, ++b) {
+    const ik::JointLimit& x = a->second;
+    const ik::JointLimit& y = b->second;
+    if (a->first != b->first || x.type != y.type || x.axis_local != y.axis_local ||
+        x.min_angle != y.min_angle || x.max_angle != y.max_angle ||
+        x.twist_axis_local != y.twist_axis_local || x.cone_angle != y.cone_angle ||
+        x.twist_min != y.twist_min || x.twist_max != y.twist_max) {
+      return false;
+    }
+  }
+  for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();
+       ++a, ++b) {
+    if (a->first != b->first || a->second != b->second) return false;
+  }
+  return true;
+}
+
+EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
+                     const std::vector<glm::mat4>& unsolved_models) {
+  EffectorInfo info;
+  const int n = static_cast<int>(unsolved_models.size());
+  const ik::TwoBoneChain& c = chain.chain;
+  auto at = [&](int j) { return glm::vec3(unsolved_models[j][3]); };
+  const auto& rest = skeleton.rest_models();
+  auto rest_at = [&](int j) { return glm::vec3(rest[j][3]); };
+  if (c.end < 0 || c.end >= n || n != skeleton.joint_count()) return info;
+  info.contact_height = rest[c.end][3].y;
+  switch (chain.kind) {
+    case ConstraintKind::kTwoBone:
+      if (c.start < 0 || c.mid < 0 || c.start >= n || c.mid >= n) return info;
+      info.effector = at(c.end);
+      info.start = at(c.start);
+      info.reach = glm::length(rest_at(c.mid) - rest_at(c.start)) +
+                   glm::length(rest_at(c.end) - rest_at(c.mid));
+      break;
+    case ConstraintKind::kFabrik: {
+      if (c.start < 0 || c.start >= n) return info;
+      info.effector = at(c.end);
+      info.start = at(c.start);
+      for (int j = c.end; j != c.start && j >= 0; j = skeleton.parent(j)) {
+        if (skeleton.parent(j) >= 0)
+          info.reach += glm::length(rest_at(j) - rest_at(skeleton.parent(j)));
+      }
+      break;
+    }
+    case ConstraintKind::kAim: {
+      // The target rests on the bone's tip: its child, or the incoming bone continued.
+      info.start = at(c.end);
+      const int child = ik::BoneChild(skeleton, c.end);
+      if (child >= 0) {
+        info.effector = at(child);
+      } else if (skeleton.parent(c.end) >= 0) {
+        info.effector = 2.0f * at(c.end) - at(skeleton.parent(c.end));
+      } else {
+        info.effector = at(c.end) + glm::vec3(0.0f, 0.1f, 0.0f);
+      }
+      info.reach = 1e30f;
+      break;
+    }
+  }
+  return info;
+}
+
+glm::vec3 ChainTarget(const ChainSettings& chain, const EffectorInfo& info,
+                      const SceneContacts& contacts) {
+  switch (chain.mode) {
+    case TargetMode::kFollow:
+      return info.effector + chain.offset;
+    case TargetMode::kPinned:
+      return chain.pinned;
+    case TargetMode::kGround:
+      if (!contacts.ground.enabled) return info.effector + chain.offset;
+      return FootOnGround(contacts.ground, info.effector, info.contact_height) + chain.offset;
+    case TargetMode::kRung: {
+      glm::vec3 target;
+      HandOnRung(contacts.ladder, info.effector + chain.offset, info.start, info.reach, &target);
+      return target;
+    }
+  }
+  return info.effector;
+}
+
+void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const EffectorInfo& info,
+                    const SceneContacts& contacts) {
+  switch (chain->mode) {
+    case TargetMode::kPinned:
+      chain->pinned = target;
+      break;
+    case TargetMode::kGround:
+      chain->offset =
+          contacts.ground.enabled
+              ? target - FootOnGround(contacts.ground, info.effector, info.contact_height)
+              : target - info.effector;
+      break;
+    case TargetMode::kFollow:
+    case TargetMode::kRung:
+      chain->offset = target - info.effector;
+      break;
+  }
+}
+
+void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector) {
+  chain->offset = glm::vec3(0.0f);
+  chain->pinned = effector;
+}
+
+ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds) {
+  ik::TwoBoneIkOptions options;
+  if (chain.use_pole) options.pole_model = chain.pole;
+  options.hinge = chain.hinge;
+  options.soft = chain.soft;
+  options.weight = chain.WeightAt(time_seconds);
+  options.end_orientation = chain.end_orientation;
+  return options;
+}
+
+bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, std::string* error) {
+  const auto chain = ik::ChainFromEnd(model.skeleton, end_joint, error);
+  if (!chain) return false;
+  ChainSettings settings;
+  settings.label = model.skeleton.name(end_joint);
+  settings.chain = *chain;
+  settings.hinge = ik::DetectBendAxis(model.skeleton, *chain).has_value();
+  settings.pinned = glm::vec3(model.skeleton.rest_models()[end_joint][3]);
+  *out = settings;
+  return true;
+}
+
+bool MakeAim(const assets::Model& model, int joint, ChainSettings* out, std::string* error) {
+  if (joint < 0 || joint >= model.skeleton.joint_count()) {
+    *error = "no joint selected to aim";
+    return false;
+  }
+  ChainSettings settings;
+  settings.kind = ConstraintKind::kAim;
+  settings.label = "aim " + model.skeleton.name(joint);
+  settings.chain = {-1, -1, joint};
+  *out = settings;
+  return true;
+}
+
+bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* out,
+                std::string* error) {
+  const std::string why = ik::ValidateFabrikChain(model.skeleton, root, end);
+  if (!why.empty()) {
+    *error = "FABRIK chain: " + why;
+    return false;
+  }
+  ChainSettings settings;
+  settings.kind = ConstraintKind::kFabrik;
+  settings.label = "fabrik " + model.skeleton.name(root) + ":" + model.skeleton.name(end);
+  settings.chain = {root, -1, end};
+  *out = settings;
+  return true;
+}
+
+std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
+  std::vector<ChainSettings> chains;
+  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
+    ChainSettings settings;
+    settings.label = limb.label;
+    settings.chain = limb.chain;
+    settings.hinge = ik::DetectBendAxis(model.skeleton, limb.chain).has_value();
+    settings.pinned = glm::vec3(model.skeleton.rest_models()[limb.chain.end][3]);
+    chains.push_back(settings);
+  }
+  return chains;
+}
+
+void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
+                   const std::vector<glm::mat4>& unsolved_models, float time_seconds,
+                   ConstraintRequests* requests, std::vector<RequestIndex>* chain_requests) {
+  requests->ik.clear();
+  requests->fabrik.clear();
+  requests->aim.clear();
+  requests->limits = edit.limits;
+  chain_requests->assign(edit.chains.size(), RequestIndex{});
+  const int n = skeleton.joint_count();
+  if (static_cast<int>(unsolved_models.size()) != n) return;
+  for (size_t i = 0; i < edit.chains.size(); ++i) {
+    const ChainSettings& c = edit.chains[i];
+    if (!c.enabled || c.chain.end < 0 || c.chain.end >= n) continue;
+    const glm::vec3 target = ChainTarget(c, InfoFor(skeleton, c, unsolved_models), edit.contacts);
+    RequestIndex& where = (*chain_requests)[i];
+    where.kind = c.kind;
+    switch (c.kind) {
+      case ConstraintKind::kTwoBone: {
+        if (!ik::ValidateChain(skeleton, c.chain).empty()) break;
+        IkChainRequest request;
+        request.chain = c.chain;
+        request.target.position = target;
+        request.options = ChainOptions(c, time_seconds);
+        request.options.bend_axis_local = ik::DetectBendAxis(skeleton, c.chain);
+        const ik::JointLimit* hinge = edit.limits.Find(c.chain.mid);
+        if (hinge && hinge->type == ik::JointLimit::Type::kHinge) {
+          ik::TwoBoneHingeFromLimit(skeleton, c.chain, *hinge, &request.options);
+        }
+        where.index = static_cast<int>(requests->ik.size());
+        requests->ik.push_back(request);
+        break;
+      }
+      case ConstraintKind::kFabrik: {
+        if (!ik::ValidateFabrikChain(skeleton, c.chain.start, c.chain.end).empty()) break;
+        FabrikRequest request;
+        request.root = c.chain.start;
+        request.end = c.chain.end;
+        request.target = target;
+        request.options.tolerance = c.tolerance;
+        request.options.max_iterations = c.max_iterations;
+        request.options.weight = c.WeightAt(time_seconds);
+        request.options.record_iterations = c.show_iterations;
+        where.index = static_cast<int>(requests->fabrik.size());
+        requests->fabrik.push_back(request);
+        break;
+      }
+      case ConstraintKind::kAim: {
+        AimRequest request;
+        request.joint = c.chain.end;
+        request.target = target;
+        request.target_joint = c.target_joint >= 0 && c.target_joint < n ? c.target_joint : -1;
+        request.options.weight = c.WeightAt(time_seconds);
+        request.options.spread = c.spread;
+        request.options.spread_falloff = c.spread_falloff;
+        if (c.use_up) request.options.up_target_model = c.up;
+        where.index = static_cast<int>(requests->aim.size());
+        requests->aim.push_back(request);
+        break;
+      }
+    }
+  }
+}
+
+float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
+                        const SceneContacts& contacts, ik::Pose* pose,
+                        std::vector<glm::mat4>* models) {
+  if (!contacts.ground.enabled || !contacts.lower_hips) return 0.0f;
+  float drop = 0.0f;
+  int common = -1;
+  for (const ChainSettings& c : chains) {
+    if (!c.enabled || c.kind != ConstraintKind::kTwoBone || c.mode != TargetMode::kGround ||
+        !ik::ValidateChain(skeleton, c.chain).empty()) {
+      continue;
+    }
+    const EffectorInfo info = InfoFor(skeleton, c, *models);
+    const glm::vec3 target = ChainTarget(c, info, contacts);
+    drop = std::min(drop, target.y - info.effector.y);
+    // Lowest common ancestor of the chains' start joints.
+    const int start_parent = skeleton.parent(c.chain.start);
+    if (common < 0) {
+      common = start_parent;
+    } else {
+      while (common >= 0 && !skeleton.IsAncestorOrSelf(common, start_parent)) {
+        common = skeleton.parent(common);
+      }
+    }
+  }
+  if (drop >= 0.0f || common < 0) return 0.0f;
+  // Move that joint down in world space: the offset in its parent's frame.
+  const int parent = skeleton.parent(common);
+  glm::vec3 offset(0.0f, drop, 0.0f);
+  if (parent >= 0) offset = glm::inverse(glm::mat3((*models)[parent])) * offset;
+  if (!ik::IsFinite(offset)) return 0.0f;
+  pose->locals[common].translation += offset;
+  ik::LocalToModelFrom(skeleton, *pose, common, models);
+  return drop;
+}
+
+void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
+                         const EditState& edit, EditedFrame* frame, PoseState* state) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  SamplePose(model, clip_time, &frame->unsolved_pose);
+  for (const auto& [joint, rotation] : edit.joint_rotations) {
+    if (joint >= 0 && joint < static_cast<int>(frame->unsolved_pose.locals.size())) {
+      frame->unsolved_pose.locals[joint].rotation = rotation;
+    }
+  }
+  ik::LocalToModel(skeleton, frame->unsolved_pose, &frame->unsolved_models);
+  LowerHipsToGround(skeleton, edit.chains, edit.contacts, &frame->unsolved_pose,
+                    &frame->unsolved_models);
+  BuildRequests(skeleton, edit, frame->unsolved_models, clip_time.time, &frame->requests,
+                &frame->chain_requests);
+  // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
+  state->pose.locals = frame->unsolved_pose.locals;
+  state->models = frame->unsolved_models;
+  SolveChains(skeleton, frame->requests.ik, state);
+  SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
+                   state);
+}
+
+}  // namespace app

@@ -1,0 +1,162 @@
+// app/core: the editing core (edits, a frame, undo, baking, JSON, import worker); no SDL/GL/ImGui.
+// What the user edits, as plain data (chains with targets and options, joint rotations, limits,
+// contacts), and one frame evaluated from it.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/core/contacts.h"
+#include "app/core/evaluate.h"
+#include "assets/model.h"
+#include "ik/two_bone_ik.h"
+
+namespace app {
+
+// Where a chain's target comes from each frame.
+enum class TargetMode {
+  kFollow,  // the effector's position in the animated (un-solved) pose, plus an offset
+  kPinned,  // a fixed world position ("plant this foot here")
+  kGround,  // the animated effector carried onto the ground plane (FootOnGround), plus an offset
+  kRung,    // the nearest ladder rung within reach of the animated effector plus the offset
+};
+const char* TargetModeName(TargetMode mode);  // "follow", "pinned", "ground", "rung"
+
+// What a constraint solves.
+enum class ConstraintKind {
+  kTwoBone,  // chain.start / mid / end: the closed-form two-bone solver
+  kAim,      // chain.end points at the target (or at target_joint); start and mid unused
+  kFabrik,   // the chain from chain.start (root) down to chain.end reaches for the target
+};
+const char* ConstraintKindName(ConstraintKind kind);  // "two_bone", "aim", "fabrik"
+
+// One constraint of the viewer (a "chain" for short): its joints, its target and its options.
+struct ChainSettings {
+  std::string label;  // "LeftLeg", or the end joint's name for chains the user added
+  ConstraintKind kind = ConstraintKind::kTwoBone;
+  ik::TwoBoneChain chain;
+  bool enabled = true;
+  TargetMode mode = TargetMode::kFollow;
+  glm::vec3 offset{0.0f};  // kFollow: world-space offset from the animated effector
+  glm::vec3 pinned{0.0f};  // kPinned: world-space target
+  bool use_pole = false;
+  glm::vec3 pole{0.0f};  // world space
+  bool hinge = false;
+  float soft = 0.0f;
+  float weight = 1.0f;
+  // Animated weight: (clip time in seconds, weight) keys, linear between them and held beyond;
+  // when present they replace `weight`, so IK can fade in and out without a pop.
+  std::vector<glm::vec2> weight_keys;
+  ik::EndOrientation end_orientation = ik::EndOrientation::kKeepLocal;
+  // kAim: aim at this joint's position instead of the target (-1: the target); spread over
+  // ancestors; an up reference (world point) against roll.
+  int target_joint = -1;
+  int spread = 0;
+  float spread_falloff = 0.5f;
+  bool use_up = false;
+  glm::vec3 up{0.0f};
+  // kFabrik: tolerance (fraction of the chain's length) and iteration cap; draw the iterations.
+  float tolerance = 1e-4f;
+  int max_iterations = 64;
+  bool show_iterations = false;
+
+  // The weight at a clip time.
+  float WeightAt(float time_seconds) const;
+  bool operator==(const ChainSettings& other) const;
+  bool operator!=(const ChainSettings& other) const { return !(*this == other); }
+};
+
+// What targets can hold on to, and whether the hips come down so feet can reach a lower ground.
+struct SceneContacts {
+  GroundPlane ground;
+  Ladder ladder;
+  bool lower_hips = true;
+  bool operator==(const SceneContacts& other) const;
+};
+
+// Everything undo/redo restores.
+struct EditState {
+  std::vector<ChainSettings> chains;
+  std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
+  SceneContacts contacts;
+  ik::JointLimits limits;  // per joint, relative to its rest rotation; none unless set
+
+  bool operator==(const EditState& other) const;
+  bool operator!=(const EditState& other) const { return !(*this == other); }
+};
+
+// A chain's effector in the un-solved pose of this frame, and what the target modes need.
+struct EffectorInfo {
+  glm::vec3 effector{0.0f};     // end joint (aim: the bone's tip), world
+  glm::vec3 start{0.0f};        // start joint (hip, shoulder; FABRIK: root; aim: the joint), world
+  float reach = 0.0f;           // ℓ_ab + ℓ_bc (FABRIK: the chain's length; aim: unlimited)
+  float contact_height = 0.0f;  // the end joint's rest height above the authored floor (y = 0)
+};
+EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
+                     const std::vector<glm::mat4>& unsolved_models);
+
+// The target of a chain this frame.
+glm::vec3 ChainTarget(const ChainSettings& chain, const EffectorInfo& info,
+                      const SceneContacts& contacts);
+// Moves a chain's target to `target` (world), keeping its mode (the offset or the pinned point).
+void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const EffectorInfo& info,
+                    const SceneContacts& contacts);
+// Puts the target back on the effector's un-solved position (follow: IK then changes nothing;
+// ground and rung: no extra offset).
+void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector);
+// Solver options; `time_seconds` picks the animated weight.
+ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds = 0.0f);
+
+// A chain ending at `end_joint` (its parent and grandparent are the other two), or false with the
+// reason in *error when it has fewer than two ancestors.
+bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, std::string* error);
+// An aim constraint on `joint` (its target starts at the bone's tip), or false with the reason.
+bool MakeAim(const assets::Model& model, int joint, ChainSettings* out, std::string* error);
+// A FABRIK chain from `root` down to `end`, or false with the reason (end not below root).
+bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* out,
+                std::string* error);
+
+// The detected arms and legs (ik::DetectLimbs), enabled, following the animation with no offset.
+// The hinge is on where the rest pose shows which way the knee or elbow bends, so dragging a
+// foot never bends its knee backwards.
+std::vector<ChainSettings> DefaultChains(const assets::Model& model);
+
+// Where each chain's result is: its kind's request (and result) index, -1 when not solved.
+struct RequestIndex {
+  ConstraintKind kind = ConstraintKind::kTwoBone;
+  int index = -1;
+};
+
+// Builds the solver requests of the enabled constraints for a pose whose model matrices are
+// `unsolved_models` at clip time `time_seconds`, with the edit's joint limits; `chain_requests`
+// receives, per chain, where its request is. The bend axis of each two-bone chain is taken from
+// the rest pose here, and a hinge limit on its mid joint becomes its hinge (so both agree).
+void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
+                   const std::vector<glm::mat4>& unsolved_models, float time_seconds,
+                   ConstraintRequests* requests, std::vector<RequestIndex>* chain_requests);
+
+// When the ground is on and contacts.lower_hips, lowers the joint above all ground-mode chains
+// (their lowest common ancestor's root-most joint below the scene root, e.g. Hips) by as much as
+// the lowest foot target lies below its animated foot, so that the legs can reach a ground that
+// falls away; recomputes `models`. Returns the drop (<= 0, world units along -Y).
+float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
+                        const SceneContacts& contacts, ik::Pose* pose,
+                        std::vector<glm::mat4>* models);
+
+// One frame as the viewer computes it, for a model and the user's edits: sample the clip (or the
+// rest pose), apply the joint rotations, forward kinematics, lower the hips to the ground, build
+// the chain requests on that un-solved pose and solve them. `frame` keeps the un-solved pose and
+// the requests (its buffers are reused); the solved pose goes to *state.
+struct EditedFrame {
+  ik::Pose unsolved_pose;
+  std::vector<glm::mat4> unsolved_models;
+  ConstraintRequests requests;
+  std::vector<RequestIndex> chain_requests;  // per chain of the edit
+};
+void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
+                         const EditState& edit, EditedFrame* frame, PoseState* state);
+
+}  // namespace app

@@ -1,0 +1,185 @@
+// Sample → IK → FK for one character.
+#include "app/core/evaluate.h"
+
+#include <algorithm>
+
+#include "assets/animation.h"
+#include "ik/kinematics.h"
+
+namespace app {
+
+bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& specs,
+                    std::vector<IkChainRequest>* out, std::string* error) {
+  out->clear();
+  for (const IkSpec& spec : specs) {
+    const int end = skeleton.Find(spec.end);
+    if (end < 0) {
+      *error = "--ik " + spec.end + "=...: the model has no joint named '" + spec.end + "'";
+      return false;
+    }
+    std::string why;
+    const auto chain = ik::ChainFromEnd(skeleton, end, &why);
+    if (!chain) {
+      *error = "--ik " + spec.end + "=...: " + why;
+      return false;
+    }
+    IkChainRequest request;
+    request.chain = *chain;
+    request.target.position = spec.target;
+    request.options.pole_model = spec.pole;
+    request.options.weight = spec.weight;
+    request.options.soft = spec.soft;
+    request.options.hinge = spec.hinge;
+    out->push_back(request);
+  }
+  return true;
+}
+
+bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimSpec>& aims,
+                            const std::vector<FabrikSpec>& fabriks,
+                            const std::vector<LimitSpec>& limits, ConstraintRequests* out,
+                            std::string* error) {
+  auto joint = [&](const std::string& name, const std::string& what, int* index) {
+    *index = skeleton.Find(name);
+    if (*index < 0) *error = what + ": the model has no joint named '" + name + "'";
+    return *index >= 0;
+  };
+  for (const LimitSpec& spec : limits) {
+    int j = -1;
+    if (!joint(spec.joint, "--limit " + spec.joint + "=...", &j)) return false;
+    ik::JointLimit limit;
+    if (spec.hinge) {
+      limit = ik::JointLimit::Hinge(spec.axis, glm::radians(spec.min_degrees),
+                                    glm::radians(spec.max_degrees));
+    } else {
+      const auto axis = ik::BoneAxisLocal(skeleton, j);
+      if (!axis) {
+        *error = "--limit " + spec.joint + "=cone...: the joint has no bone direction for a cone";
+        return false;
+      }
+      limit = ik::JointLimit::Cone(*axis, glm::radians(spec.cone_degrees),
+                                   glm::radians(spec.twist_min_degrees),
+                                   glm::radians(spec.twist_max_degrees));
+    }
+    std::string why;
+    if (!limit.Validate(&why)) {
+      *error = "--limit " + spec.joint + "=...: " + why;
+      return false;
+    }
+    out->limits.Set(j, limit);
+  }
+  for (const FabrikSpec& spec : fabriks) {
+    // Joint names may contain ':' themselves: take the split whose both sides are joints.
+    FabrikRequest request;
+    for (size_t at = spec.chain.find(':'); at != std::string::npos;
+         at = spec.chain.find(':', at + 1)) {
+      const int root = skeleton.Find(spec.chain.substr(0, at));
+      const int end = skeleton.Find(spec.chain.substr(at + 1));
+      if (root >= 0 && end >= 0) {
+        request.root = root;
+        request.end = end;
+        break;
+      }
+    }
+    if (request.root < 0) {
+      *error = "--fabrik " + spec.chain + "=...: no joints ROOT:END by those names in the model";
+      return false;
+    }
+    const std::string why = ik::ValidateFabrikChain(skeleton, request.root, request.end);
+    if (!why.empty()) {
+      *error = "--fabrik " + spec.chain + "=...: " + why;
+      return false;
+    }
+    request.target = spec.target;
+    request.options.tolerance = spec.tolerance;
+    request.options.max_iterations = spec.iterations;
+    out->fabrik.push_back(request);
+  }
+  for (const AimSpec& spec : aims) {
+    AimRequest request;
+    if (!joint(spec.bone, "--aim " + spec.bone + "=...", &request.joint)) return false;
+    if (spec.target) {
+      request.target = *spec.target;
+    } else if (!joint(spec.target_joint, "--aim " + spec.bone + "=" + spec.target_joint,
+                      &request.target_joint)) {
+      return false;
+    }
+    request.options.weight = spec.weight;
+    request.options.spread = spec.spread;
+    request.options.spread_falloff = spec.falloff;
+    request.options.up_target_model = spec.up;
+    request.options.axis_local = spec.axis;
+    std::string why;
+    if (!request.options.Validate(&why)) {
+      *error = "--aim " + spec.bone + "=...: " + why;
+      return false;
+    }
+    out->aim.push_back(request);
+  }
+  // The two-bone hinge agrees with a hinge limit on the mid joint.
+  for (IkChainRequest& request : out->ik) {
+    const ik::JointLimit* limit = out->limits.Find(request.chain.mid);
+    if (limit && limit->type == ik::JointLimit::Type::kHinge &&
+        !ik::TwoBoneHingeFromLimit(skeleton, request.chain, *limit, &request.options)) {
+      *error = "--limit " + skeleton.name(request.chain.mid) +
+               ": the hinge limit allows no bend of the two-bone chain ending at " +
+               skeleton.name(request.chain.end);
+      return false;
+    }
+  }
+  return true;
+}
+
+void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequest>& fabrik,
+                      const std::vector<AimRequest>& aim, const ik::JointLimits& limits,
+                      PoseState* state) {
+  const ik::JointLimits* limits_or_null = limits.empty() ? nullptr : &limits;
+  // Results and workspace are reused, so a frame's FABRIK solves allocate nothing.
+  state->fabrik.resize(fabrik.size());
+  for (size_t i = 0; i < fabrik.size(); ++i) {
+    const FabrikRequest& r = fabrik[i];
+    ik::SolveFabrikPose(skeleton, r.root, r.end, r.target, r.options, limits_or_null, &state->pose,
+                        &state->models, &state->fabrik_workspace, &state->fabrik[i]);
+  }
+  state->aim.clear();
+  for (const AimRequest& r : aim) {
+    state->aim.push_back(r.target_joint >= 0
+                             ? ik::SolveAimPoseAtJoint(skeleton, r.joint, r.target_joint, r.options,
+                                                       limits_or_null, &state->pose, &state->models)
+                             : ik::SolveAimPose(skeleton, r.joint, r.target, r.options,
+                                                limits_or_null, &state->pose, &state->models));
+  }
+}
+
+void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose) {
+  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
+    const assets::Clip& clip = model.clips[clip_time.clip];
+    assets::SampleClip(model.skeleton, clip, std::clamp(clip_time.time, 0.0f, clip.duration), pose);
+  } else {
+    pose->locals = model.skeleton.rest_locals();
+  }
+}
+
+void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
+                 PoseState* state) {
+  state->ik.clear();
+  for (const IkChainRequest& request : requests) {
+    state->ik.push_back(ik::SolveTwoBoneIkPose(skeleton, request.chain, request.target,
+                                               request.options, &state->pose, &state->models));
+  }
+}
+
+void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+                  const std::vector<IkChainRequest>& requests, PoseState* state) {
+  SamplePose(model, clip_time, &state->pose);
+  ik::LocalToModel(model.skeleton, state->pose, &state->models);
+  SolveChains(model.skeleton, requests, state);
+}
+
+void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+                  const ConstraintRequests& requests, PoseState* state) {
+  EvaluatePose(model, clip_time, requests.ik, state);
+  SolveConstraints(model.skeleton, requests.fabrik, requests.aim, requests.limits, state);
+}
+
+}  // namespace app

@@ -1,0 +1,101 @@
+// One character's pose for one frame, following DESIGN.md's data flow: sample the clip (or take
+// the rest pose), solve the IK chains on that fresh pose, forward kinematics. Shared by the
+// command line and the viewer so both compute exactly the same thing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/core/args.h"
+#include "assets/model.h"
+#include "ik/aim.h"
+#include "ik/fabrik.h"
+#include "ik/joint_limits.h"
+#include "ik/skeleton.h"
+#include "ik/two_bone_ik.h"
+
+namespace app {
+
+// An IK request resolved against a skeleton.
+struct IkChainRequest {
+  ik::TwoBoneChain chain;
+  ik::TwoBoneTarget target;  // model (= world) space
+  ik::TwoBoneIkOptions options;
+};
+
+// A points-at constraint resolved against a skeleton.
+struct AimRequest {
+  int joint = -1;
+  glm::vec3 target{0.0f};  // model (= world) space, used when target_joint < 0
+  int target_joint = -1;   // aim at this joint's current position instead
+  ik::AimOptions options;
+};
+
+// A FABRIK chain resolved against a skeleton: root down to end.
+struct FabrikRequest {
+  int root = -1;
+  int end = -1;
+  glm::vec3 target{0.0f};  // model (= world) space
+  ik::FabrikOptions options;
+};
+
+// Everything a pose is solved with besides the clip: two-bone chains, FABRIK chains, aims (solved
+// in that order) and the joint limits they respect.
+struct ConstraintRequests {
+  std::vector<IkChainRequest> ik;
+  std::vector<FabrikRequest> fabrik;
+  std::vector<AimRequest> aim;
+  ik::JointLimits limits;
+};
+
+// Turns command-line specs into chain requests; fails naming the spec when its END joint does not
+// exist or has fewer than two ancestors.
+bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& specs,
+                    std::vector<IkChainRequest>* out, std::string* error);
+
+// The same for --aim, --fabrik and --limit specs; fails naming the spec (unknown joint, END not
+// below ROOT, a target joint that would move with the bone, ...). Two-bone requests whose mid
+// joint has a hinge limit take it as their hinge (ik::TwoBoneHingeFromLimit), so both agree.
+bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimSpec>& aims,
+                            const std::vector<FabrikSpec>& fabriks,
+                            const std::vector<LimitSpec>& limits, ConstraintRequests* out,
+                            std::string* error);
+
+// Which clip to sample and when; clip < 0 means the rest pose.
+struct ClipTime {
+  int clip = -1;
+  float time = 0.0f;  // seconds, clamped into the clip
+};
+
+struct PoseState {
+  ik::Pose pose;                        // local transforms after IK
+  std::vector<glm::mat4> models;        // model-space 𝕋 of every joint after IK
+  std::vector<ik::TwoBoneIkResult> ik;  // one per request, in order
+  std::vector<ik::FabrikResult> fabrik;
+  std::vector<ik::AimResult> aim;
+  ik::FabrikWorkspace fabrik_workspace;  // scratch of the FABRIK solves (reused every frame)
+};
+
+// Solves the FABRIK and aim requests (in that order) on state->pose / state->models, with the
+// limits; fills state->fabrik and state->aim.
+void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequest>& fabrik,
+                      const std::vector<AimRequest>& aim, const ik::JointLimits& limits,
+                      PoseState* state);
+
+// The clip's pose at the time (clamped into the clip), or the rest pose; resizes *pose.
+void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose);
+
+// Solves the requests in order on state->pose / state->models (which must hold the pose's
+// model matrices), each on the pose left by the previous ones; fills state->ik.
+void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
+                 PoseState* state);
+
+// SamplePose, forward kinematics and SolveChains into *state (its buffers are reused between
+// calls).
+void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+                  const std::vector<IkChainRequest>& requests, PoseState* state);
+// The same with every kind of constraint.
+void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+                  const ConstraintRequests& requests, PoseState* state);
+
+}  // namespace app

@@ -1,0 +1,48 @@
+// The JSON documents of the command line (DESIGN.md's contract): `pose` output and `info --json`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/core/evaluate.h"
+#include "assets/model.h"
+
+namespace app {
+
+using Json = nlohmann::ordered_json;
+
+// A float rounded to 8 significant digits, so the output stays readable ("0.1", not
+// "0.10000000149011612"); exact to well under 1e-7 relative.
+double Rounded(float value);
+Json ToJson(const glm::vec3& v);
+Json ToJson(const glm::quat& q);  // [x, y, z, w]
+
+// `joints`: name, index, parent (name or null), world position, world and local rotation
+// [x,y,z,w], local translation and scale.
+Json JointsJson(const assets::Model& model, const PoseState& state);
+
+// One `ik` entry per request: end, start, mid, target, case, reached, error, fallback, knee circle
+// {center, normal, radius}, mid joint before and after, end effector after.
+Json IkJson(const assets::Model& model, const std::vector<IkChainRequest>& requests,
+            const PoseState& state);
+
+// One `aim` entry per request: bone, target (and target joint), reached, iterations (1: closed
+// form), error (radians left between the bone and the target direction), angle before,
+// fallback, joints turned.
+Json AimJson(const assets::Model& model, const std::vector<AimRequest>& requests,
+             const PoseState& state);
+
+// One `fabrik` entry per request: root, end, target, reached, unreachable, iterations, error
+// (distance left), tolerance, fallback, solved positions root to end.
+Json FabrikJson(const assets::Model& model, const std::vector<FabrikRequest>& requests,
+                const PoseState& state);
+
+// `meshes`: name, skinned, positions (world space, after skinning).
+Json MeshesJson(const assets::Model& model,
+                const std::vector<std::vector<glm::vec3>>& skinned_positions);
+
+// The `info --json` document: source, counts, meshes, joint tree, clips, warnings.
+Json InfoJson(const assets::Model& model);
+
+}  // namespace app

@@ -1,0 +1,67 @@
+// Loading a model for a command or the viewer, and the constraint arguments turned into requests.
+#include "app/core/pose_input.h"
+
+#include <cstdlib>
+
+#include "app/core/args.h"
+#include "app/core/import_process.h"
+#include "assets/builtin_character.h"
+#include "assets/importer.h"
+
+namespace app {
+
+bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
+                      ConstraintRequests* requests, std::string* error_out) {
+  std::string& error = *error_out;
+  std::vector<IkSpec> specs;
+  for (const std::string& text : args.ik) {
+    IkSpec spec;
+    if (!ParseIkSpec(text, &spec, &error)) return false;
+    specs.push_back(spec);
+  }
+  if (!ResolveIkSpecs(skeleton, specs, &requests->ik, &error)) return false;
+  std::vector<AimSpec> aims;
+  for (const std::string& text : args.aim) {
+    AimSpec spec;
+    if (!ParseAimSpec(text, &spec, &error)) return false;
+    aims.push_back(spec);
+  }
+  std::vector<FabrikSpec> fabriks;
+  for (const std::string& text : args.fabrik) {
+    FabrikSpec spec;
+    if (!ParseFabrikSpec(text, &spec, &error)) return false;
+    fabriks.push_back(spec);
+  }
+  std::vector<LimitSpec> limits;
+  for (const std::string& text : args.limit) {
+    LimitSpec spec;
+    if (!ParseLimitSpec(text, &spec, &error)) return false;
+    limits.push_back(spec);
+  }
+  if (!ResolveConstraintSpecs(skeleton, aims, fabriks, limits, requests, &error)) {
+    return false;
+  }
+  return true;
+}
+
+bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error) {
+  if (path.empty()) {
+    *model = assets::MakeBuiltinCharacter();
+    return true;
+  }
+  // In a worker process, so that a file crashing the importer cannot take skelview down;
+  // SKELVIEW_IMPORT_INPROCESS=1 imports here instead (for debugging the importer).
+  if (const char* inprocess = std::getenv("SKELVIEW_IMPORT_INPROCESS");
+      inprocess && *inprocess == '1') {
+    assets::LoadResult result = assets::LoadModel(path);
+    if (!result.ok()) {
+      *error = result.error;
+      return false;
+    }
+    *model = std::move(*result.model);
+    return true;
+  }
+  return ImportIsolated(path, model, error);
+}
+
+}  // namespace app

@@ -1,0 +1,41 @@
+// What a pose is made from, on the command line and in the viewer alike: the model (a file,
+// imported in a worker process, or the built-in character), the clip and time, the constraint
+// arguments; and the exit codes that report bad input.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/evaluate.h"
+#include "assets/model.h"
+
+namespace app {
+
+// Process exit codes (DESIGN.md): 0 success, 2 bad input (one line on stderr naming the file or
+// argument and the reason), 1 when the machine cannot do it (no OpenGL context, a failed write).
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+// What every pose-producing command takes.
+struct PoseArgs {
+  std::string model_path;  // "" for the built-in character
+  std::optional<int> anim;
+  std::optional<float> time;
+  std::vector<std::string> ik;      // raw --ik values
+  std::vector<std::string> aim;     // raw --aim values
+  std::vector<std::string> fabrik;  // raw --fabrik values
+  std::vector<std::string> limit;   // raw --limit values
+};
+
+// Loads `path`, or builds the built-in character for "". On failure returns false with the
+// importer's message (which names the file).
+bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error);
+
+// Parses and resolves the --ik, --aim, --fabrik and --limit values of `args` against a skeleton;
+// false with a message naming the bad argument.
+bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
+                      ConstraintRequests* requests, std::string* error);
+
+}  // namespace app

@@ -1,0 +1,88 @@
+// Orbit camera and cursor-ray math.
+#include "app/scene/camera.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace app {
+
+namespace {
+constexpr float kMaxPitch = 1.55f;  // just under 90°, so the view matrix never degenerates
+}
+
+glm::vec3 OrbitCamera::Forward() const {
+  const float cp = std::cos(pitch);
+  return -glm::vec3(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
+}
+
+glm::vec3 OrbitCamera::Eye() const { return target - Forward() * distance; }
+
+glm::mat4 OrbitCamera::View() const {
+  return glm::lookAt(Eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
+glm::mat4 OrbitCamera::Projection(float aspect) const {
+  const float near_plane = std::max(distance * 0.01f, 1e-4f);
+  const float far_plane = std::max(distance * 100.0f, 10.0f);
+  glm::mat4 projection = glm::perspective(fov_y, std::max(aspect, 1e-3f), near_plane, far_plane);
+  projection[2][0] -= lens_shift_ndc;  // x_ndc += shift (w = -z_eye)
+  return projection;
+}
+
+void OrbitCamera::Orbit(float dx_px, float dy_px) {
+  const float kRadiansPerPixel = 0.008f;
+  yaw -= dx_px * kRadiansPerPixel;
+  pitch = std::clamp(pitch + dy_px * kRadiansPerPixel, -kMaxPitch, kMaxPitch);
+}
+
+void OrbitCamera::Pan(float dx_px, float dy_px, const Viewport& viewport) {
+  // Move the target so the point under the cursor stays under it (at the target's depth).
+  const float world_per_px =
+      2.0f * distance * std::tan(fov_y * 0.5f) / float(std::max(viewport.height, 1));
+  const glm::vec3 forward = Forward();
+  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 up = glm::cross(right, forward);
+  target += (-dx_px * right + dy_px * up) * world_per_px;
+}
+
+void OrbitCamera::Zoom(float steps) {
+  distance = std::clamp(distance * std::pow(0.88f, steps), 1e-4f, 1e7f);
+}
+
+void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect) {
+  target = 0.5f * (box_min + box_max);
+  const float radius = std::max(0.5f * glm::length(box_max - box_min), 1e-4f);
+  // The narrower of the vertical and the (shifted) horizontal field of view must hold the box.
+  const float visible_width = std::max(1.0f - std::abs(lens_shift_ndc), 0.2f);
+  const float half_fov =
+      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(fov_y * 0.5f) * aspect * visible_width));
+  distance = radius / std::sin(half_fov) * 1.05f;
+}
+
+Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
+                 float x, float y) {
+  const float ndc_x = 2.0f * x / float(viewport.width) - 1.0f;
+  const float ndc_y = 1.0f - 2.0f * y / float(viewport.height);
+  const glm::mat4 inverse = glm::inverse(projection * view);
+  glm::vec4 near_point = inverse * glm::vec4(ndc_x, ndc_y, -1.0f, 1.0f);
+  glm::vec4 far_point = inverse * glm::vec4(ndc_x, ndc_y, 1.0f, 1.0f);
+  near_point /= near_point.w;
+  far_point /= far_point.w;
+  Ray ray;
+  ray.origin = glm::vec3(near_point);
+  ray.direction = glm::normalize(glm::vec3(far_point - near_point));
+  return ray;
+}
+
+bool ProjectToPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
+                    const glm::vec3& world, glm::vec2* pixel) {
+  const glm::vec4 clip = projection * view * glm::vec4(world, 1.0f);
+  if (clip.w <= 1e-8f) return false;
+  const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+  pixel->x = (ndc.x * 0.5f + 0.5f) * float(viewport.width);
+  pixel->y = (0.5f - ndc.y * 0.5f) * float(viewport.height);
+  return true;
+}
+
+}  // namespace app

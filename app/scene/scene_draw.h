@@ -1,0 +1,67 @@
+// app/scene: what is drawn and how the view is controlled (camera, gizmo, picking); GL, no ImGui.
+// Drawing one frame of the scene — background, skinned model, grid, skeleton and IK overlays, the
+// ground and ladder — shared by the viewer, F12 screenshots and `skelview render`.
+#pragma once
+
+#include <vector>
+
+#include "app/core/chain_edit.h"
+#include "app/core/evaluate.h"
+#include "app/scene/camera.h"
+#include "assets/model.h"
+#include "renderer/renderer.h"
+
+namespace app {
+
+// What to show; the viewer's toggles.
+struct SceneOptions {
+  bool mesh = true;
+  bool grid = true;
+  bool skeleton = false;      // bones as lines
+  bool skeleton_xray = true;  // bones on top of the mesh
+  bool joint_axes = false;  // each joint's local axes (red, green, blue) from the posed transforms
+  bool ik_overlay = true;   // per chain: target, knee circle, knee before/after, pole
+  bool reach_shell = false;  // per chain: spheres of radius |ℓ_ab−ℓ_bc| and ℓ_ab+ℓ_bc about the hip
+  bool joint_limits = true;  // hinge arcs and cones of the joints that have limits
+  float mesh_opacity = 1.0f;
+  int selected_joint = -1;  // highlighted when >= 0
+};
+
+// How big a model is and where it stands, measured once per model (it skins the rest pose):
+// the size scales overlays and the grid, the centre places the grid.
+struct SceneExtent {
+  float size = 1.0f;  // bounding-box diagonal of the rest pose, at least a small positive number
+  glm::vec3 center{0.0f};
+};
+SceneExtent MeasureModel(const assets::Model& model);
+
+// Builds the debug geometry of the overlays for the pose in `state` into `lines` (world-space
+// segments; depth-tested, drawn dimmed where hidden) and `xray_lines` (always on top).
+void BuildOverlays(const assets::Model& model, const ConstraintRequests& requests,
+                   const PoseState& state, const SceneOptions& options, float model_size,
+                   renderer::DebugLines* lines, renderer::DebugLines* xray_lines);
+
+// Draws a complete frame into the bound framebuffer. `gpu_model` must already hold the palette
+// of `state` (GpuModel::UpdatePose).
+void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
+               const assets::Model& model, const SceneExtent& extent,
+               const ConstraintRequests& requests, const PoseState& state,
+               const SceneOptions& options, const renderer::View& view,
+               renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray);
+
+// The ground plane and the ladder that targets hold on to: a translucent quad with its outline,
+// 0.6 × model_size on each side of the ground's pivot, following its tilt; the rungs and their
+// rails. `lines` and `shapes` are cleared first.
+void BuildContactGeometry(const SceneContacts& contacts, float model_size,
+                          renderer::DebugLines* lines, renderer::DebugShapes* shapes);
+// Builds them and draws them into the bound framebuffer: the ground depth-tested, the lines dimmed
+// where hidden.
+void DrawContacts(renderer::Renderer& renderer, const SceneContacts& contacts, float model_size,
+                  const renderer::View& view, renderer::DebugLines* scratch_lines,
+                  renderer::DebugShapes* scratch_shapes);
+
+// A camera framing the model's posed bounds from a three-quarter front view.
+OrbitCamera DefaultCamera(const assets::Model& model, const std::vector<glm::mat4>& models,
+                          float aspect);
+
+}  // namespace app

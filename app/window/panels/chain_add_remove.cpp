@@ -1,0 +1,72 @@
+// IK chains panel, below the list: resetting targets and the pose, adding and removing chains.
+#include <imgui.h>
+
+#include "app/window/panels/chain_parts.h"
+
+namespace app {
+
+namespace {
+
+void ResetAllTargetsOf(const FrameInput& in, EditState* edit) {
+  for (size_t i = 0; i < edit->chains.size(); ++i) {
+    ResetChainTarget(&edit->chains[i], EffectorOf(in, *edit, static_cast<int>(i)));
+  }
+}
+
+}  // namespace
+
+void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out) {
+  edit->chains.erase(edit->chains.begin() + chain);
+  selection->active_chain = -1;
+  selection->hover_chain = -1;
+  Edited(true, out);
+}
+
+void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* selection,
+                          Requests* out) {
+  const assets::Model& model = in.model;
+  if (Edited(ImGui::Button("Reset all targets"), out)) ResetAllTargetsOf(in, edit);
+  ImGui::SameLine();
+  if (Edited(ImGui::Button("Reset pose"), out)) {
+    edit->joint_rotations.clear();
+    ResetAllTargetsOf(in, edit);
+  }
+  const int selected = selection->selected_joint;
+  ImGui::BeginDisabled(selected < 0);
+  // New constraints on the selected joint: a two-bone chain ending there, an aim of its bone, or
+  // a FABRIK chain from the marked root down to it.
+  ChainSettings added;
+  std::string error;
+  bool add = false, failed = false;
+  if (ImGui::Button("Add two-bone chain") && selected >= 0) {
+    add = MakeChain(model, selected, &added, &error);
+    failed = !add;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Add aim") && selected >= 0) {
+    add = MakeAim(model, selected, &added, &error);
+    failed = !add;
+  }
+  if (ImGui::Button("Mark FABRIK root") && selected >= 0) selection->fabrik_root = selected;
+  ImGui::SameLine();
+  ImGui::BeginDisabled(selection->fabrik_root < 0);
+  if (ImGui::Button("Add FABRIK root..selected") && selected >= 0) {
+    add = MakeFabrik(model, selection->fabrik_root, selected, &added, &error);
+    failed = !add;
+  }
+  ImGui::EndDisabled();
+  if (selection->fabrik_root >= 0 && selection->fabrik_root < model.skeleton.joint_count()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("root %s", model.skeleton.name(selection->fabrik_root).c_str());
+  }
+  ImGui::EndDisabled();
+  if (Edited(add, out)) {
+    edit->chains.push_back(added);
+    selection->active_chain = static_cast<int>(edit->chains.size()) - 1;
+    // The target starts on the effector (the bone's tip for an aim): nothing moves yet.
+    ResetChainTarget(&edit->chains.back(), EffectorOf(in, *edit, selection->active_chain));
+  }
+  if (failed) Ask(out, RequestKind::kMessage, error, /*option=*/true);
+}
+
+}  // namespace app

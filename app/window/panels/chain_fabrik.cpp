@@ -1,0 +1,17 @@
+// IK chains panel, FABRIK chains: iteration cap, tolerance, the iterations drawn.
+#include <imgui.h>
+
+#include "app/window/panels/chain_parts.h"
+
+namespace app {
+
+void DrawFabrikOptions(ChainSettings* chain, Requests* out) {
+  ImGui::SliderInt("Iterations", &chain->max_iterations, 1, 256);
+  TrackLastItem(out);
+  ImGui::SliderFloat("Tolerance", &chain->tolerance, 1e-5f, 1e-2f, "%.5f",
+                     ImGuiSliderFlags_Logarithmic);
+  TrackLastItem(out);
+  Edited(ImGui::Checkbox("Show iterations", &chain->show_iterations), out);
+}
+
+}  // namespace app

@@ -1,0 +1,28 @@
+// The parts of the IK chains panel, by constraint kind and by task. Private to app/window/panels.
+#pragma once
+
+#include "app/window/panels/panel_util.h"
+
+namespace app {
+
+// Two-bone chains: pole, hinge and soft (before the weight); the end orientation and the
+// solver's result (after it).
+void DrawTwoBoneOptions(const ik::TwoBoneIkResult* result, float model_size, ChainSettings* chain,
+                        Requests* out);
+void DrawTwoBoneEnd(const ik::TwoBoneIkResult* result, ChainSettings* chain, Requests* out);
+
+// Aims: the joint aimed at, spread over ancestors, falloff, up reference.
+void DrawAimOptions(const ik::Skeleton& skeleton, float model_size, ChainSettings* chain,
+                    Requests* out);
+
+// FABRIK chains: iteration cap, tolerance, showing the iterations.
+void DrawFabrikOptions(ChainSettings* chain, Requests* out);
+
+// Below the list: reset all targets, reset the pose; add a two-bone chain, an aim or a FABRIK
+// chain at the selected joint (the new chain becomes active, its target on its effector).
+void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* selection,
+                          Requests* out);
+// Removes chain `chain` (after the list is drawn) and forgets the active and hovered chains.
+void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out);
+
+}  // namespace app

@@ -1,0 +1,162 @@
+// IK chains: the list, each chain's target and weight options, reset and remove. The options of
+// each kind are in chain_two_bone.cpp, chain_aim.cpp and chain_fabrik.cpp; adding chains in
+// chain_add_remove.cpp.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/core/chain_results.h"
+#include "app/window/panels/chain_parts.h"
+
+namespace app {
+
+namespace {
+
+void DrawDescription(const ik::Skeleton& skeleton, const ChainSettings& chain) {
+  switch (chain.kind) {
+    case ConstraintKind::kTwoBone:
+      ImGui::TextDisabled("two-bone: %s > %s > %s", skeleton.name(chain.chain.start).c_str(),
+                          skeleton.name(chain.chain.mid).c_str(),
+                          skeleton.name(chain.chain.end).c_str());
+      break;
+    case ConstraintKind::kFabrik:
+      ImGui::TextDisabled("FABRIK: %s down to %s", skeleton.name(chain.chain.start).c_str(),
+                          skeleton.name(chain.chain.end).c_str());
+      break;
+    case ConstraintKind::kAim:
+      ImGui::TextDisabled(
+          "aim: %s points at %s", skeleton.name(chain.chain.end).c_str(),
+          chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str() : "its target");
+      break;
+  }
+}
+
+// Target mode and position. Switching to the ground or a rung turns that contact on; switching
+// to follow or pinned keeps the handle where it is.
+void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
+  ChainSettings& chain = edit->chains[i];
+  int mode = static_cast<int>(chain.mode);
+  const EffectorInfo info = ChainInfo(in.model.skeleton, *edit, in.frame, i);
+  const glm::vec3 target_before = ChainTarget(chain, info, edit->contacts);
+  if (Edited(ImGui::Combo("Target", &mode,
+                          "follow animation\0pinned in world\0on the ground\0on a ladder rung\0"),
+             out)) {
+    chain.mode = static_cast<TargetMode>(mode);
+    if (chain.mode == TargetMode::kGround || chain.mode == TargetMode::kRung) {
+      chain.offset = glm::vec3(0.0f);  // let the contact place it
+      if (chain.mode == TargetMode::kGround) edit->contacts.ground.enabled = true;
+      if (chain.mode == TargetMode::kRung) edit->contacts.ladder.enabled = true;
+    } else {
+      SetChainTarget(&chain, target_before, info, edit->contacts);  // the handle stays put
+    }
+  }
+  glm::vec3 target = target_before;
+  if (ImGui::DragFloat3("Position", &target.x, in.extent.size * 0.002f, 0.0f, 0.0f, "%.3f")) {
+    SetChainTarget(&chain, target, info, edit->contacts);
+  }
+  TrackLastItem(out);
+}
+
+// The weight, constant or keyed over the clip; keys at the current time, edited or erased.
+void DrawWeight(float clip_time, ChainSettings* chain, Requests* out) {
+  if (chain->weight_keys.empty()) {
+    ImGui::SliderFloat("Weight", &chain->weight, 0.0f, 1.0f, "%.2f");
+    TrackLastItem(out);
+  } else {
+    ImGui::Text("Weight %.2f (animated, %zu keys)", double(chain->WeightAt(clip_time)),
+                chain->weight_keys.size());
+  }
+  auto& keys = chain->weight_keys;
+  if (Edited(ImGui::SmallButton("Key weight here"), out)) {
+    // A key at the current clip time with the current weight (replacing one at that time).
+    const float w = chain->WeightAt(clip_time);
+    keys.erase(
+        std::remove_if(keys.begin(), keys.end(),
+                       [&](const glm::vec2& k) { return std::abs(k.x - clip_time) < 1e-4f; }),
+        keys.end());
+    keys.push_back({clip_time, w});
+    std::sort(keys.begin(), keys.end(),
+              [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
+  }
+  int erase_key = -1;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    ImGui::PushID(static_cast<int>(k) + 1000);
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::DragFloat("##t", &keys[k].x, 0.01f, 0.0f, 1e6f, "t %.3f s");
+    TrackLastItem(out);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderFloat("##w", &keys[k].y, 0.0f, 1.0f, "w %.2f");
+    TrackLastItem(out);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("x")) erase_key = static_cast<int>(k);
+    ImGui::PopID();
+  }
+  if (Edited(erase_key >= 0, out)) keys.erase(keys.begin() + erase_key);
+}
+
+// The options of an open chain, then reset and remove (*remove = i).
+void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit, int* remove,
+                   Requests* out) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  const float model_size = in.extent.size;
+  const ik::TwoBoneIkResult* result = TwoBoneResultOf(in.frame, in.state, i);
+  DrawDescription(skeleton, edit->chains[i]);
+  DrawTarget(in, i, edit, out);
+  ChainSettings& chain = edit->chains[i];
+  switch (chain.kind) {
+    case ConstraintKind::kAim:
+      DrawAimOptions(skeleton, model_size, &chain, out);
+      break;
+    case ConstraintKind::kFabrik:
+      DrawFabrikOptions(&chain, out);
+      break;
+    case ConstraintKind::kTwoBone:
+      DrawTwoBoneOptions(result, model_size, &chain, out);
+      break;
+  }
+  DrawWeight(clip_time, &chain, out);
+  if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
+  if (Edited(ImGui::Button("Reset target (R)"), out)) {
+    ResetChainTarget(&chain, EffectorOf(in, *edit, i));
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Remove")) *remove = i;
+}
+
+}  // namespace
+
+void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,
+                     Requests* out) {
+  if (!ImGui::CollapsingHeader("IK chains", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (edit->chains.empty()) ImGui::TextDisabled("no chains: select a joint and add one");
+  int remove = -1;
+  for (int i = 0; i < static_cast<int>(edit->chains.size()); ++i) {
+    ChainSettings& chain = edit->chains[i];
+    ImGui::PushID(i);
+    Edited(ImGui::Checkbox("##enabled", &chain.enabled), out);
+    ImGui::SameLine();
+    const bool open =
+        ImGui::TreeNodeEx("##chain",
+                          ImGuiTreeNodeFlags_SpanAvailWidth |
+                              (i == selection->active_chain ? ImGuiTreeNodeFlags_Selected : 0),
+                          "%s", chain.label.c_str());
+    if (ImGui::IsItemClicked()) selection->active_chain = i;
+    if (chain.enabled) {
+      ImGui::SameLine(200.0f);
+      const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
+                                                               : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+      ImGui::TextColored(color, "%s", ChainStatus(in.frame, in.state, i).c_str());
+    }
+    if (open) {
+      DrawChainBody(in, clip_time, i, edit, &remove, out);
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  if (remove >= 0) RemoveChain(remove, edit, selection, out);
+  DrawChainListButtons(in, edit, selection, out);
+}
+
+}  // namespace app

@@ -1,0 +1,178 @@
+// Joints: the hierarchy as a searchable tree, the selected joint's local and world transforms, its
+// editable local rotation and its joint limit.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+
+#include "app/window/panels/panel_util.h"
+#include "ik/joint_limits.h"
+
+namespace app {
+
+namespace {
+
+bool ContainsNoCase(const std::string& text, const std::string& needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+void DrawJointTree(const assets::Model& model, int joint, Selection* selection) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  const std::vector<int>& children = skeleton.children(joint);
+  const int selected = selection->selected_joint;
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth;
+  if (children.empty()) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+  if (joint == selected) flags |= ImGuiTreeNodeFlags_Selected;
+  if (skeleton.Depth(joint) < 2) flags |= ImGuiTreeNodeFlags_DefaultOpen;
+  if (selection->scroll_to_selected && selected >= 0 && joint != selected &&
+      skeleton.IsAncestorOrSelf(joint, selected)) {
+    ImGui::SetNextItemOpen(true);
+  }
+  const bool bone = joint < static_cast<int>(model.is_bone.size()) && model.is_bone[joint];
+  if (!bone) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.6f, 0.6f, 1.0f));
+  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
+                                      "%s", skeleton.name(joint).c_str());
+  if (!bone) ImGui::PopStyleColor();
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selection->selected_joint = joint;
+  if (joint == selection->selected_joint && selection->scroll_to_selected) {
+    ImGui::SetScrollHereY(0.5f);
+    selection->scroll_to_selected = false;
+  }
+  if (open && !children.empty()) {
+    // Very deep hierarchies are cut off rather than recursed into without bound.
+    if (skeleton.Depth(joint) < 200) {
+      for (int child : children) DrawJointTree(model, child, selection);
+    } else {
+      ImGui::TextDisabled("(deeper joints: use the search)");
+    }
+    ImGui::TreePop();
+  }
+}
+
+// The limit's own parameters (hinge axis and angles, or cone and twist), dragged; a valid change
+// is stored. Returns the limit as edited (valid or not), nullopt when the joint has none.
+std::optional<ik::JointLimit> DrawLimitParameters(int j, EditState* edit, Requests* out) {
+  const ik::JointLimit* found = edit->limits.Find(j);
+  if (!found) return std::nullopt;
+  ik::JointLimit limit = *found;
+  bool changed = false;
+  if (limit.type == ik::JointLimit::Type::kHinge) {
+    changed |= ImGui::DragFloat3("Hinge axis", &limit.axis_local.x, 0.01f, -1.0f, 1.0f, "%.2f");
+    TrackLastItem(out);
+    float lo = glm::degrees(limit.min_angle), hi = glm::degrees(limit.max_angle);
+    if (ImGui::DragFloatRange2("Angles", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
+      limit.min_angle = glm::radians(lo);
+      limit.max_angle = glm::radians(std::max(lo, hi));
+      changed = true;
+    }
+    TrackLastItem(out);
+  } else if (limit.type == ik::JointLimit::Type::kCone) {
+    float cone = glm::degrees(limit.cone_angle);
+    if (ImGui::SliderFloat("Cone", &cone, 0.0f, 180.0f, "%.1f deg")) {
+      limit.cone_angle = glm::radians(cone);
+      changed = true;
+    }
+    TrackLastItem(out);
+    float lo = glm::degrees(limit.twist_min), hi = glm::degrees(limit.twist_max);
+    if (ImGui::DragFloatRange2("Twist", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
+      limit.twist_min = glm::radians(lo);
+      limit.twist_max = glm::radians(std::max(lo, hi));
+      changed = true;
+    }
+    TrackLastItem(out);
+  }
+  if (changed && limit.Validate()) edit->limits.Set(j, limit);
+  return limit;
+}
+
+// The joint's limit relative to its rest rotation (aims, FABRIK and a two-bone hinge obey it),
+// and where the joint is within it now.
+void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  const ik::JointLimit* current = edit->limits.Find(j);
+  int type = current ? static_cast<int>(current->type) : 0;
+  if (Edited(ImGui::Combo("Limit", &type, "none\0hinge\0cone\0"), out)) {
+    if (type == 0) {
+      edit->limits.Remove(j);
+    } else if (type == 1) {
+      edit->limits.Set(j, ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), glm::radians(-45.0f),
+                                                glm::radians(45.0f)));
+    } else {
+      const glm::vec3 axis = ik::BoneAxisLocal(skeleton, j).value_or(glm::vec3(0.0f, 1.0f, 0.0f));
+      edit->limits.Set(j, ik::JointLimit::Cone(axis, glm::radians(45.0f)));
+    }
+  }
+  const std::optional<ik::JointLimit> limit = DrawLimitParameters(j, edit, out);
+  if (!limit) return;
+  const ik::LimitAngles angles = ik::MeasureLimitAngles(*limit, skeleton.rest_locals()[j].rotation,
+                                                        in.state.pose.locals[j].rotation);
+  if (limit->type == ik::JointLimit::Type::kHinge) {
+    ImGui::TextDisabled("now: %.1f deg about the axis", double(glm::degrees(angles.hinge)));
+  } else {
+    ImGui::TextDisabled("now: swing %.1f deg, twist %.1f deg", double(glm::degrees(angles.swing)),
+                        double(glm::degrees(angles.twist)));
+  }
+}
+
+void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* out) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  if (j < 0 || j >= skeleton.joint_count()) {
+    ImGui::TextDisabled("click a bone or a joint to select it");
+    return;
+  }
+  ImGui::Text("%s", skeleton.name(j).c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("(parent %s)",
+                      skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  TransformRows("local", in.state.pose.locals[j]);
+  ik::Transform world;
+  if (ik::Transform::FromMatrix(in.state.models[j], &world)) TransformRows("world", world);
+  // The local rotation is editable (Euler angles, degrees); the edit replaces the animation's.
+  glm::vec3 euler = EulerDegrees(in.frame.unsolved_pose.locals[j].rotation);
+  if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -360.0f, 360.0f, "%.1f")) {
+    edit->joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
+  }
+  TrackLastItem(out);
+  if (edit->joint_rotations.count(j)) {
+    ImGui::SameLine();
+    if (Edited(ImGui::SmallButton("clear"), out)) edit->joint_rotations.erase(j);
+  }
+  DrawJointLimit(in, j, edit, out);
+}
+
+}  // namespace
+
+void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
+                     JointSearch* search, Requests* out) {
+  if (!ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  ImGui::SetNextItemWidth(-1.0f);
+  ImGui::InputTextWithHint("##filter", "search joints", search->filter, sizeof(search->filter));
+  const std::string filter = search->filter;
+  ImGui::BeginChild("joint_tree", ImVec2(0.0f, 220.0f), true);
+  if (!filter.empty()) {
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      if (!ContainsNoCase(skeleton.name(j), filter)) continue;
+      ImGui::PushID(j);
+      if (ImGui::Selectable(skeleton.name(j).c_str(), j == selection->selected_joint)) {
+        selection->selected_joint = j;
+      }
+      ImGui::PopID();
+    }
+  } else {
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      if (skeleton.parent(j) < 0) DrawJointTree(in.model, j, selection);
+    }
+  }
+  ImGui::EndChild();
+  DrawSelectedJoint(in, selection->selected_joint, edit, out);
+}
+
+}  // namespace app

@@ -1,0 +1,24 @@
+// Model: statistics and load warnings.
+#include <imgui.h>
+
+#include "app/window/panels/panels.h"
+
+namespace app {
+
+void DrawModelPanel(const assets::Model& model, size_t chain_count) {
+  if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextWrapped("%s", model.source.c_str());
+  int bones = 0;
+  for (bool b : model.is_bone) bones += b ? 1 : 0;
+  ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(), model.vertex_count(),
+              model.triangle_count());
+  ImGui::Text("%d joints (%d bones), %zu clips, %zu chains", model.skeleton.joint_count(), bones,
+              model.clips.size(), chain_count);
+  for (const std::string& w : model.warnings) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::TextWrapped("warning: %s", w.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace app

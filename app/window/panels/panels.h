@@ -1,0 +1,83 @@
+// app/window/panels: the Dear ImGui panels as free functions: they read the view state, edit plain
+// data and return requests (open, export, undo, ...) that the viewer's loop carries out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/core/chain_edit.h"
+#include "app/core/import_process.h"
+#include "app/core/playback.h"
+#include "app/window/view_state.h"
+
+namespace app {
+
+// What a panel asks of the loop. Panels never call the importer, the exporter, a solver or GL.
+enum class RequestKind {
+  kOpen,         // open `text` in the background ("": the built-in character, at once)
+  kOpenBrowser,  // File ▸ Open...
+  kClearRecent,  // empty the recent-files list (and save it)
+  kExport,       // write glTF to `text`; `option`: bake the clip
+  kScreenshot,   // save the view as a PNG after this frame
+  kUndo,
+  kRedo,
+  kResetAllTargets,  // every target back on its effector: one undo step and a `reset` event
+  kFrameCamera,      // frame the model
+  kCancelLoading,
+  kQuit,
+  kMessage,  // show `text`; `option`: as an error
+  // Undo steps: a continuous widget (a drag, a slider) was grabbed / released; a discrete widget
+  // (a checkbox, a combo, a button) changed the EditState.
+  kEditBegan,
+  kEditEnded,
+  kEdited,
+};
+
+struct Request {
+  RequestKind kind = RequestKind::kEdited;
+  std::string text;     // kOpen, kExport: a path; kMessage: the message
+  bool option = false;  // kExport: bake; kMessage: an error
+};
+// In the order the panels asked. The loop clears and reuses it, so an idle frame allocates nothing.
+using Requests = std::vector<Request>;
+
+// What the chain and joint panels read this frame.
+struct FrameInput {
+  const assets::Model& model;
+  const SceneExtent& extent;
+  const EditedFrame& frame;  // the un-solved pose; where each chain's result is
+  const PoseState& state;    // the solved pose and the solvers' results
+};
+
+// The menu bar: File (open, recent, reload, export, screenshot, quit), Edit (undo, redo, reset
+// all targets) and View (frame, toggles). Sets layout->menu_height.
+struct MenuBarInput {
+  const std::vector<std::string>& recent_files;
+  const std::string& current_path;  // "" for the built-in character: nothing to reload
+  size_t undo_count = 0;
+  size_t redo_count = 0;
+};
+void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog* export_dialog,
+                 PanelLayout* layout, Requests* out);
+
+// The side panel's sections, in order.
+void DrawModelPanel(const assets::Model& model, size_t chain_count);
+void DrawDisplayPanel(DisplaySettings* display, Requests* out);
+void DrawAnimationPanel(const assets::Model& model, Playback* playback);
+// IK chains: per chain enable, status and options (by kind), weight keys at `clip_time`, reset,
+// remove; adding chains at the selected joint; reset all targets, reset pose.
+void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,
+                     Requests* out);
+// Ground and ladder.
+void DrawContactsPanel(float model_size, EditState* edit, Requests* out);
+// The joint tree with search, the selected joint's transforms, its rotation and its limit.
+void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
+                     JointSearch* search, Requests* out);
+
+// Windows of their own.
+void DrawLoading(const ImportProcess& loading, Requests* out);
+void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
+void DrawMessage(const Message& message);
+void DrawStatusLine(const assets::Model& model, const FrameStats& stats, bool dragging);
+
+}  // namespace app

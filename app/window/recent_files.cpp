@@ -1,0 +1,66 @@
+// Recent-files list persistence.
+#include "app/window/recent_files.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace app {
+
+namespace fs = std::filesystem;
+
+RecentFiles::RecentFiles(std::string store_path, size_t limit)
+    : store_path_(std::move(store_path)), limit_(limit) {}
+
+std::string RecentFiles::DefaultStorePath() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
+    return std::string(xdg) + "/skelview/recent-files";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::string(home) + "/.config/skelview/recent-files";
+  }
+  return {};
+}
+
+void RecentFiles::Load() {
+  paths_.clear();
+  if (store_path_.empty()) return;
+  std::ifstream in(store_path_);
+  std::string line;
+  while (std::getline(in, line) && paths_.size() < limit_) {
+    if (!line.empty() && std::find(paths_.begin(), paths_.end(), line) == paths_.end()) {
+      paths_.push_back(line);
+    }
+  }
+}
+
+bool RecentFiles::Save(std::string* error) const {
+  if (store_path_.empty()) return true;
+  std::error_code ec;
+  fs::create_directories(fs::path(store_path_).parent_path(), ec);
+  std::ofstream out(store_path_, std::ios::trunc);
+  for (const std::string& p : paths_) out << p << "\n";
+  out.close();
+  if (!out) {
+    *error = store_path_ + ": cannot write the recent-files list";
+    return false;
+  }
+  return true;
+}
+
+void RecentFiles::Add(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+  if (ec) absolute = path;
+  Remove(absolute);
+  paths_.insert(paths_.begin(), absolute);
+  if (paths_.size() > limit_) paths_.resize(limit_);
+}
+
+void RecentFiles::Remove(const std::string& path) {
+  paths_.erase(std::remove(paths_.begin(), paths_.end(), path), paths_.end());
+}
+
+}  // namespace app

@@ -1,0 +1,80 @@
+// The viewer's view state as plain structs: what the panels show and edit besides the EditState
+// (display toggles, selection, the export dialog, messages, timings), and the model as shown.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "app/scene/gizmo.h"
+#include "app/scene/scene_draw.h"
+#include "assets/model.h"
+#include "renderer/gpu_model.h"
+
+namespace app {
+
+using Clock = std::chrono::steady_clock;
+
+inline double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A model as shown: the data, its GPU copy and its size.
+struct LoadedModel {
+  assets::Model model;
+  renderer::GpuModel gpu;
+  SceneExtent extent;
+};
+
+// What the view shows (Display panel, View menu).
+struct DisplaySettings {
+  SceneOptions scene;
+  bool show_handles = true;  // the IK target handles
+};
+
+// Which chain and joint the user singled out, and the handle under the cursor.
+struct Selection {
+  int active_chain = -1;  // chain whose full gizmo is shown
+  int hover_chain = -1;
+  GizmoPart hover_part = GizmoPart::kNone;
+  int selected_joint = -1;
+  int fabrik_root = -1;             // joint marked as the root of the next FABRIK chain
+  bool scroll_to_selected = false;  // the joint tree scrolls to the selected joint once
+};
+
+// The joint search field of the Joints panel.
+struct JointSearch {
+  char filter[128] = "";
+};
+
+// File ▸ Export's dialog.
+struct ExportDialog {
+  bool open = false;
+  bool bake = false;  // the clip baked with the IK, else this pose as the rest pose
+  char path[1024] = "skelview-export.glb";
+};
+
+// The last message, shown for a few seconds.
+struct Message {
+  std::string text;
+  bool is_error = false;
+  Clock::time_point time;
+};
+
+// Exponential moving average for the status line, so the numbers are readable.
+struct Smoothed {
+  double value = 0.0;
+  void Add(double sample) { value = value == 0.0 ? sample : value * 0.9 + sample * 0.1; }
+};
+
+// The status line's timings, milliseconds (solve: microseconds).
+struct FrameStats {
+  Smoothed frame_ms, update_ms, draw_ms, solve_us;
+};
+
+// Where the panels ended up on screen.
+struct PanelLayout {
+  float menu_height = 0.0f;     // window coordinates
+  float panel_right_px = 0.0f;  // right edge of the side panel, drawable pixels
+};
+
+}  // namespace app

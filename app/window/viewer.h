@@ -1,0 +1,24 @@
+// app/window: the interactive viewer — SDL loop and input, view state, Dear ImGui panels, files.
+// An SDL window with the panels over the 3D view; the loop is in viewer_loop.h.
+#pragma once
+
+#include <string>
+
+#include "app/core/pose_input.h"
+
+namespace app {
+
+struct ViewerArgs {
+  // The model ("" for the built-in character), the clip and time to open at, and constraints to
+  // add to the detected limbs (pinned at their targets; an --ik on a detected limb replaces it).
+  PoseArgs pose;
+  std::string trace_path;  // "" for no trace
+  int max_frames = 0;      // quit after this many frames; 0 = run until closed
+  std::string size;        // "WxH", "" for the default
+};
+
+// Runs the window until it is closed (or Ctrl+Q). Returns the exit code: 0 after a normal quit,
+// 2 when the model or an argument is bad, 1 when no window or GL context can be made.
+int RunViewer(const ViewerArgs& args);
+
+}  // namespace app

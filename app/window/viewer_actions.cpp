@@ -1,0 +1,282 @@
+// What the panels' requests and the keys ask the viewer for: opening files (in the background),
+// undo and redo, resetting targets, exporting, screenshots, messages, and the --trace events.
+#include <ctime>
+#include <iostream>
+
+#include "app/core/bake.h"
+#include "app/core/chain_results.h"
+#include "app/core/pose_input.h"
+#include "app/window/viewer_loop.h"
+#include "assets/skinning.h"
+#include "renderer/offscreen.h"
+#include "renderer/png.h"
+
+namespace app {
+
+void Viewer::CarryOut(const Requests& requests) {
+  for (const Request& request : requests) {
+    switch (request.kind) {
+      case RequestKind::kOpen:
+        StartOpen(request.text);
+        break;
+      case RequestKind::kOpenBrowser:
+        file_browser_.Open("");
+        break;
+      case RequestKind::kClearRecent: {
+        recent_.Clear();
+        std::string error;
+        recent_.Save(&error);
+        break;
+      }
+      case RequestKind::kExport:
+        Export(request.text, request.option);
+        break;
+      case RequestKind::kScreenshot:
+        screenshot_requested_ = true;
+        break;
+      case RequestKind::kUndo:
+        Undo();
+        break;
+      case RequestKind::kRedo:
+        Redo();
+        break;
+      case RequestKind::kResetAllTargets:
+        ResetAllTargets();
+        break;
+      case RequestKind::kFrameCamera:
+        FrameCamera();
+        break;
+      case RequestKind::kCancelLoading:
+        if (loading_) loading_->Cancel();
+        break;
+      case RequestKind::kQuit:
+        quit_ = true;
+        break;
+      case RequestKind::kMessage:
+        ShowMessage(request.text, request.option);
+        break;
+      case RequestKind::kEditBegan:
+        recorder_.Begin();
+        break;
+      case RequestKind::kEditEnded:
+        recorder_.End(edit_);
+        break;
+      case RequestKind::kEdited:
+        recorder_.Changed(edit_);
+        break;
+    }
+  }
+}
+
+bool Viewer::Open(const std::string& path, std::string* error) {
+  auto loaded = std::make_unique<LoadedModel>();
+  if (!LoadModelOrBuiltin(path, &loaded->model, error)) return false;
+  auto gpu = renderer::GpuModel::Create(loaded->model, error);
+  if (!gpu) {
+    *error = loaded->model.source + ": " + *error;
+    return false;
+  }
+  loaded->gpu = std::move(*gpu);
+  Adopt(std::move(loaded), path);
+  return true;
+}
+
+void Viewer::StartOpen(const std::string& path) {
+  if (path.empty()) {
+    std::string error;
+    if (Open("", &error)) ShowMessage("opened the built-in character", false);
+    return;
+  }
+  if (loading_) loading_->Cancel();
+  loading_ = std::make_unique<ImportProcess>();
+  trace_.Write(LoadStartedEvent(path));
+  if (!loading_->Start(path)) PollLoading();
+}
+
+void Viewer::PollLoading() {
+  if (!loading_) return;
+  const ImportProcess::State state = loading_->Poll(0);
+  if (state == ImportProcess::State::kRunning) return;
+  const std::string path = loading_->path();
+  std::string error;
+  if (state == ImportProcess::State::kDone) {
+    // The GPU upload happens here, on the thread that owns the context.
+    auto loaded = std::make_unique<LoadedModel>();
+    loaded->model = loading_->TakeModel();
+    auto gpu = renderer::GpuModel::Create(loaded->model, &error);
+    if (gpu) {
+      loaded->gpu = std::move(*gpu);
+      Adopt(std::move(loaded), path);
+      AddRecent(path);
+      ShowMessage("opened " + path, false);
+      for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+      trace_.Write(LoadDoneEvent(current_->model, edit_.chains.size()));
+      loading_.reset();
+      return;
+    }
+    error = path + ": " + error;
+  } else {
+    error = loading_->error();
+  }
+  loading_.reset();
+  ShowMessage(error, true);
+  trace_.Write(LoadFailedEvent(path, error, current_->model.source));
+}
+
+void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
+  loaded->extent = MeasureModel(loaded->model);
+  current_ = std::move(loaded);
+  current_path_ = path;
+  edit_ = EditState();
+  edit_.chains = DefaultChains(current_->model);
+  recorder_.Reset(edit_);
+  playback_.clip = current_->model.clips.empty() ? -1 : 0;
+  playback_.time = 0.0f;
+  playback_.playing = false;
+  selection_.selected_joint = -1;
+  selection_.fabrik_root = -1;
+  selection_.active_chain = -1;
+  selection_.hover_chain = -1;
+  drag_ = Drag::kNone;
+  Update(0.0);
+  FrameCamera();
+}
+
+void Viewer::AddRecent(const std::string& path) {
+  recent_.Add(path);
+  std::string error;
+  if (!recent_.Save(&error)) std::cerr << "skelview: " << error << "\n";
+}
+
+void Viewer::FrameCamera() {
+  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
+  if (!bounds.empty()) camera_.Frame(bounds.min, bounds.max, viewport_.aspect());
+}
+
+void Viewer::Undo() {
+  if (drag_ == Drag::kGizmo) return;
+  if (recorder_.Undo(&edit_)) {
+    if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
+      selection_.active_chain = -1;
+    }
+    ShowMessage("undo", false);
+    WriteTargetsTrace("undo");
+  }
+}
+
+void Viewer::Redo() {
+  if (drag_ == Drag::kGizmo) return;
+  if (recorder_.Redo(&edit_)) {
+    if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
+      selection_.active_chain = -1;
+    }
+    ShowMessage("redo", false);
+    WriteTargetsTrace("redo");
+  }
+}
+
+// A reset is one undo step of its own, or part of the handle drag it interrupts (R while dragging).
+void Viewer::ResetTarget(int chain) {
+  ResetChainTarget(&edit_.chains[chain],
+                   ChainInfo(current_->model.skeleton, edit_, frame_, chain).effector);
+  recorder_.Changed(edit_);
+  WriteTargetsTrace("reset");
+}
+
+void Viewer::ResetAllTargets() {
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    ResetChainTarget(&edit_.chains[i],
+                     ChainInfo(current_->model.skeleton, edit_, frame_, i).effector);
+  }
+  recorder_.Changed(edit_);
+  WriteTargetsTrace("reset");
+}
+
+void Viewer::Export(const std::string& path, bool bake) {
+  std::string error;
+  const bool ok =
+      ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
+  trace_.Write(ExportEvent(path, bake, ok, error));
+  if (ok) {
+    ShowMessage("exported " + path, false);
+    export_dialog_.open = false;
+  } else {
+    ShowMessage(error, true);
+  }
+}
+
+void Viewer::SaveScreenshot() {
+  std::string error;
+  auto target = renderer::OffscreenTarget::Create(viewport_.width, viewport_.height, &error);
+  if (!target) {
+    ShowMessage("screenshot: " + error, true);
+    return;
+  }
+  target->Bind();
+  DrawView();
+  const std::vector<uint8_t> pixels = target->ReadPixels();
+  renderer::OffscreenTarget::BindDefault();
+  char name[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(name, sizeof(name), "skelview-%Y%m%d-%H%M%S.png", std::localtime(&now));
+  if (renderer::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
+    ShowMessage(std::string("saved screenshot ") + name, false);
+    trace_.Write(ScreenshotEvent(name));
+  } else {
+    ShowMessage(error, true);
+  }
+}
+
+void Viewer::ShowMessage(const std::string& text, bool error) {
+  message_.text = text;
+  message_.is_error = error;
+  message_.time = Clock::now();
+  (error ? std::cerr : std::cout) << "skelview: " << (error ? "" : "note: ") << text << "\n";
+}
+
+void Viewer::WriteReadyTrace() {
+  const glm::ivec2 window(int(float(viewport_.width) / pixel_ratio_),
+                          int(float(viewport_.height) / pixel_ratio_));
+  std::vector<glm::vec2> handles_px;
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
+    handles_px.push_back(ToWindow(ChainTargetNow(current_->model.skeleton, edit_, frame_, i)));
+  }
+  // Where the model is on screen: its bounds' centre and the projected bounds box.
+  std::optional<ModelOnScreen> model_px;
+  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
+  if (!bounds.empty()) {
+    glm::vec2 lo(1e9f), hi(-1e9f);
+    const glm::mat4 view = camera_.View(), projection = camera_.Projection(viewport_.aspect());
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
+                        (corner & 2) ? bounds.max.y : bounds.min.y,
+                        (corner & 4) ? bounds.max.z : bounds.min.z);
+      glm::vec2 px;
+      if (ProjectToPixel(view, projection, viewport_, p, &px)) {
+        lo = glm::min(lo, px);
+        hi = glm::max(hi, px);
+      }
+    }
+    model_px = ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
+  }
+  trace_.Write(ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_));
+}
+
+void Viewer::WriteDragEndTrace(int chain) {
+  if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
+  DragEnd drag;
+  drag.chain = chain;
+  drag.part = GizmoPartName(gizmo_drag_.part());
+  drag.handle_px = ToWindow(ChainTargetNow(current_->model.skeleton, edit_, frame_, chain));
+  drag.drag_frames = this_drag_frames_;
+  drag.idle_frame_ms = idle_frames_.mean();
+  trace_.Write(DragEndEvent(current_->model, edit_, frame_, state_, drag, playback_));
+  this_drag_frames_ = FrameTimes();
+}
+
+void Viewer::WriteTargetsTrace(const char* event_name) {
+  if (!trace_.is_open()) return;
+  trace_.Write(TargetsEvent(event_name, current_->model, edit_, frame_));
+}
+
+}  // namespace app

@@ -1,0 +1,195 @@
+// The viewer's input: keys, and the mouse on the 3D view — orbit, pan, zoom, dragging target
+// handles (undoable, Escape cancels), clicking to select a bone. Events ImGui wants are its own.
+#include <SDL2/SDL.h>
+#include <imgui.h>
+
+#include "app/core/chain_results.h"
+#include "app/scene/picking.h"
+#include "app/window/viewer_loop.h"
+
+namespace app {
+
+namespace {
+
+constexpr float kClickTravelPx = 4.0f;  // a press that moves less than this is a click
+
+}  // namespace
+
+void Viewer::HandleEvent(const SDL_Event& event) {
+  switch (event.type) {
+    case SDL_QUIT:
+      quit_ = true;
+      break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+      break;
+    case SDL_DROPFILE: {
+      const std::string path = event.drop.file;
+      SDL_free(event.drop.file);
+      StartOpen(path);
+      break;
+    }
+    case SDL_KEYDOWN:
+      OnKey(event.key);
+      break;
+    case SDL_MOUSEBUTTONDOWN:
+      OnMouseDown(event.button);
+      break;
+    case SDL_MOUSEBUTTONUP:
+      OnMouseUp(event.button);
+      break;
+    case SDL_MOUSEMOTION:
+      OnMouseMotion(event.motion);
+      break;
+    case SDL_MOUSEWHEEL:
+      if (!ImGui::GetIO().WantCaptureMouse) camera_.Zoom(float(event.wheel.y));
+      break;
+    default:
+      break;
+  }
+}
+
+void Viewer::OnKey(const SDL_KeyboardEvent& key) {
+  const SDL_Keycode code = key.keysym.sym;
+  const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+  const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
+  // Quit, undo and redo work even while a panel field has the keyboard.
+  if (ctrl && code == SDLK_q) quit_ = true;
+  if (ImGui::GetIO().WantTextInput) return;
+  if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
+  if (ctrl && code == SDLK_y) Redo();
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  if (ctrl && code == SDLK_r) StartOpen(current_path_);
+  if (ctrl && code == SDLK_o) file_browser_.Open("");
+  if (ctrl && code == SDLK_e) export_dialog_.open = true;
+  if (ctrl) return;
+  switch (code) {
+    case SDLK_f:
+      FrameCamera();
+      break;
+    case SDLK_F12:
+      screenshot_requested_ = true;
+      break;
+    case SDLK_SPACE:
+      if (playback_.clip >= 0) playback_.playing = !playback_.playing;
+      break;
+    case SDLK_LEFT:
+    case SDLK_RIGHT:  // step one frame
+      if (playback_.clip >= 0) StepPlayback(code == SDLK_RIGHT ? 1 : -1, &playback_);
+      break;
+    case SDLK_r:
+      if (selection_.hover_chain >= 0) {
+        ResetTarget(selection_.hover_chain);
+      } else if (selection_.active_chain >= 0) {
+        ResetTarget(selection_.active_chain);
+      } else {
+        ResetAllTargets();
+      }
+      break;
+    case SDLK_ESCAPE:
+      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) drag_ = Drag::kNone;
+      break;
+    default:
+      break;
+  }
+}
+
+void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
+  if (ImGui::GetIO().WantCaptureMouse || drag_ != Drag::kNone) return;
+  const glm::vec2 cursor = ToPixels(button.x, button.y);
+  press_px_ = cursor;
+  press_travel_px_ = 0.0f;
+  if (button.button == SDL_BUTTON_LEFT) {
+    GizmoPart part = GizmoPart::kNone;
+    int chain = -1;
+    if (display_.show_handles) {
+      RefreshHandles();
+      chain = HitHandles(CurrentHandlesView(), gizmo_style_, handles_, cursor, &part);
+    }
+    if (chain >= 0) {  // the gizmo wins over picking and the camera
+      selection_.active_chain = chain;
+      if (button.clicks >= 2) {
+        ResetTarget(chain);
+        return;
+      }
+      recorder_.Begin();
+      this_drag_frames_ = FrameTimes();
+      gizmo_drag_ = GizmoDrag(part, handles_[chain].target, CursorRay(cursor), camera_.Forward());
+      drag_ = Drag::kGizmo;
+      return;
+    }
+    const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
+    drag_ = shift ? Drag::kPan : Drag::kOrbit;
+  } else if (button.button == SDL_BUTTON_MIDDLE) {
+    drag_ = Drag::kPan;
+  }
+}
+
+void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
+  const glm::vec2 cursor = ToPixels(motion.x, motion.y);
+  const glm::vec2 delta = glm::vec2(float(motion.xrel), float(motion.yrel)) * pixel_ratio_;
+  press_travel_px_ += glm::length(delta);
+  switch (drag_) {
+    case Drag::kOrbit:
+      camera_.Orbit(delta.x, delta.y);
+      break;
+    case Drag::kPan:
+      camera_.Pan(delta.x, delta.y, viewport_);
+      break;
+    case Drag::kGizmo: {
+      const int active = selection_.active_chain;
+      if (active >= 0) {
+        const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
+        const EffectorInfo info = ChainInfo(current_->model.skeleton, edit_, frame_, active);
+        SetChainTarget(&edit_.chains[active], target, info, edit_.contacts);
+      }
+      break;
+    }
+    case Drag::kNone:
+      selection_.hover_chain = -1;
+      selection_.hover_part = GizmoPart::kNone;
+      if (!ImGui::GetIO().WantCaptureMouse && display_.show_handles) {
+        RefreshHandles();
+        selection_.hover_chain = HitHandles(CurrentHandlesView(), gizmo_style_, handles_, cursor,
+                                            &selection_.hover_part);
+      }
+      break;
+  }
+}
+
+void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
+  const Drag ended = drag_;
+  drag_ = Drag::kNone;
+  if (ended == Drag::kGizmo) {
+    if (!recorder_.running()) return;         // cancelled with Escape
+    if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active
+      recorder_.Cancel(&edit_);
+      return;
+    }
+    Update(0.0);  // solve for the final target before reporting it
+    recorder_.End(edit_);
+    WriteDragEndTrace(selection_.active_chain);
+    return;
+  }
+  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT &&
+      press_travel_px_ < kClickTravelPx) {
+    PickJoint(press_px_);
+  }
+}
+
+void Viewer::PickJoint(const glm::vec2& cursor_px) {
+  // The bone under the cursor, else the joint weighing most on the mesh there.
+  const PickView view{camera_.View(), camera_.Projection(viewport_.aspect()), viewport_};
+  const assets::Model& model = current_->model;
+  int joint = -1;
+  if (display_.scene.skeleton || model.meshes.empty()) {
+    joint = PickBone(model, state_.models, view, cursor_px, 8.0f);
+  }
+  if (joint < 0 && display_.scene.mesh) {
+    joint = PickJointOnMesh(model, state_.models, CursorRay(cursor_px));
+  }
+  selection_.selected_joint = joint;
+  selection_.scroll_to_selected = joint >= 0;
+}
+
+}  // namespace app

@@ -1,0 +1,305 @@
+// The viewer's loop: setting up the window, one frame in Dear ImGui's order, the pose update and
+// the 3D view. Input is in viewer_input.cpp, what requests and keys ask for in viewer_actions.cpp.
+#include "app/window/viewer_loop.h"
+
+#include <SDL2/SDL.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cassert>
+#include <iostream>
+
+#include "app/core/args.h"
+#include "app/core/bake.h"
+#include "app/core/chain_results.h"
+#include "app/core/pose_input.h"
+#include "assets/skinning.h"
+#include "renderer/offscreen.h"
+
+namespace app {
+
+namespace {
+
+// One line on stderr, then the exit code for Init.
+bool InitFailed(const std::string& message, int code, int* exit_code) {
+  std::cerr << "skelview: " << message << "\n";
+  *exit_code = code;
+  return false;
+}
+
+}  // namespace
+
+Viewer::~Viewer() {
+  // GL objects die before the context.
+  current_.reset();
+  renderer_.reset();
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  }
+  gl_.reset();
+}
+
+bool Viewer::Init(int* exit_code) {
+  std::string error;
+  int width = 1280, height = 800;
+  if (!args_.size.empty() && !ParseSize(args_.size, &width, &height, &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
+  if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
+  // Load before opening the window so a bad file fails fast with exit code 2.
+  auto loaded = std::make_unique<LoadedModel>();
+  if (!LoadModelOrBuiltin(args_.pose.model_path, &loaded->model, &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
+  if (!OpenWindow(width, height, exit_code)) return false;
+  auto gpu = renderer::GpuModel::Create(loaded->model, &error);
+  if (!gpu) return InitFailed(loaded->model.source + ": " + error, kExitBadInput, exit_code);
+  loaded->gpu = std::move(*gpu);
+  int w = 0, h = 0;
+  gl_->DrawableSize(&viewport_.width, &viewport_.height);
+  SDL_GetWindowSize(gl_->window(), &w, &h);
+  pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
+  Adopt(std::move(loaded), args_.pose.model_path);
+  for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+  if (!ApplyCommandLine(exit_code)) return false;
+  Update(0.0);
+  recent_.Load();
+  if (!args_.pose.model_path.empty()) AddRecent(args_.pose.model_path);
+  return true;
+}
+
+bool Viewer::OpenWindow(int width, int height, int* exit_code) {
+  std::string error;
+  gl_ = GlContext::Create(GlContext::Kind::kWindow, "skelview", width, height, &error);
+  if (!gl_) return InitFailed(error, kExitFailure, exit_code);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the user's working directory
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().WindowRounding = 4.0f;
+  ImGui::GetStyle().FrameRounding = 3.0f;
+  ImGui_ImplSDL2_InitForOpenGL(gl_->window(), gl_->gl_context());
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+  renderer_ = renderer::Renderer::Create(&error);
+  if (!renderer_) return InitFailed(error, kExitFailure, exit_code);
+  return true;
+}
+
+bool Viewer::ApplyCommandLine(int* exit_code) {
+  const assets::Model& model = current_->model;
+  if (args_.pose.anim || args_.pose.time) {
+    const int anim = args_.pose.anim.value_or(0);
+    if (anim < 0 || anim >= static_cast<int>(model.clips.size())) {
+      return InitFailed("--anim " + std::to_string(anim) + ": " + model.source + " has " +
+                            std::to_string(model.clips.size()) + " clip(s)",
+                        kExitBadInput, exit_code);
+    }
+    playback_.clip = anim;
+    playback_.time = args_.pose.time.value_or(0.0f);
+  }
+  ConstraintRequests requests;
+  std::string error;
+  if (!ParseConstraints(args_.pose, model.skeleton, &requests, &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
+  // Added to the detected limbs, pinned at their targets; an --ik on a detected limb replaces it.
+  const EditState extra = EditForRequests(model, requests);
+  for (const ChainSettings& chain : extra.chains) {
+    auto same = std::find_if(edit_.chains.begin(), edit_.chains.end(), [&](const ChainSettings& c) {
+      return c.kind == chain.kind && c.chain.end == chain.chain.end;
+    });
+    if (same != edit_.chains.end()) {
+      ChainSettings replaced = chain;
+      replaced.label = same->label;
+      *same = replaced;
+    } else {
+      edit_.chains.push_back(chain);
+    }
+  }
+  edit_.limits = extra.limits;
+  recorder_.Reset(edit_);  // the command line's constraints are where undo stops
+  return true;
+}
+
+int Viewer::Run() {
+  int exit_code = kExitOk;
+  if (!Init(&exit_code)) return exit_code;
+  auto last = Clock::now();
+  while (!quit_) {
+    const auto frame_start = Clock::now();
+    const double dt = std::chrono::duration<double>(frame_start - last).count();
+    last = frame_start;
+    RunFrame(dt);
+    if (frame_count_ == 0) WriteReadyTrace();
+    ++frame_count_;
+    const double frame_ms = MillisecondsSince(frame_start);
+    stats_.frame_ms.Add(frame_ms);
+    (drag_ == Drag::kGizmo ? drag_frames_ : idle_frames_).Add(frame_ms);
+    if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
+    if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
+  }
+  trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
+  return kExitOk;
+}
+
+void Viewer::RunFrame(double dt_seconds) {
+  PollLoading();
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    HandleEvent(event);
+  }
+  int window_w = 0, window_h = 0;
+  gl_->DrawableSize(&viewport_.width, &viewport_.height);
+  SDL_GetWindowSize(gl_->window(), &window_w, &window_h);
+  pixel_ratio_ = window_w > 0 ? float(viewport_.width) / float(window_w) : 1.0f;
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  // ImGui 1.86's SDL backend places the cursor from the global mouse position minus where SDL
+  // believes the window is, which goes stale when the window is moved with no window manager
+  // (Xvfb): use the window-relative position SDL's own mouse events carry instead.
+  if (SDL_GetMouseFocus() == gl_->window()) {
+    int mouse_x = 0, mouse_y = 0;
+    SDL_GetMouseState(&mouse_x, &mouse_y);
+    ImGui::GetIO().MousePos = ImVec2(float(mouse_x), float(mouse_y));
+  }
+  ImGui::NewFrame();
+  DrawUi();  // the panels edit the settings and ask for the rest
+  CarryOut(requests_);
+  // Every change to the edit is either part of a running edit or already an undo step.
+  assert(recorder_.running() || edit_ == recorder_.committed());
+  // Keep the model centred in the free part of the window (when the panel leaves room).
+  const float panel_right_px = layout_.panel_right_px;
+  camera_.lens_shift_ndc =
+      viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
+  if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known
+  Update(std::min(dt_seconds, 0.1));     // the pose follows the settings
+
+  const auto draw_start = Clock::now();
+  renderer::OffscreenTarget::BindDefault();
+  DrawView();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  stats_.draw_ms.Add(MillisecondsSince(draw_start));
+  if (screenshot_requested_) {
+    screenshot_requested_ = false;
+    SaveScreenshot();
+  }
+  gl_->Swap();
+}
+
+void Viewer::DrawUi() {
+  requests_.clear();
+  const assets::Model& model = current_->model;
+  const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
+                          recorder_.redo_count()};
+  DrawMenuBar(menu, &display_, &export_dialog_, &layout_, &requests_);
+  ImGui::SetNextWindowPos(ImVec2(10, layout_.menu_height + 8.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 60.0f, 760.0f)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("skelview");
+  const FrameInput in{model, current_->extent, frame_, state_};
+  DrawModelPanel(model, edit_.chains.size());
+  DrawDisplayPanel(&display_, &requests_);
+  DrawAnimationPanel(model, &playback_);
+  DrawChainsPanel(in, playback_.time, &edit_, &selection_, &requests_);
+  DrawContactsPanel(current_->extent.size, &edit_, &requests_);
+  DrawJointsPanel(in, &edit_, &selection_, &joint_search_, &requests_);
+  // The camera centres the view in the space right of the panel.
+  layout_.panel_right_px =
+      ImGui::IsWindowCollapsed()
+          ? 0.0f
+          : (ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * pixel_ratio_;
+  ImGui::End();
+  if (loading_) DrawLoading(*loading_, &requests_);
+  DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
+  std::string chosen;
+  if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
+  DrawMessage(message_);
+  DrawStatusLine(model, stats_, drag_ == Drag::kGizmo);
+}
+
+void Viewer::Update(double dt_seconds) {
+  const auto start = Clock::now();
+  const assets::Model& model = current_->model;
+  AdvancePlayback(model, dt_seconds, &playback_);
+  const auto solve_start = Clock::now();
+  EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
+  stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
+  current_->gpu.UpdatePose(state_.models);
+  RefreshHandles();
+  stats_.update_ms.Add(MillisecondsSince(start));
+}
+
+void Viewer::RefreshHandles() {
+  const int count = static_cast<int>(edit_.chains.size());
+  handles_.resize(edit_.chains.size());
+  for (int i = 0; i < count; ++i) {
+    handles_[i].target = ChainTargetNow(current_->model.skeleton, edit_, frame_, i);
+    handles_[i].enabled = edit_.chains[i].enabled;
+    handles_[i].reached = ChainReached(frame_, state_, i);
+  }
+}
+
+void Viewer::DrawView() {
+  display_.scene.selected_joint = selection_.selected_joint;
+  const renderer::View view = CurrentView();
+  DrawScene(*renderer_, current_->gpu, current_->model, current_->extent, frame_.requests, state_,
+            display_.scene, view, &lines_, &xray_lines_);
+  // The ground plane and the ladder the targets hold on to.
+  DrawContacts(*renderer_, edit_.contacts, current_->extent.size, view, &contact_lines_,
+               &contact_shapes_);
+  if (!display_.show_handles) return;
+  DrawHandles(*renderer_, view, CurrentHandlesView(), gizmo_style_, handles_, &gizmo_lines_,
+              &gizmo_shapes_);
+}
+
+renderer::View Viewer::CurrentView() const {
+  renderer::View view;
+  view.view = camera_.View();
+  view.projection = camera_.Projection(viewport_.aspect());
+  view.viewport = {viewport_.width, viewport_.height};
+  return view;
+}
+
+HandlesView Viewer::CurrentHandlesView() const {
+  HandlesView view;
+  view.view = camera_.View();
+  view.projection = camera_.Projection(viewport_.aspect());
+  view.viewport = viewport_;
+  view.active_chain = selection_.active_chain;
+  view.hover_chain = selection_.hover_chain;
+  view.hover_part = selection_.hover_part;
+  view.drag_part = drag_ == Drag::kGizmo ? gizmo_drag_.part() : GizmoPart::kNone;
+  return view;
+}
+
+Ray Viewer::CursorRay(const glm::vec2& cursor_px) const {
+  return RayFromPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
+                      cursor_px.x, cursor_px.y);
+}
+
+glm::vec2 Viewer::ToPixels(int x, int y) const {
+  return glm::vec2(float(x), float(y)) * pixel_ratio_;
+}
+
+glm::vec2 Viewer::ToWindow(const glm::vec3& world) const {
+  glm::vec2 px(-1.0f);
+  ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_, world, &px);
+  return px / pixel_ratio_;
+}
+
+int RunViewer(const ViewerArgs& args) {
+  Viewer viewer(args);
+  return viewer.Run();
+}
+
+}  // namespace app

@@ -1,0 +1,144 @@
+// The viewer's loop, private to app/window. Frame order as in Dear ImGui's SDL2 + OpenGL3
+// example: poll events (ImGui first) → new UI frame → panels → carry out their requests → update
+// the pose → draw the scene → draw the UI → swap.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/chain_edit.h"
+#include "app/core/import_process.h"
+#include "app/core/playback.h"
+#include "app/core/trace.h"
+#include "app/core/trace_events.h"
+#include "app/core/undo_history.h"
+#include "app/scene/camera.h"
+#include "app/scene/gizmo.h"
+#include "app/scene/gl_context.h"
+#include "app/scene/handles.h"
+#include "app/window/file_browser.h"
+#include "app/window/panels/panels.h"
+#include "app/window/recent_files.h"
+#include "app/window/view_state.h"
+#include "app/window/viewer.h"
+#include "renderer/renderer.h"
+
+union SDL_Event;
+struct SDL_KeyboardEvent;
+struct SDL_MouseButtonEvent;
+struct SDL_MouseMotionEvent;
+
+namespace app {
+
+class Viewer {
+ public:
+  explicit Viewer(const ViewerArgs& args) : args_(args) {}
+  ~Viewer();
+  Viewer(const Viewer&) = delete;
+  Viewer& operator=(const Viewer&) = delete;
+  // Runs until the window closes; returns the exit code (RunViewer's).
+  int Run();
+
+ private:
+  // viewer_loop.cpp: setting up, one frame, the pose and the 3D view.
+  bool Init(int* exit_code);
+  bool OpenWindow(int width, int height, int* exit_code);  // GL context, ImGui, renderer
+  bool ApplyCommandLine(int* exit_code);  // the command line's clip, time and constraints
+  void RunFrame(double dt_seconds);
+  void DrawUi();
+  void Update(double dt_seconds);
+  void RefreshHandles();  // handles_ from this frame's targets and results
+  void DrawView();
+  renderer::View CurrentView() const;
+  HandlesView CurrentHandlesView() const;
+  Ray CursorRay(const glm::vec2& cursor_px) const;
+  glm::vec2 ToPixels(int x, int y) const;            // window coordinates → drawable pixels
+  glm::vec2 ToWindow(const glm::vec3& world) const;  // → window coordinates; -1/ratio if behind
+
+  // viewer_input.cpp: SDL events.
+  void HandleEvent(const SDL_Event& event);
+  void OnKey(const SDL_KeyboardEvent& key);
+  void OnMouseDown(const SDL_MouseButtonEvent& button);
+  void OnMouseUp(const SDL_MouseButtonEvent& button);
+  void OnMouseMotion(const SDL_MouseMotionEvent& motion);
+  void PickJoint(const glm::vec2& cursor_px);
+
+  // viewer_actions.cpp: what the panels' requests and the keys ask for.
+  void CarryOut(const Requests& requests);
+  // Loads a file (or the built-in character for "") and makes it current. On failure the current
+  // model stays and *error says why.
+  bool Open(const std::string& path, std::string* error);
+  // Starts loading `path` in an import worker; the current model stays usable meanwhile and is
+  // replaced when the new one is ready ("" opens the built-in character at once).
+  void StartOpen(const std::string& path);
+  void PollLoading();
+  void Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path);
+  void AddRecent(const std::string& path);
+  void FrameCamera();
+  void Undo();
+  void Redo();
+  void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event
+  void ResetAllTargets();
+  void Export(const std::string& path, bool bake);
+  void SaveScreenshot();
+  void ShowMessage(const std::string& text, bool error);
+  void WriteReadyTrace();
+  void WriteDragEndTrace(int chain);
+  void WriteTargetsTrace(const char* event_name);  // every chain's target (undo, redo, reset)
+
+  ViewerArgs args_;
+  // The window and what draws into it; GL objects die before the context (~Viewer).
+  std::unique_ptr<GlContext> gl_;
+  bool imgui_ready_ = false;
+  std::optional<renderer::Renderer> renderer_;
+  std::unique_ptr<LoadedModel> current_;
+  std::string current_path_;
+  std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
+  TraceLog trace_;
+  FileBrowser file_browser_;
+  RecentFiles recent_{RecentFiles::DefaultStorePath()};
+
+  // What the user edits (undoable), the clip played, and this frame's pose computed from them:
+  // the un-solved pose and requests (frame_), the solved state.
+  EditState edit_;
+  EditRecorder recorder_;
+  Playback playback_;
+  EditedFrame frame_;
+  PoseState state_;
+
+  // View state.
+  OrbitCamera camera_;
+  Viewport viewport_;      // drawable size in pixels
+  float pixel_ratio_ = 1;  // drawable pixels per window coordinate (mouse events)
+  DisplaySettings display_;
+  Selection selection_;
+  JointSearch joint_search_;
+  ExportDialog export_dialog_;
+  Message message_;
+  PanelLayout layout_;
+  FrameStats stats_;
+  Requests requests_;  // the panels' requests of this frame
+
+  // The handles of this frame and scratch geometry for drawing.
+  std::vector<Handle> handles_;
+  GizmoStyle gizmo_style_;
+  renderer::DebugLines lines_, xray_lines_, contact_lines_, gizmo_lines_;
+  renderer::DebugShapes contact_shapes_, gizmo_shapes_;
+
+  // Mouse interaction.
+  enum class Drag { kNone, kOrbit, kPan, kGizmo };
+  Drag drag_ = Drag::kNone;
+  glm::vec2 press_px_{0.0f};
+  float press_travel_px_ = 0.0f;
+  GizmoDrag gizmo_drag_;
+
+  // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.
+  FrameTimes drag_frames_, idle_frames_, this_drag_frames_;
+  long frame_count_ = 0;
+  bool quit_ = false;
+  bool screenshot_requested_ = false;
+};
+
+}  // namespace app

@@ -1,0 +1,217 @@
+// The editing core without a window: limb detection on real models, default chains, targets and
+// the requests built from them.
+#include "app/core/chain_edit.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "assets/builtin_character.h"
+#include "assets/importer.h"
+#include "ik/kinematics.h"
+#include "ik/limbs.h"
+#include "tests/test_paths.h"
+
+namespace {
+
+using testing::ElementsAre;
+
+const assets::Model& Builtin() {
+  static const assets::Model model = assets::MakeBuiltinCharacter();
+  return model;
+}
+
+std::vector<std::string> LimbTriples(const assets::Model& model) {
+  std::vector<std::string> out;
+  const ik::Skeleton& s = model.skeleton;
+  for (const ik::Limb& l : ik::DetectLimbs(s, &model.is_bone)) {
+    out.push_back(l.label + ":" + s.name(l.chain.start) + "/" + s.name(l.chain.mid) + "/" +
+                  s.name(l.chain.end));
+  }
+  return out;
+}
+
+TEST(LimbsOnModels, BuiltinCharacterHasTwoArmsAndTwoLegs) {
+  EXPECT_THAT(LimbTriples(Builtin()), ElementsAre("LeftLeg:LeftUpLeg/LeftLeg/LeftFoot",
+                                                  "RightLeg:RightUpLeg/RightLeg/RightFoot",
+                                                  "LeftArm:LeftArm/LeftForeArm/LeftHand",
+                                                  "RightArm:RightArm/RightForeArm/RightHand"));
+}
+
+// CesiumMan and RiggedFigure have unnamed joints: found by symmetry. `left` is the world direction
+// of the figure's left side (CesiumMan faces +X, so its left is -Z; RiggedFigure faces +Z, its
+// left is +X); the left limbs must lie on that side.
+void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left) {
+  const std::string path = testpaths::SharedModel(relative);
+  if (path.empty()) GTEST_SKIP() << "shared model " << relative << " not found";
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const assets::Model& model = *loaded.model;
+  const auto limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
+  ASSERT_EQ(limbs.size(), 4u) << relative;
+  const auto& rest = model.skeleton.rest_models();
+  auto position = [&](int joint) { return glm::vec3(rest[joint][3]); };
+  std::map<std::string, ik::Limb> by_label;
+  for (const ik::Limb& l : limbs) by_label[l.label] = l;
+  ASSERT_EQ(by_label.count("LeftLeg") + by_label.count("RightLeg") + by_label.count("LeftArm") +
+                by_label.count("RightArm"),
+            4u);
+  // Legs below arms; feet near the floor; the left limbs on the -Z side.
+  EXPECT_LT(position(by_label["LeftLeg"].chain.start).y,
+            position(by_label["LeftArm"].chain.start).y);
+  EXPECT_LT(position(by_label["LeftLeg"].chain.end).y, 0.2f);
+  EXPECT_GT(
+      glm::dot(position(by_label["LeftLeg"].chain.end) - position(by_label["RightLeg"].chain.end),
+               left),
+      0.05f);
+  EXPECT_GT(
+      glm::dot(position(by_label["LeftArm"].chain.end) - position(by_label["RightArm"].chain.end),
+               left),
+      0.2f);
+  for (const ik::Limb& l : limbs) {
+    EXPECT_FALSE(l.by_name);
+    EXPECT_EQ(ik::ValidateChain(model.skeleton, l.chain), "");
+  }
+}
+
+TEST(LimbsOnModels, CesiumManBySymmetry) {
+  ExpectSymmetricHumanoid("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb",
+                          glm::vec3(0, 0, -1));
+}
+
+TEST(LimbsOnModels, RiggedFigureBySymmetry) {
+  ExpectSymmetricHumanoid("khronos-glTF-Sample-Models/RiggedFigure/glTF/RiggedFigure.gltf",
+                          glm::vec3(1, 0, 0));
+}
+
+TEST(LimbsOnModels, BcnEpilepticByHipKneeAnkleNames) {
+  const std::string path = testpaths::SharedModel("assimp/BCN_Epileptic/BCN_Epileptic.X");
+  SKIP_IF_NO_MODEL(path, "BCN_Epileptic.X");
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  EXPECT_THAT(LimbTriples(*loaded.model),
+              ElementsAre("LeftLeg:B_Hip_Left/B_Knee_Left/B_Ankle_Left",
+                          "RightLeg:B_Hip_Right/B_Knee_Right/B_Ankle_Right",
+                          "LeftArm:B_UpperArm_Left/B_ForeArm_Left/B_Hand_Left",
+                          "RightArm:B_UpperArm_Right/B_ForeArm_Right/B_Hand_Right"));
+}
+
+TEST(LimbsOnModels, ModelsWithoutLimbsHaveNone) {
+  for (const char* relative :
+       {"khronos-glTF-Sample-Models/RiggedSimple/glTF/RiggedSimple.gltf",
+        "khronos-glTF-Sample-Models/SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+        "glTF-Asset-Generator/Animation_Skin/Animation_Skin_01.gltf"}) {
+    const std::string path = testpaths::SharedModel(relative);
+    if (path.empty()) GTEST_SKIP() << "shared model " << relative << " not found";
+    assets::LoadResult loaded = assets::LoadModel(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error;
+    EXPECT_TRUE(ik::DetectLimbs(loaded.model->skeleton, &loaded.model->is_bone).empty())
+        << relative;
+  }
+}
+
+TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
+  const auto chains = app::DefaultChains(Builtin());
+  ASSERT_EQ(chains.size(), 4u);
+  for (const app::ChainSettings& c : chains) {
+    EXPECT_TRUE(c.enabled);
+    EXPECT_EQ(c.mode, app::TargetMode::kFollow);
+    EXPECT_EQ(c.offset, glm::vec3(0.0f));
+    EXPECT_TRUE(c.hinge) << c.label << ": the built-in character's knees and elbows are bent";
+  }
+}
+
+app::EffectorInfo At(const glm::vec3& effector) {
+  app::EffectorInfo info;
+  info.effector = effector;
+  info.start = effector + glm::vec3(0, 0.5f, 0);
+  info.reach = 0.85f;
+  info.contact_height = 0.08f;
+  return info;
+}
+
+TEST(ChainTargets, FollowAddsTheOffsetPinnedStays) {
+  app::ChainSettings chain;
+  const app::SceneContacts contacts;
+  const glm::vec3 effector(0.1f, 0.2f, 0.3f);
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, At(effector), contacts);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector), contacts), glm::vec3(0.5f, 0.5f, 0.5f));
+  // Following: when the animated effector moves, the target moves with it.
+  EXPECT_EQ(app::ChainTarget(chain, At(effector + glm::vec3(1, 0, 0)), contacts),
+            glm::vec3(1.5f, 0.5f, 0.5f));
+  chain.mode = app::TargetMode::kPinned;
+  app::SetChainTarget(&chain, {0.5f, 0.5f, 0.5f}, At(effector), contacts);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector + glm::vec3(1, 0, 0)), contacts),
+            glm::vec3(0.5f, 0.5f, 0.5f));
+  app::ResetChainTarget(&chain, effector);
+  EXPECT_EQ(app::ChainTarget(chain, At(effector), contacts), effector);
+}
+
+TEST(ChainTargets, GroundCarriesTheFootOntoTheRaisedGround) {
+  app::ChainSettings chain;
+  chain.mode = app::TargetMode::kGround;
+  app::SceneContacts contacts;
+  contacts.ground.enabled = true;
+  contacts.ground.height = 0.25f;
+  // A planted foot (at its rest contact height) lands on the ground, 0.25 higher.
+  const glm::vec3 target = app::ChainTarget(chain, At({0.1f, 0.08f, 0.0f}), contacts);
+  EXPECT_NEAR(target.y, 0.33f, 1e-6f);
+  // A foot sunk below its contact height is lifted onto the ground.
+  EXPECT_NEAR(app::ChainTarget(chain, At({0.1f, -0.2f, 0.0f}), contacts).y, 0.33f, 1e-6f);
+  // Dragging adds an offset on top of the contact.
+  app::SetChainTarget(&chain, target + glm::vec3(0.0f, 0.1f, 0.0f), At({0.1f, 0.08f, 0.0f}),
+                      contacts);
+  EXPECT_NEAR(app::ChainTarget(chain, At({0.1f, 0.08f, 0.0f}), contacts).y, 0.43f, 1e-6f);
+}
+
+TEST(ChainTargets, RungModeSnapsToTheNearestRungWithinReach) {
+  app::ChainSettings chain;
+  chain.mode = app::TargetMode::kRung;
+  app::SceneContacts contacts;
+  contacts.ladder.enabled = true;
+  contacts.ladder.base = {0.0f, 1.0f, 0.3f};
+  contacts.ladder.spacing = 0.3f;
+  contacts.ladder.count = 3;  // rungs at y = 1.0, 1.3, 1.6
+  const glm::vec3 hand(0.2f, 1.38f, 0.2f);
+  const glm::vec3 target = app::ChainTarget(chain, At(hand), contacts);
+  EXPECT_NEAR(target.y, 1.3f, 1e-6f);
+  EXPECT_NEAR(target.z, 0.3f, 1e-6f);
+  EXPECT_NEAR(target.x, 0.2f, 1e-6f);
+  // Out of reach of the shoulder: the hand keeps following the animation.
+  app::EffectorInfo far = At({5.0f, 1.3f, 5.0f});
+  EXPECT_EQ(app::ChainTarget(chain, far, contacts), far.effector);
+}
+
+TEST(ChainTargets, AnimatedWeightFadesLinearlyBetweenKeys) {
+  app::ChainSettings chain;
+  chain.weight = 0.3f;
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.7f), 0.3f);
+  chain.weight_keys = {{1.0f, 1.0f}, {0.0f, 0.0f}};  // unsorted on purpose
+  EXPECT_FLOAT_EQ(chain.WeightAt(-1.0f), 0.0f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.25f), 0.25f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(0.5f), 0.5f);
+  EXPECT_FLOAT_EQ(chain.WeightAt(3.0f), 1.0f);
+  EXPECT_FLOAT_EQ(app::ChainOptions(chain, 0.75f).weight, 0.75f);
+}
+
+TEST(ChainTargets, RequestsOnlyForEnabledChains) {
+  const assets::Model& model = Builtin();
+  app::EditState edit;
+  edit.chains = app::DefaultChains(model);
+  edit.chains[1].enabled = false;
+  std::vector<glm::mat4> models;
+  ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
+  app::ConstraintRequests requests;
+  std::vector<app::RequestIndex> where;
+  app::BuildRequests(model.skeleton, edit, models, 0.0f, &requests, &where);
+  ASSERT_EQ(requests.ik.size(), 3u);
+  ASSERT_EQ(where.size(), 4u);
+  EXPECT_EQ(where[0].index, 0);
+  EXPECT_EQ(where[1].index, -1);
+  EXPECT_EQ(where[2].index, 1);
+  EXPECT_EQ(where[3].index, 2);
+  // With no offset the target is the effector itself: the solve leaves the pose unchanged.
+  EXPECT_EQ(requests.ik[0].target.position, glm::vec3(models[edit.chains[0].chain.end][3]));
+  EXPECT_TRUE(requests.ik[0].options.bend_axis_local.has_value());
+}
+
+}  // namespace

@@ -1,0 +1,134 @@
+// The import worker process: a model comes back whole, progress is reported, a running import can
+// be cancelled, and a missing file is an error naming it.
+#include "app/core/import_process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "assets/builtin_character.h"
+#include "assets/exporter.h"
+#include "assets/model_io.h"
+#include "tests/test_paths.h"
+
+namespace {
+
+app::ImportLimits WorkerLimits() {
+  app::ImportLimits limits;
+  limits.worker_executable = testpaths::SkelviewBinary();  // this test binary is not skelview
+  limits.timeout_seconds = 60.0;
+  return limits;
+}
+
+std::string ExportedBuiltin() {
+  static const std::string path = [] {
+    const std::string p = testpaths::TempDir() + "/worker-builtin.glb";
+    std::string error;
+    EXPECT_TRUE(assets::ExportGltf(assets::MakeBuiltinCharacter(), p, &error)) << error;
+    return p;
+  }();
+  return path;
+}
+
+TEST(ImportProcess, BringsTheModelBackWhole) {
+  app::ImportProcess import;
+  ASSERT_TRUE(import.Start(ExportedBuiltin(), WorkerLimits()));
+  EXPECT_EQ(import.state(), app::ImportProcess::State::kRunning);
+  while (import.Poll(100) == app::ImportProcess::State::kRunning) {
+  }
+  ASSERT_EQ(import.state(), app::ImportProcess::State::kDone) << import.error();
+  EXPECT_FLOAT_EQ(import.progress(), 1.0f);
+  const assets::Model model = import.TakeModel();
+  const assets::Model original = assets::MakeBuiltinCharacter();
+  EXPECT_EQ(model.skeleton.joint_count(), original.skeleton.joint_count());
+  EXPECT_EQ(model.vertex_count(), original.vertex_count());
+  EXPECT_EQ(model.clips.size(), original.clips.size());
+}
+
+TEST(ImportProcess, CancelStopsTheWorkerAtOnce) {
+  app::ImportProcess import;
+  ASSERT_TRUE(import.Start(ExportedBuiltin(), WorkerLimits()));
+  import.Cancel();
+  EXPECT_EQ(import.state(), app::ImportProcess::State::kFailed);
+  EXPECT_THAT(import.error(), testing::HasSubstr("cancelled"));
+  EXPECT_THAT(import.error(), testing::HasSubstr(ExportedBuiltin()));
+  // Polling after the cancel changes nothing.
+  EXPECT_EQ(import.Poll(10), app::ImportProcess::State::kFailed);
+}
+
+TEST(ImportProcess, MissingFileIsAnErrorNamingIt) {
+  assets::Model model;
+  std::string error;
+  EXPECT_FALSE(app::ImportIsolated("/no/such/model.glb", &model, &error, WorkerLimits()));
+  EXPECT_THAT(error, testing::HasSubstr("/no/such/model.glb"));
+}
+
+// A stand-in worker that sends `payload` on its stdout and exits 0, as a worker corrupted by a
+// malformed file might.
+app::ImportLimits FakeWorker(const std::string& name, const std::string& payload) {
+  const std::string dir = testpaths::TempDir();
+  const std::string data = dir + "/" + name + ".bin", script = dir + "/" + name + ".sh";
+  std::ofstream(data, std::ios::binary) << payload;
+  std::ofstream(script) << "#!/bin/sh\ncat '" << data << "'\n";
+  EXPECT_EQ(chmod(script.c_str(), 0755), 0);
+  app::ImportLimits limits;
+  limits.worker_executable = script;
+  limits.timeout_seconds = 60.0;
+  limits.memory_bytes = size_t{1} << 30;
+  return limits;
+}
+
+std::string SizeThen(uint64_t size, const std::string& bytes) {
+  return std::string(reinterpret_cast<const char*>(&size), sizeof(size)) + bytes;
+}
+
+std::string ImportError(const app::ImportLimits& limits) {
+  assets::Model model;
+  std::string error;
+  EXPECT_FALSE(app::ImportIsolated("/some/model.glb", &model, &error, limits));
+  EXPECT_THAT(error, testing::HasSubstr("/some/model.glb"));
+  return error;
+}
+
+TEST(ImportProcess, ModelLargerThanTheWorkersMemoryIsRefusedUnread) {
+  // The announced size is checked before anything is allocated for it.
+  EXPECT_THAT(ImportError(FakeWorker("huge", SizeThen(uint64_t{1} << 62, "SKVMODEL"))),
+              testing::HasSubstr("more than"));
+}
+
+TEST(ImportProcess, TruncatedOrOverlongModelFromTheWorkerIsAnError) {
+  const std::string model = assets::SerializeModel(assets::MakeBuiltinCharacter());
+  EXPECT_THAT(ImportError(FakeWorker("nothing", "")), testing::HasSubstr("sent no model"));
+  EXPECT_THAT(ImportError(FakeWorker("half", SizeThen(model.size(), model.substr(0, 5000)))),
+              testing::HasSubstr("the stream ended"));
+  EXPECT_THAT(ImportError(FakeWorker("extra", SizeThen(model.size(), model + "x"))),
+              testing::HasSubstr("after the model"));
+  // Refused at its first bytes while the worker still has megabytes to send: the rest is
+  // drained, so the worker is not left blocked on a full pipe until the timeout.
+  app::ImportLimits garbage =
+      FakeWorker("garbage", SizeThen(model.size(), "NOTMODEL" + model.substr(8)));
+  garbage.timeout_seconds = 20.0;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THAT(ImportError(garbage), testing::HasSubstr("bad magic"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  // The same bytes, whole, come through.
+  assets::Model back;
+  std::string error;
+  EXPECT_TRUE(app::ImportIsolated("/some/model.glb", &back, &error,
+                                  FakeWorker("whole", SizeThen(model.size(), model))))
+      << error;
+  EXPECT_EQ(back.vertex_count(), assets::MakeBuiltinCharacter().vertex_count());
+}
+
+TEST(ImportProcess, MemoryLimitGrowsWithTheFileButStaysBelowTheMachine) {
+  const size_t small = app::DefaultImportMemoryLimit(32);
+  const size_t big = app::DefaultImportMemoryLimit(size_t(100) << 20);
+  EXPECT_GE(small, size_t(1) << 30);
+  EXPECT_GT(big, small);
+  EXPECT_LT(app::DefaultImportMemoryLimit(size_t(1) << 40), size_t(1) << 40);
+}
+
+}  // namespace
