@@ -19,10 +19,11 @@
 #include "app/viewer_impl.h"
 #include "assets/animation.h"
 #include "assets/exporter.h"
+#include "assets/file_output.h"
 #include "assets/skinning.h"
 #include "ik/kinematics.h"
+#include "renderer/image_file.h"
 #include "renderer/offscreen.h"
-#include "renderer/png.h"
 
 namespace app {
 
@@ -63,8 +64,15 @@ bool Viewer::Init(int* exit_code) {
   }
   // Load before opening the window so a bad file fails fast with exit code 2.
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(args_.pose.model_path, &loaded->model, &error)) {
+  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, &loaded->model,
+                          &error)) {
     std::cerr << "skelview: " << error << "\n";
+    *exit_code = kExitBadInput;
+    return false;
+  }
+  if (trace_.is_open() &&
+      !assets::CheckOutputsSpareInputs(loaded->model, {args_.trace_path}, &error)) {
+    std::cerr << "skelview: --trace " << args_.trace_path << ": " << error << "\n";
     *exit_code = kExitBadInput;
     return false;
   }
@@ -72,6 +80,11 @@ bool Viewer::Init(int* exit_code) {
   if (!gl_) {
     std::cerr << "skelview: " << error << "\n";
     *exit_code = kExitFailure;
+    return false;
+  }
+  if (!CheckImageSize(width, height, gl_->MaxImageSide(), &error)) {
+    std::cerr << "skelview: " << error << "\n";
+    *exit_code = kExitBadInput;
     return false;
   }
   IMGUI_CHECKVERSION();
@@ -114,7 +127,10 @@ bool Viewer::Init(int* exit_code) {
       return false;
     }
     clip_ = anim;
-    clip_time_ = args_.pose.time.value_or(0.0f);
+    std::string note;
+    clip_time_ = ClampClipTime(args_.pose.time.value_or(0.0f), model.clips[clip_].duration,
+                               model.clips[clip_].name, &note);
+    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
   ConstraintRequests requests;
   if (!ParseConstraints(args_.pose, model.skeleton, &requests, &error)) {
@@ -148,7 +164,9 @@ bool Viewer::Init(int* exit_code) {
 
 bool Viewer::Open(const std::string& path, std::string* error) {
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(path, &loaded->model, error)) return false;
+  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, &loaded->model, error)) {
+    return false;
+  }
   auto gpu = renderer::GpuModel::Create(loaded->model, error);
   if (!gpu) {
     *error = loaded->model.source + ": " + *error;
@@ -171,7 +189,9 @@ void Viewer::StartOpen(const std::string& path) {
   event["event"] = "load_started";
   event["path"] = path;
   trace_.Write(event);
-  if (!loading_->Start(path)) PollLoading();
+  ImportLimits limits;
+  limits.allow_outside_files = args_.pose.allow_outside_files;
+  if (!loading_->Start(path, limits)) PollLoading();
 }
 
 void Viewer::PollLoading() {
@@ -881,7 +901,7 @@ int Viewer::Run() {
   exit_event["idle_frame_ms"] = Rounded(float(idle_frames_.mean()));
   exit_event["drag_frame_ms"] = Rounded(float(drag_frames_.mean()));
   trace_.Write(exit_event);
-  return kExitOk;
+  return trace_.failed() ? kExitFailure : kExitOk;
 }
 
 int RunViewer(const ViewerArgs& args) {
