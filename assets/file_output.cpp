@@ -94,6 +94,12 @@ bool Prepare(const OutputFile& file, Plan* plan, std::string* error) {
     }
     plan->existed = true;
     plan->old = st;
+    // The rename could replace a file this user may not write (a read-only file in a writable
+    // folder); a plain write would be refused, so this one is too.
+    if (access(file.path.c_str(), W_OK) != 0) {
+      *error = Reason(file.path, std::strerror(errno));
+      return false;
+    }
     struct stat link {};
     if (lstat(file.path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
       std::error_code ec;

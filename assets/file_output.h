@@ -31,7 +31,8 @@ struct OutputFile {
 //    forms in append mode, so that `-o /dev/stdout >> log` appends);
 //  - the temporary file is removed on every failure.
 // Fails (false, "<path>: cannot write: <reason>" in *error) when the folder does not exist or is
-// not writable, `path` is a directory, or any write, flush or close fails (ENOSPC, EFBIG, EIO...).
+// not writable, `path` is a directory or a file this user may not write (a rename would replace
+// it regardless), or any write, flush or close fails (ENOSPC, EFBIG, EIO...).
 // A file-size limit (ulimit -f) raises SIGXFSZ, which kills the process unless it is ignored:
 // programs ignore it (signal(SIGXFSZ, SIG_IGN)) so the limit reports EFBIG here instead.
 bool WriteFileAtomically(const std::string& path, const void* data, size_t size,

@@ -332,6 +332,8 @@ TEST(CliWorker, KilledSkelviewTakesItsWorkerAlong) {
     ASSERT_GT(skelview, 0);
     const std::vector<int> workers = testproc::WaitForChildren(skelview, 20.0);
     ASSERT_EQ(workers.size(), 1u) << "no import worker appeared";
+    // The worker waits (SKELVIEW_TEST_WORKER_HANG): it is there until skelview goes.
+    EXPECT_FALSE(testproc::WaitUntilGone(workers[0], 0.3)) << "the worker did not wait";
     kill(skelview, signal);
     waitpid(skelview, nullptr, 0);
     EXPECT_TRUE(testproc::WaitUntilGone(workers[0], 10.0))

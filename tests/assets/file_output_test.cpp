@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -119,6 +120,33 @@ TEST(WriteFileAtomically, WriteCutShortByTheFileSizeLimitKeepsTheOldFile) {
   EXPECT_THAT(error, HasSubstr("File too large"));
   EXPECT_EQ(Read(path), "the previous, complete file");
   EXPECT_EQ(Names(dir), std::vector<std::string>{"image.png"});  // no temporary left
+}
+
+TEST(WriteFileAtomically, ReadOnlyFileIsNotReplacedBehindItsOwnersBack) {
+  // As an unprivileged user (root may write anything): a read-only file in a folder that user
+  // may write to stays as it is.
+  const std::string dir = Fresh("readonly");
+  const std::string path = dir + "/locked.png";
+  Put(path, "read-only contents");
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+  ASSERT_EQ(chmod(testpaths::TempDir().c_str(), 0755), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+    std::string error;
+    const bool written = Write(path, "replaced", &error);
+    const bool named = error.find(path) != std::string::npos &&
+                       error.find("Permission denied") != std::string::npos;
+    _exit(written ? 1 : named ? 0 : 2);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: replaced, 2: wrong message, 3: cannot drop root";
+  EXPECT_EQ(Read(path), "read-only contents");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"locked.png"});
 }
 
 TEST(WriteFileAtomically, DevicesAreWrittenInPlaceAndNeverReplaced) {
