@@ -98,6 +98,15 @@ bool ParseVec3(const std::vector<std::string>& parts, size_t at, glm::vec3* out)
   return true;
 }
 
+// True when strtod reads all of `text` (finite or not: "nan", "inf", "1e39" count), so that a
+// non-finite coordinate is reported as such rather than read as a joint name.
+bool LooksLikeNumber(const std::string& text) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
 bool ParseInt(const std::string& text, int* out) {
   float value = 0.0f;
   if (!ParseFloat(text, &value) || value != std::floor(value) || std::abs(value) > 1e9f) {
@@ -122,10 +131,9 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
   spec.bone = text.substr(0, eq);
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   size_t i = 0;
-  float first = 0.0f;
-  if (!parts.empty() && ParseFloat(parts[0], &first)) {
+  if (!parts.empty() && LooksLikeNumber(parts[0])) {
     glm::vec3 target;
-    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three coordinates");
+    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three finite coordinates");
     spec.target = target;
     i = 3;
   } else {
@@ -154,7 +162,7 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
       std::vector<std::string> coords = {value};
       if (i + 2 < parts.size()) coords.insert(coords.end(), {parts[i + 1], parts[i + 2]});
       glm::vec3 v;
-      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three coordinates");
+      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three finite coordinates");
       (key == "up" ? spec.up : spec.axis) = v;
       i += 2;
     } else {
@@ -265,6 +273,14 @@ bool CheckImageSize(int width, int height, int max_side, std::string* error) {
   *error = "--size " + std::to_string(width) + "x" + std::to_string(height) + ": larger than the " +
            std::to_string(max_side) + "x" + std::to_string(max_side) +
            " pixels this OpenGL driver can render";
+  return false;
+}
+
+bool CheckWindowSize(int width, int height, std::string* error) {
+  if (width <= kMaxWindowSide && height <= kMaxWindowSide) return true;
+  *error = "--size " + std::to_string(width) + "x" + std::to_string(height) + ": larger than the " +
+           std::to_string(kMaxWindowSide) + "x" + std::to_string(kMaxWindowSide) +
+           " pixels SDL opens a window at";
   return false;
 }
 

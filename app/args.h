@@ -71,6 +71,14 @@ bool ParseSize(const std::string& text, int* width, int* height, std::string* er
 // this OpenGL driver can render" in *error.
 bool CheckImageSize(int width, int height, int max_side, std::string* error);
 
+// SDL 2 refuses to create a window wider or taller than this ("Window is too large"), whatever the
+// OpenGL driver could render.
+inline constexpr int kMaxWindowSide = 16384;
+
+// Checks the viewer's --size against kMaxWindowSide; false with "--size 20000x10: larger than the
+// 16384x16384 pixels SDL opens a window at" in *error.
+bool CheckWindowSize(int width, int height, std::string* error);
+
 // A finite float, the whole string.
 bool ParseFloat(const std::string& text, float* out);
 

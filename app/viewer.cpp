@@ -52,7 +52,8 @@ Viewer::~Viewer() {
 bool Viewer::Init(int* exit_code) {
   std::string error;
   int width = 1280, height = 800;
-  if (!args_.size.empty() && !ParseSize(args_.size, &width, &height, &error)) {
+  if (!args_.size.empty() && (!ParseSize(args_.size, &width, &height, &error) ||
+                              !CheckWindowSize(width, height, &error))) {
     std::cerr << "skelview: " << error << "\n";
     *exit_code = kExitBadInput;
     return false;

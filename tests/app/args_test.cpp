@@ -79,6 +79,49 @@ TEST(CheckImageSize, RefusesSizesBeyondTheDriversLimitNamingSize) {
   EXPECT_FALSE(app::CheckImageSize(10, 9000, 8192, &error));
 }
 
+TEST(CheckWindowSize, RefusesWindowsSdlCannotOpenNamingSize) {
+  std::string error;
+  EXPECT_TRUE(app::CheckWindowSize(app::kMaxWindowSide, app::kMaxWindowSide, &error));
+  EXPECT_FALSE(app::CheckWindowSize(20000, 10, &error));
+  EXPECT_EQ(error, "--size 20000x10: larger than the 16384x16384 pixels SDL opens a window at");
+  EXPECT_FALSE(app::CheckWindowSize(10, 16385, &error));
+}
+
+TEST(NonFiniteCoordinates, AreRefusedNamingTheSpecInEveryFormat) {
+  for (const char* bad : {"nan", "inf", "-inf", "1e39"}) {
+    const std::string value = bad;
+    std::string error;
+    app::IkSpec ik;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0," + value + ",0", &ik, &error)) << value;
+    EXPECT_NE(error.find("target coordinate '" + value + "' is not a finite number"),
+              std::string::npos)
+        << error;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0,0,0,pole=" + value + ",0,0", &ik, &error));
+    EXPECT_NE(error.find("pole coordinate '" + value + "'"), std::string::npos) << error;
+    app::AimSpec aim;
+    for (const std::string& spec : {"Head=" + value + ",0,0", "Head=0,0," + value}) {
+      EXPECT_FALSE(app::ParseAimSpec(spec, &aim, &error)) << spec;
+      EXPECT_EQ(error.rfind("--aim '" + spec + "': the target needs three finite coordinates", 0),
+                0u)
+          << error;
+    }
+    EXPECT_FALSE(app::ParseAimSpec("Head=Hips,up=0," + value + ",0", &aim, &error));
+    EXPECT_NE(error.find("up needs three finite coordinates"), std::string::npos) << error;
+    app::FabrikSpec fabrik;
+    EXPECT_FALSE(app::ParseFabrikSpec("Hips:Head=" + value + ",0,0", &fabrik, &error));
+    EXPECT_NE(error.find("the target needs three finite coordinates"), std::string::npos) << error;
+    app::LimitSpec limit;
+    EXPECT_FALSE(app::ParseLimitSpec("LeftKnee=hinge,1,0,0,-10," + value, &limit, &error));
+    EXPECT_EQ(error.rfind("--limit 'LeftKnee=hinge,1,0,0,-10," + value + "'", 0), 0u) << error;
+  }
+  // A target that is not a number at all is a joint name.
+  app::AimSpec aim;
+  std::string error;
+  ASSERT_TRUE(app::ParseAimSpec("Head=nanny", &aim, &error)) << error;
+  EXPECT_EQ(aim.target_joint, "nanny");
+  EXPECT_FALSE(aim.target.has_value());
+}
+
 TEST(ParseWholeNumber, AcceptsDecimalIntegersInRange) {
   long value = 0;
   std::string error;

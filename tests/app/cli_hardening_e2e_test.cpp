@@ -126,6 +126,11 @@ TEST(CliWrites, FileSizeLimitFailsTheRenderAndKeepsThePreviousImage) {
       Shell("ulimit -f 32 && exec \"$SKELVIEW\" render -o '" + out + "' --size 640x480");
   ExpectWriteFailure(r, out + ": cannot write: File too large");
   EXPECT_TRUE(ReadFile(out) == before) << out << " changed";
+  // A new file is not left behind half-written either.
+  const std::string fresh = dir + "/new.png";
+  ExpectWriteFailure(
+      Shell("ulimit -f 32 && exec \"$SKELVIEW\" render -o '" + fresh + "' --size 640x480"),
+      fresh + ": cannot write: File too large");
   EXPECT_EQ(FileNames(dir), std::vector<std::string>{"out.png"});
 }
 
@@ -322,6 +327,38 @@ TEST(CliNumbers, SizeBeyondWhatTheDriverRendersIsRefused) {
   }
 }
 
+TEST(CliNumbers, WindowSizeBeyondWhatSdlOpensIsRefused) {
+  // SDL 2 opens no window over 16384 pixels a side; that is bad input, not a failure to get GL.
+  ExpectBadInput(testproc::Skelview({"--size", "20000x10", "--frames", "1"}, 60.0),
+                 "--size 20000x10: larger than the 16384x16384 pixels SDL opens a window at");
+  ExpectBadInput(testproc::Skelview({"--size", "40000x10", "--frames", "1"}, 60.0),
+                 "--size '40000x10'");
+}
+
+TEST(CliNumbers, NonFiniteCoordinatesAreBadInputNamingTheOption) {
+  const std::string dir = Fresh("non-finite");
+  for (const char* bad : {"nan", "inf", "1e39"}) {
+    const std::string v = bad;
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"pose", "--ik", "LeftFoot=0," + v + ",0"},
+             {"pose", "--ik", "LeftFoot=0,0,0,pole=" + v + ",0,0"},
+             {"pose", "--aim", "Head=" + v + ",0,0"},
+             {"pose", "--fabrik", "Hips:Head=0,0," + v},
+             {"pose", "--limit", "LeftKnee=hinge,1,0,0," + v + ",10"},
+             {"render", "-o", dir + "/x.png", "--ik", "LeftFoot=" + v + ",0,0"},
+             {"export", "-o", dir + "/x.glb", "--aim", "Head=0," + v + ",0"},
+             {"--frames", "1", "--ik", "LeftFoot=0,0," + v}}) {
+      const testproc::Result r = testproc::Skelview(args, 20.0);
+      ExpectBadInput(r, args[args.size() - 2] + " '" + args.back() + "': ");
+      EXPECT_THAT(r.err, testing::AnyOf(HasSubstr("not a finite number"),
+                                        HasSubstr("three finite coordinates"),
+                                        HasSubstr("a hinge needs an axis and two angles")))
+          << args.back();
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
 // --- the import worker ---
 
 TEST(CliWorker, KilledSkelviewTakesItsWorkerAlong) {
@@ -359,7 +396,7 @@ TEST(CliOutsideFiles, EveryCommandTakesTheFlag) {
   }
 }
 
-TEST(CliOutsideFiles, BufferOutsideTheModelsFolderIsReadOnlyWithTheFlag) {
+TEST(CliOutsideFiles, EveryCommandReadsOutsideTheFolderOnlyWithTheFlag) {
   // models/m.gltf reads ../buffers/m.bin. Needs the importer's folder rule
   // (assets::LoadOptions::allow_outside_files).
   const std::string dir = Fresh("outside-buffer");
@@ -371,15 +408,30 @@ TEST(CliOutsideFiles, BufferOutsideTheModelsFolderIsReadOnlyWithTheFlag) {
   doc["buffers"][0]["uri"] = "../buffers/m.bin";
   WriteFile(dir + "/models/m.gltf", doc.dump());
   const std::string model = dir + "/models/m.gltf";
-  for (const char* inprocess : {"SKELVIEW_IMPORT_INPROCESS=0", "SKELVIEW_IMPORT_INPROCESS=1"}) {
-    const testproc::Result refused = testproc::Skelview({"info", model}, 60.0, {inprocess});
-    EXPECT_EQ(refused.exit_code, 2) << inprocess << ": " << refused.err;
-    EXPECT_THAT(refused.err, HasSubstr(model)) << inprocess;
-    const testproc::Result allowed =
-        testproc::Skelview({"info", model, "--allow-outside-files"}, 60.0, {inprocess});
-    EXPECT_EQ(allowed.exit_code, 0) << inprocess << ": " << allowed.err;
-    EXPECT_THAT(allowed.out, HasSubstr("joints:    22")) << inprocess;
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"info", model},
+           {"pose", model},
+           {"render", model, "-o", dir + "/r.png", "--size", "32x32"},
+           {"export", model, "-o", dir + "/e.glb"},
+           {"bench", model, "--frames", "1", "--characters", "1"},
+           {model, "--frames", "1"}}) {
+    for (const char* inprocess : {"SKELVIEW_IMPORT_INPROCESS=0", "SKELVIEW_IMPORT_INPROCESS=1"}) {
+      const std::string what = command[0] + " (" + inprocess + ")";
+      const testproc::Result refused = testproc::Skelview(command, 60.0, {inprocess});
+      EXPECT_EQ(refused.exit_code, 2) << what << ": " << refused.err;
+      EXPECT_THAT(refused.err, HasSubstr(model)) << what;
+      EXPECT_EQ(Lines(refused.err), 1u) << what << ": " << refused.err;
+      std::vector<std::string> allowed_args = command;
+      allowed_args.push_back("--allow-outside-files");
+      const testproc::Result allowed = testproc::Skelview(allowed_args, 60.0, {inprocess});
+      EXPECT_EQ(allowed.exit_code, 0) << what << ": " << allowed.err;
+      if (command[0] == "info") {
+        EXPECT_THAT(allowed.out, HasSubstr("joints:    22")) << what;
+      }
+    }
   }
+  EXPECT_TRUE(fs::exists(dir + "/r.png"));
+  EXPECT_TRUE(fs::exists(dir + "/e.glb"));
 }
 
 }  // namespace
