@@ -21,6 +21,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "assets/file_output.h"
 #include "assets/gltf_document.h"
 #include "ik/transform.h"
 
@@ -420,13 +421,10 @@ void RemoveUnusedExtensions(Json* root) {
   }
 }
 
+// Repairs the .glb Assimp wrote (`bytes`, in memory) and returns the finished .glb in *out.
 bool Repair(const Model& model, const std::vector<ik::Transform>& locals, const Plan& plan,
-            const std::vector<int>& written_order, const std::string& path, std::string* error) {
-  std::vector<uint8_t> bytes;
-  if (!gltf::ReadWholeFile(path, &bytes, error)) {
-    *error = "cannot read back the written file: " + *error;
-    return false;
-  }
+            const std::vector<int>& written_order, const std::string& path,
+            const std::vector<uint8_t>& bytes, std::vector<uint8_t>* out, std::string* error) {
   gltf::Document doc;
   if (!doc.Parse(path, bytes, error)) return false;
   Json& root = doc.root;
@@ -561,55 +559,155 @@ bool Repair(const Model& model, const std::vector<ik::Transform>& locals, const 
     root["animations"] = animations;
   }
   RemoveUnusedExtensions(&root);
-
-  if (!gltf::WriteWholeFile(path, doc.Serialize(), error)) {
-    *error = "cannot write: " + *error;
-    return false;
-  }
+  *out = doc.Serialize();
   return true;
 }
 
+uint32_t ReadLe32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+// Splits a .glb into its JSON and binary chunk (empty when it has none).
+bool SplitGlb(const std::vector<uint8_t>& glb, gltf::Json* root, std::vector<uint8_t>* bin,
+              std::string* error) {
+  constexpr uint32_t kJsonChunk = 0x4E4F534A, kBinChunk = 0x004E4942;
+  size_t at = 12;
+  bool has_json = false;
+  while (at + 8 <= glb.size()) {
+    const uint32_t length = ReadLe32(&glb[at]), type = ReadLe32(&glb[at + 4]);
+    if (length > glb.size() - at - 8) break;
+    const uint8_t* chunk = glb.data() + at + 8;
+    if (type == kJsonChunk && !has_json) {
+      *root = gltf::Json::parse(chunk, chunk + length, nullptr, /*allow_exceptions=*/false);
+      has_json = !root->is_discarded();
+    } else if (type == kBinChunk && bin->empty()) {
+      bin->assign(chunk, chunk + length);
+    }
+    at += 8 + size_t(length);
+  }
+  if (!has_json) *error = "the repaired .glb has no readable JSON chunk";
+  return has_json;
+}
+
+// A file name as a relative URI: everything but unreserved characters percent-encoded.
+std::string UriOfFileName(const std::string& name) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string uri;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') {
+      uri.push_back(c);
+    } else {
+      uri += {'%', kHex[u >> 4], kHex[u & 15]};
+    }
+  }
+  return uri;
+}
+
 bool Export(const Model& model, const std::vector<ik::Transform>& locals, const std::string& path,
-            std::string* error) {
-  auto fail = [&](const std::string& reason) {
+            std::string* error, ExportFailure* failure) {
+  auto fail = [&](ExportFailure kind, const std::string& reason) {
     if (error) *error = path + ": " + reason;
+    if (failure) *failure = kind;
     return false;
   };
+  if (failure) *failure = ExportFailure::kNone;
   const std::string ext = ToLower(std::filesystem::path(path).extension().string());
-  if (ext != ".glb" && ext != ".gltf") return fail("unsupported extension (use .glb or .gltf)");
-  if (model.skeleton.joint_count() == 0) return fail("the model has no joints to export");
+  if (ext != ".glb" && ext != ".gltf") {
+    return fail(ExportFailure::kRefused, "unsupported extension (use .glb or .gltf)");
+  }
+  std::string reason;
+  if (!CheckOutputsSpareInputs(model, ExportedFiles(path), &reason)) {
+    return fail(ExportFailure::kRefused, reason);
+  }
+  if (model.skeleton.joint_count() == 0) {
+    return fail(ExportFailure::kRefused, "the model has no joints to export");
+  }
   if (locals.size() != static_cast<size_t>(model.skeleton.joint_count())) {
-    return fail("the pose has " + std::to_string(locals.size()) + " joints, the skeleton " +
-                std::to_string(model.skeleton.joint_count()));
+    return fail(ExportFailure::kRefused, "the pose has " + std::to_string(locals.size()) +
+                                             " joints, the skeleton " +
+                                             std::to_string(model.skeleton.joint_count()));
   }
   for (const ik::Transform& t : locals) {
-    if (!t.IsFinite()) return fail("the pose has a non-finite transform");
+    if (!t.IsFinite()) return fail(ExportFailure::kRefused, "the pose has a non-finite transform");
   }
   try {
     const Plan plan = MakePlan(model);
     std::vector<int> written_order;
     std::unique_ptr<aiScene> scene = BuildScene(model, locals, plan, &written_order);
+    // Assimp writes a .glb into memory (a .gltf would make it write the .bin beside `path` itself,
+    // unchecked); the repaired file is written by us, atomically, as .glb or as .gltf + .bin.
     Assimp::Exporter exporter;
-    if (exporter.Export(scene.get(), ext == ".glb" ? "glb2" : "gltf2", path) != AI_SUCCESS) {
-      return fail(std::string("Assimp could not write it: ") + exporter.GetErrorString());
+    const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), "glb2");
+    if (!blob || !blob->data) {
+      return fail(ExportFailure::kWriteFailed,
+                  std::string("Assimp could not write it: ") + exporter.GetErrorString());
     }
-    std::string reason;
-    if (!Repair(model, locals, plan, written_order, path, &reason)) return fail(reason);
+    const auto* blob_bytes = static_cast<const uint8_t*>(blob->data);
+    std::vector<uint8_t> written(blob_bytes, blob_bytes + blob->size);
+    exporter.FreeBlob();
+    std::vector<uint8_t> glb;
+    if (!Repair(model, locals, plan, written_order, path, written, &glb, &reason)) {
+      return fail(ExportFailure::kWriteFailed, reason);
+    }
+    written = {};
+    if (ext == ".glb") {
+      if (!WriteFileAtomically(path, glb.data(), glb.size(), &reason)) {
+        if (error) *error = reason;
+        if (failure) *failure = ExportFailure::kWriteFailed;
+        return false;
+      }
+      return true;
+    }
+    gltf::Json root;
+    std::vector<uint8_t> bin;
+    if (!SplitGlb(glb, &root, &bin, &reason)) return fail(ExportFailure::kWriteFailed, reason);
+    glb = {};
+    const std::vector<std::string> files = ExportedFiles(path);
+    std::vector<OutputFile> outputs;
+    if (!bin.empty()) {
+      gltf::Json& buffers = root["buffers"];
+      if (!buffers.is_array() || buffers.empty()) {
+        return fail(ExportFailure::kWriteFailed, "the repaired file has binary data but no buffer");
+      }
+      // The binary chunk is padded to 4 bytes; the .bin holds exactly the buffer.
+      const int64_t length = gltf::IntMember(buffers[0], "byteLength", -1);
+      if (length >= 0 && uint64_t(length) <= bin.size()) bin.resize(size_t(length));
+      buffers[0]["uri"] = UriOfFileName(std::filesystem::path(files[1]).filename().string());
+      outputs.push_back({files[1], bin.data(), bin.size()});
+    }
+    const std::vector<uint8_t> text = gltf::WriteContainer(root, /*glb=*/false, {});
+    outputs.push_back({path, text.data(), text.size()});  // last: it refers to the .bin
+    if (!WriteFilesAtomically(outputs, &reason)) {
+      if (error) *error = reason;
+      if (failure) *failure = ExportFailure::kWriteFailed;
+      return false;
+    }
     return true;
   } catch (const std::exception& e) {
-    return fail(std::string("unexpected error while exporting: ") + e.what());
+    return fail(ExportFailure::kWriteFailed,
+                std::string("unexpected error while exporting: ") + e.what());
   }
 }
 
 }  // namespace
 
-bool ExportGltf(const Model& model, const std::string& path, std::string* error) {
-  return Export(model, model.skeleton.rest_locals(), path, error);
+std::vector<std::string> ExportedFiles(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (ToLower(p.extension().string()) != ".gltf") return {path};
+  std::filesystem::path bin = p;
+  bin.replace_extension(".bin");
+  return {path, bin.string()};
+}
+
+bool ExportGltf(const Model& model, const std::string& path, std::string* error,
+                ExportFailure* failure) {
+  return Export(model, model.skeleton.rest_locals(), path, error, failure);
 }
 
 bool ExportGltf(const Model& model, const ik::Pose& rest_pose, const std::string& path,
-                std::string* error) {
-  return Export(model, rest_pose.locals, path, error);
+                std::string* error, ExportFailure* failure) {
+  return Export(model, rest_pose.locals, path, error, failure);
 }
 
 }  // namespace assets

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <utility>
 
+#include "assets/file_output.h"
+
 namespace assets::gltf {
 namespace {
 
@@ -257,20 +259,12 @@ bool ReadWholeFile(const std::string& path, std::vector<uint8_t>* out, std::stri
 
 bool WriteWholeFile(const std::string& path, const std::vector<uint8_t>& bytes,
                     std::string* error) {
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    *error = errno ? std::strerror(errno) : "cannot open for writing";
-    return false;
-  }
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) {
-    *error = errno ? std::strerror(errno) : "write error";
-    return false;
-  }
-  return true;
+  std::string reason;
+  if (WriteFileAtomically(path, bytes.data(), bytes.size(), &reason)) return true;
+  // WriteFileAtomically's message names the path; this function's callers add their own.
+  const std::string prefix = path + ": cannot write: ";
+  *error = reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
+  return false;
 }
 
 bool Document::Parse(const std::string& path, const std::vector<uint8_t>& bytes, std::string* error,

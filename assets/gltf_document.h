@@ -157,6 +157,8 @@ std::string PercentDecode(const std::string& uri);
 
 // Reads a whole file; false with the reason (strerror) in *error.
 bool ReadWholeFile(const std::string& path, std::vector<uint8_t>* out, std::string* error);
+// Writes a whole file atomically and checked (assets/file_output.h's WriteFileAtomically); false
+// with the reason (not naming the path) in *error.
 bool WriteWholeFile(const std::string& path, const std::vector<uint8_t>& bytes, std::string* error);
 
 }  // namespace assets::gltf

@@ -1,10 +1,17 @@
-// info / render / pose / export: load, evaluate the pose, and print, draw or write it.
+// info / render / pose / export / bench: load, evaluate the pose, and print, draw or write it.
 #include "app/cli/commands.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <numeric>
 
@@ -17,11 +24,12 @@
 #include "app/scene/scene_draw.h"
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
+#include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
 #include "ik/limbs.h"
+#include "renderer/image_file.h"
 #include "renderer/offscreen.h"
-#include "renderer/png.h"
 #include "renderer/renderer.h"
 
 namespace app {
@@ -36,6 +44,31 @@ int BadInput(const std::string& message) {
 int Failure(const std::string& message) {
   std::cerr << "skelview: " << message << "\n";
   return kExitFailure;
+}
+
+// printf into a string (the command's output, written at once by Print).
+__attribute__((format(printf, 2, 3))) void Appendf(std::string* out, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  if (n > 0) {
+    const size_t at = out->size();
+    out->resize(at + static_cast<size_t>(n) + 1);
+    std::vsnprintf(out->data() + at, static_cast<size_t>(n) + 1, format, again);
+    out->resize(at + static_cast<size_t>(n));
+  }
+  va_end(again);
+}
+
+// Writes a command's output to standard output; kExitOk, or kExitFailure with the reason on
+// stderr when it cannot be written (e.g. `pose > /dev/full`).
+int Print(const std::string& text) {
+  std::string error;
+  if (!WriteStandardOutput(text, &error)) return Failure(error);
+  return kExitOk;
 }
 
 void PrintWarnings(const assets::Model& model) {
@@ -57,7 +90,9 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
   ConstraintRequests* requests = &prepared->requests;
   PoseState* state = &prepared->state;
   std::string error;
-  if (!LoadModelOrBuiltin(args.model_path, model, &error)) return BadInput(error);
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, model, &error)) {
+    return BadInput(error);
+  }
   PrintWarnings(*model);
   if (args.anim || args.time) {
     const int clip_count = static_cast<int>(model->clips.size());
@@ -72,7 +107,10 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
                       std::to_string(clip_count - 1));
     }
     clip_time->clip = anim;
-    clip_time->time = args.time.value_or(0.0f);
+    const assets::Clip& clip = model->clips[static_cast<size_t>(anim)];
+    std::string note;
+    clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
+    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
   if (!ParseConstraints(args, model->skeleton, requests, &error)) return BadInput(error);
   EvaluatePose(*model, *clip_time, *requests, state);
@@ -81,45 +119,79 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
 
 }  // namespace
 
-int RunInfo(const std::string& model_path, bool json) {
+bool WriteStandardOutput(const std::string& text, std::string* error) {
+  // Straight to the file descriptor, so a failure carries its errno; stdio's buffer is flushed
+  // first to keep anything printed before in order.
+  std::cout.flush();
+  std::fflush(stdout);
+  const char* data = text.data();
+  size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = write(STDOUT_FILENO, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error =
+          std::string("cannot write to standard output: ") + std::strerror(n < 0 ? errno : EIO);
+      return false;
+    }
+    data += n;
+    left -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool FlushStandardOutput(std::string* error) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int flush_errno = errno;
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return true;
+  *error = std::string("cannot write to standard output: ") +
+           (!flushed && flush_errno != 0 ? std::strerror(flush_errno) : "write error");
+  return false;
+}
+
+int RunInfo(const std::string& model_path, bool json, bool allow_outside_files) {
   assets::Model model;
   std::string error;
-  if (!LoadModelOrBuiltin(model_path, &model, &error)) return BadInput(error);
+  if (!LoadModelOrBuiltin(model_path, allow_outside_files, &model, &error)) {
+    return BadInput(error);
+  }
   PrintWarnings(model);
   if (json) {
-    std::cout << InfoJson(model).dump(2) << "\n";
-    return kExitOk;
+    return Print(InfoJson(model).dump(2) + "\n");
   }
+  std::string text;
   const ik::Skeleton& skeleton = model.skeleton;
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
-  std::printf("model:     %s\n", model.source.c_str());
-  std::printf("meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
-              model.vertex_count(), model.triangle_count());
+  Appendf(&text, "model:     %s\n", model.source.c_str());
+  Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
+          model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
-    std::printf("  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
-                mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
-                mesh.bone_joints.size());
+    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
+            mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
+            mesh.bone_joints.size());
   }
-  std::printf("joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
+  Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];
-    std::printf("  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
-                bone ? "" : "  (node)");
+    Appendf(&text, "  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
+            bone ? "" : "  (node)");
   }
-  std::printf("clips:     %zu\n", model.clips.size());
+  Appendf(&text, "clips:     %zu\n", model.clips.size());
   for (size_t c = 0; c < model.clips.size(); ++c) {
-    std::printf("  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
-                static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
+            static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
   }
   const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
-  std::printf("limbs:     %zu\n", limbs.size());
+  Appendf(&text, "limbs:     %zu\n", limbs.size());
   for (const ik::Limb& limb : limbs) {
-    std::printf("  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
-                skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
-                skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
+    Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
+            skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
+            skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
   }
-  return kExitOk;
+  return Print(text);
 }
 
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
@@ -162,8 +234,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["skinning"] = skinning;
     doc["meshes"] = MeshesJson(model, positions);
   }
-  std::cout << doc.dump(1) << "\n";
-  return kExitOk;
+  return Print(doc.dump(1) + "\n");
 }
 
 int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size) {
@@ -171,13 +242,20 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   std::string error;
   if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
+  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + out_path + ": " + problem);
+  }
   PreparedPose prepared;
   if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
   const assets::Model& model = prepared.model;
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
+  if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
+    return BadInput("-o " + out_path + ": " + error);
+  }
   auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
   if (!gl) return Failure("render: " + error);
+  if (!CheckImageSize(width, height, gl->MaxImageSide(), &error)) return BadInput(error);
   auto renderer = renderer::Renderer::Create(&error);
   if (!renderer) return Failure("render: " + error);
   auto gpu_model = renderer::GpuModel::Create(model, &error);
@@ -198,12 +276,21 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
             &lines, &xray);
   const std::vector<uint8_t> pixels = target->ReadPixels();
-  if (!renderer::WritePng(out_path, width, height, pixels, &error)) return BadInput(error);
+  if (!renderer::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
   return kExitOk;
 }
 
 int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
+  {
+    const std::string ext = std::filesystem::path(out_path).extension().string();
+    std::string lower = ext;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower != ".glb" && lower != ".gltf") {
+      return BadInput("-o " + out_path + ": unsupported extension '" + ext +
+                      "' (use .glb or .gltf)");
+    }
+  }
   PoseArgs pose_args = args;
   if (bake && !pose_args.anim) pose_args.anim = 0;
   PreparedPose prepared;
@@ -213,23 +300,27 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
   std::string error;
+  if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
+    return BadInput("-o " + out_path + ": " + error);
+  }
+  assets::ExportFailure failure = assets::ExportFailure::kNone;
   bool ok;
   if (bake) {
     const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
     assets::Model baked = model;
     baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
-    ok = assets::ExportGltf(baked, out_path, &error);
+    ok = assets::ExportGltf(baked, out_path, &error, &failure);
     if (ok) {
       std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
                    model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
-    ok = assets::ExportGltf(model, state.pose, out_path, &error);
+    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure);
   } else {
-    ok = assets::ExportGltf(model, out_path, &error);
+    ok = assets::ExportGltf(model, out_path, &error, &failure);
   }
-  if (!ok) return BadInput(error);
+  if (!ok) return failure == assets::ExportFailure::kWriteFailed ? Failure(error) : BadInput(error);
   return kExitOk;
 }
 
@@ -267,8 +358,17 @@ int RunBench(const BenchArgs& args) {
   int width = 0, height = 0;
   std::string error;
   if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
+  if (const std::string problem = renderer::ImageExtensionProblem(args.out_path);
+      !args.out_path.empty() && !problem.empty()) {
+    return BadInput("-o " + args.out_path + ": " + problem);
+  }
   assets::Model model;
-  if (!LoadModelOrBuiltin(args.model_path, &model, &error)) return BadInput(error);
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, &model, &error)) {
+    return BadInput(error);
+  }
+  if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {
+    return BadInput("-o " + args.out_path + ": " + error);
+  }
   if (args.clip < -1 || args.clip >= static_cast<int>(model.clips.size())) {
     return BadInput("--anim " + std::to_string(args.clip) + ": " + model.source + " has " +
                     std::to_string(model.clips.size()) + " clip(s)");
@@ -285,6 +385,7 @@ int RunBench(const BenchArgs& args) {
   if (args.draw) {
     gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
     if (!gl) return Failure("bench: " + error);
+    if (!CheckImageSize(width, height, gl->MaxImageSide(), &error)) return BadInput(error);
     renderer = renderer::Renderer::Create(&error);
     if (!renderer) return Failure("bench: " + error);
     gpu = renderer::GpuModel::Create(model, &error);
@@ -332,25 +433,26 @@ int RunBench(const BenchArgs& args) {
     draw_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - draw_start).count());
   }
   if (args.draw && !args.out_path.empty()) {
-    if (!renderer::WritePng(args.out_path, width, height, target->ReadPixels(), &error)) {
-      return BadInput(error);
+    if (!renderer::WriteImage(args.out_path, width, height, target->ReadPixels(), &error)) {
+      return Failure(error);
     }
   }
   const Stats update = Summarize(update_ms), draw = Summarize(draw_ms);
-  std::printf("model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
-              model.skeleton.joint_count(), model.vertex_count());
-  std::printf("characters: %d, %d IK chains each, %d frames\n", crowd.size(), crowd.chain_count(),
-              args.frames);
-  std::printf(
-      "update:     median %.3f ms, mean %.3f ms, min %.3f ms per frame "
-      "(%.3f us per character; sample + IK + FK + palette, one thread)\n",
-      update.median, update.mean, update.min, 1000.0 * update.median / crowd.size());
+  std::string text;
+  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
+          model.skeleton.joint_count(), model.vertex_count());
+  Appendf(&text, "characters: %d, %d IK chains each, %d frames\n", crowd.size(),
+          crowd.chain_count(), args.frames);
+  Appendf(&text,
+          "update:     median %.3f ms, mean %.3f ms, min %.3f ms per frame "
+          "(%.3f us per character; sample + IK + FK + palette, one thread)\n",
+          update.median, update.mean, update.min, 1000.0 * update.median / crowd.size());
   if (args.draw) {
-    std::printf("draw:       median %.2f ms, mean %.2f ms per frame at %dx%d (%s)\n", draw.median,
-                draw.mean, width, height, renderer::GlDescription().c_str());
+    Appendf(&text, "draw:       median %.2f ms, mean %.2f ms per frame at %dx%d (%s)\n",
+            draw.median, draw.mean, width, height, renderer::GlDescription().c_str());
   }
-  std::printf("ik:         %ld of %ld solves reached their target\n", reached, solves);
-  return kExitOk;
+  Appendf(&text, "ik:         %ld of %ld solves reached their target\n", reached, solves);
+  return Print(text);
 }
 
 }  // namespace app

@@ -1,6 +1,6 @@
-// The headless commands of the command line: info, render, pose, export. Each returns the process
-// exit code: 0 success, 2 bad input (one line on stderr naming the file or argument and the
-// reason), 1 when the machine cannot do it (no OpenGL context).
+// The headless commands of the command line: info, render, pose, export, bench. Each returns the
+// process exit code: 0 success, 2 bad input (one line on stderr naming the file or argument and
+// the reason), 1 when the machine cannot do it (no OpenGL context, a write that fails).
 #pragma once
 
 #include <optional>
@@ -14,12 +14,21 @@
 
 namespace app {
 
-int RunInfo(const std::string& model_path, bool json);
+// Writes `text` to standard output, every write checked; false with "cannot write to standard
+// output: <reason>" in *error (e.g. `pose > /dev/full`: "No space left on device").
+bool WriteStandardOutput(const std::string& text, std::string* error);
+// Flushes what was printed through stdio / iostreams (help text) and checks that all of it was
+// written; false with "cannot write to standard output: <reason>" in *error.
+bool FlushStandardOutput(std::string* error);
+
+int RunInfo(const std::string& model_path, bool json, bool allow_outside_files);
 int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size);
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
 // Without --bake: the posed model (the pose of --anim/--time/--ik as the rest pose, skins kept).
 // With --bake: the clip --anim (0 by default) baked with the --ik targets pinned, at the clip's
-// frame rate, the rest pose unchanged.
+// frame rate, the rest pose unchanged. render and export refuse (2) an output that is one of the
+// model's input files (assets::CheckOutputsSpareInputs) or has an extension they do not write;
+// a failed write is 1, and the previous file stays as it was.
 int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false);
 
 // `skelview bench`: a crowd of `characters` animated characters with IK on their limbs, updated
@@ -28,6 +37,7 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = fal
 // the last frame as PNG; `draw` false skips drawing.
 struct BenchArgs {
   std::string model_path;
+  bool allow_outside_files = false;
   int characters = 100;
   int frames = 120;
   int clip = 0;

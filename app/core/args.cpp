@@ -1,8 +1,10 @@
-// Parsers for --ik and --size values.
+// Parsers for --ik, --aim, --fabrik, --limit, --size and numeric option values.
 #include "app/core/args.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -96,6 +98,15 @@ bool ParseVec3(const std::vector<std::string>& parts, size_t at, glm::vec3* out)
   return true;
 }
 
+// True when strtod reads all of `text` (finite or not: "nan", "inf", "1e39" count), so that a
+// non-finite coordinate is reported as such rather than read as a joint name.
+bool LooksLikeNumber(const std::string& text) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
 bool ParseInt(const std::string& text, int* out) {
   float value = 0.0f;
   if (!ParseFloat(text, &value) || value != std::floor(value) || std::abs(value) > 1e9f) {
@@ -120,10 +131,9 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
   spec.bone = text.substr(0, eq);
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   size_t i = 0;
-  float first = 0.0f;
-  if (!parts.empty() && ParseFloat(parts[0], &first)) {
+  if (!parts.empty() && LooksLikeNumber(parts[0])) {
     glm::vec3 target;
-    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three coordinates");
+    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three finite coordinates");
     spec.target = target;
     i = 3;
   } else {
@@ -152,7 +162,7 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
       std::vector<std::string> coords = {value};
       if (i + 2 < parts.size()) coords.insert(coords.end(), {parts[i + 1], parts[i + 2]});
       glm::vec3 v;
-      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three coordinates");
+      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three finite coordinates");
       (key == "up" ? spec.up : spec.axis) = v;
       i += 2;
     } else {
@@ -244,16 +254,88 @@ bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error)
 
 bool ParseSize(const std::string& text, int* width, int* height, std::string* error) {
   const size_t x = text.find_first_of("xX");
-  float w = 0, h = 0;
-  if (x == std::string::npos || !ParseFloat(text.substr(0, x), &w) ||
-      !ParseFloat(text.substr(x + 1), &h) || w != std::floor(w) || h != std::floor(h) || w < 1 ||
-      h < 1 || w > 16384 || h > 16384) {
-    *error = "--size '" + text + "': expected WxH with whole numbers from 1 to 16384";
+  long w = 0, h = 0;
+  std::string ignored;
+  if (x == std::string::npos ||
+      !ParseWholeNumber("--size", text.substr(0, x), 1, kMaxSizeArgument, &w, &ignored) ||
+      !ParseWholeNumber("--size", text.substr(x + 1), 1, kMaxSizeArgument, &h, &ignored)) {
+    *error = "--size '" + text + "': expected WxH with whole numbers from 1 to " +
+             std::to_string(kMaxSizeArgument);
     return false;
   }
   *width = static_cast<int>(w);
   *height = static_cast<int>(h);
   return true;
+}
+
+bool CheckImageSize(int width, int height, int max_side, std::string* error) {
+  if (width <= max_side && height <= max_side) return true;
+  *error = "--size " + std::to_string(width) + "x" + std::to_string(height) + ": larger than the " +
+           std::to_string(max_side) + "x" + std::to_string(max_side) +
+           " pixels this OpenGL driver can render";
+  return false;
+}
+
+bool CheckWindowSize(int width, int height, std::string* error) {
+  if (width <= kMaxWindowSide && height <= kMaxWindowSide) return true;
+  *error = "--size " + std::to_string(width) + "x" + std::to_string(height) + ": larger than the " +
+           std::to_string(kMaxWindowSide) + "x" + std::to_string(kMaxWindowSide) +
+           " pixels SDL opens a window at";
+  return false;
+}
+
+bool ParseWholeNumber(const std::string& option, const std::string& text, long min, long max,
+                      long* out, std::string* error) {
+  size_t digits = text.empty() ? 0 : (text[0] == '-' || text[0] == '+' ? 1 : 0);
+  bool ok = digits < text.size();
+  for (size_t i = digits; i < text.size() && ok; ++i) {
+    ok = text[i] >= '0' && text[i] <= '9';
+  }
+  long value = 0;
+  if (ok) {
+    errno = 0;
+    char* end = nullptr;
+    value = std::strtol(text.c_str(), &end, 10);
+    ok = errno != ERANGE && end == text.c_str() + text.size() && value >= min && value <= max;
+  }
+  if (!ok) {
+    *error = option + " '" + text + "': expected a whole number from " + std::to_string(min) +
+             " to " + std::to_string(max);
+    return false;
+  }
+  *out = value;
+  return true;
+}
+
+bool ParseSeconds(const std::string& option, const std::string& text, float* out,
+                  std::string* error) {
+  if (!ParseFloat(text, out)) {
+    *error = option + " '" + text + "': expected a finite number of seconds";
+    return false;
+  }
+  if (*out == 0.0f) *out = 0.0f;  // no "-0" in the output
+  return true;
+}
+
+namespace {
+
+std::string ShortNumber(float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", static_cast<double>(value));
+  return text;
+}
+
+}  // namespace
+
+float ClampClipTime(float time, float duration, const std::string& clip_name, std::string* note) {
+  note->clear();
+  const float end = std::max(duration, 0.0f);
+  const float clamped = std::clamp(time, 0.0f, end);
+  if (clamped != time) {
+    *note = "--time " + ShortNumber(time) + ": clamped to " + ShortNumber(clamped) + " (clip '" +
+            clip_name + "' runs from 0 to " + ShortNumber(end) + " s)";
+  }
+  return clamped == 0.0f ? 0.0f : clamped;
 }
 
 }  // namespace app

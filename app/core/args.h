@@ -1,5 +1,5 @@
-// Parsing of the command line's value formats (--ik specs, --size), separate from CLI11 so each
-// format is unit-tested. Every parser returns false with a message naming the bad argument.
+// Parsing of the command line's value formats (--ik specs, --size, numbers), separate from CLI11 so
+// each format is unit-tested. Every parser returns false with a message naming the bad argument.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -61,10 +61,41 @@ struct LimitSpec {
 };
 bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error);
 
-// "WxH" with 1 <= W, H <= 16384.
+// "WxH" with whole numbers 1 <= W, H <= kMaxSizeArgument (a bound on what is worth trying; the
+// real cap is what the OpenGL driver can render, checked once a context exists: CheckImageSize).
+inline constexpr int kMaxSizeArgument = 32768;
 bool ParseSize(const std::string& text, int* width, int* height, std::string* error);
+
+// Checks a --size against the largest image the current GL context can render (max_side pixels a
+// side, GlContext::MaxImageSide); false with "--size 20000x10: larger than the 16384x16384 pixels
+// this OpenGL driver can render" in *error.
+bool CheckImageSize(int width, int height, int max_side, std::string* error);
+
+// SDL 2 refuses to create a window wider or taller than this ("Window is too large"), whatever the
+// OpenGL driver could render.
+inline constexpr int kMaxWindowSide = 16384;
+
+// Checks the viewer's --size against kMaxWindowSide; false with "--size 20000x10: larger than the
+// 16384x16384 pixels SDL opens a window at" in *error.
+bool CheckWindowSize(int width, int height, std::string* error);
 
 // A finite float, the whole string.
 bool ParseFloat(const std::string& text, float* out);
+
+// The value of a numeric option (`option` names it in messages, e.g. "--frames"): a whole number
+// written in decimal digits (optional sign), the whole string, within [min, max]. False with
+// "--frames '0': expected a whole number from 1 to 100000" in *error.
+bool ParseWholeNumber(const std::string& option, const std::string& text, long min, long max,
+                      long* out, std::string* error);
+
+// --time: a finite number of seconds (any sign; clamping into a clip is ClampClipTime's job).
+// False with "--time 'nan': expected a finite number of seconds" in *error.
+bool ParseSeconds(const std::string& option, const std::string& text, float* out,
+                  std::string* error);
+
+// `time` clamped into a clip of `duration` seconds, [0, duration]. When that changes it, *note
+// receives what to tell the user ("--time -5: clamped to 0 (clip 'Walk' runs from 0 to 1.2 s)");
+// otherwise *note is cleared.
+float ClampClipTime(float time, float duration, const std::string& clip_name, std::string* note);
 
 }  // namespace app

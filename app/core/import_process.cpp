@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -206,7 +207,10 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
     return false;
   }
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
-  const std::vector<std::string> args = {exe, "import-worker", path};
+  // The file comes after "--": a name starting with '-' is still a file, never an option.
+  std::vector<std::string> args = {exe, "import-worker"};
+  if (limits.allow_outside_files) args.push_back("--allow-outside-files");
+  args.insert(args.end(), {"--", path});
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -215,6 +219,7 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   const size_t memory_limit =
       limits.memory_bytes > 0 ? limits.memory_bytes : DefaultImportMemoryLimit(file_bytes);
   rlimit memory{memory_limit, memory_limit};
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
@@ -222,6 +227,9 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
     return false;
   }
   if (pid == 0) {
+    // Die with skelview. The parent may already be gone by the time the request is made (then
+    // the signal never comes): check it after.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     if (!kAddressSanitizer) setrlimit(RLIMIT_AS, &memory);
@@ -357,12 +365,18 @@ bool ImportIsolated(const std::string& path, assets::Model* model, std::string* 
   return true;
 }
 
-int RunImportWorker(const std::string& path) {
+int RunImportWorker(const std::string& path, bool allow_outside_files) {
   // Fault injection for the tests of the isolation itself.
   if (const char* crash = std::getenv("SKELVIEW_TEST_WORKER_CRASH"); crash && *crash == '1') {
     raise(SIGSEGV);
   }
+  if (const char* hang = std::getenv("SKELVIEW_TEST_WORKER_HANG"); hang && *hang == '1') {
+    std::fprintf(stderr, "progress 0.000\n");  // tells a test the worker is running
+    std::fflush(stderr);
+    while (true) pause();
+  }
   assets::LoadOptions options;
+  options.allow_outside_files = allow_outside_files;
   float last = -1.0f;
   options.progress = [&last](float fraction) {
     if (fraction - last < 0.01f && fraction < 1.0f) return;  // at most ~100 lines

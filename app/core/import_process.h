@@ -1,9 +1,12 @@
 // Importing a model file in a child process, so that a file which crashes the importer library
 // (or makes it allocate without bound, or hang) cannot take skelview down: the child is skelview
-// itself run as `skelview import-worker FILE`, which loads the file and streams the Model back
+// itself run as `skelview import-worker [--allow-outside-files] -- FILE` (the file after "--", so
+// that any name works, "-x.glb" and "--help" too), which loads the file and streams the Model back
 // through a pipe (its size, then assets/model_io.h's bytes) while reporting progress on another.
 // skelview reads the model on a thread of its own straight into the Model's arrays, so neither
-// side ever holds a second, serialised copy of a large model.
+// side ever holds a second, serialised copy of a large model. The worker dies with skelview: it is
+// killed (SIGKILL) when the thread that started it ends, which for skelview is the main thread,
+// so a skelview killed by any signal does not leave it running.
 #pragma once
 
 #include <sys/types.h>
@@ -27,6 +30,9 @@ struct ImportLimits {
   size_t memory_bytes = 0;
   // The skelview executable to run as the worker; "" for this process's own executable.
   std::string worker_executable;
+  // Passed on to the worker's LoadOptions (--allow-outside-files): may the model read buffers
+  // and images outside its folder.
+  bool allow_outside_files = false;
 };
 
 // The address-space limit ImportLimits{}.memory_bytes = 0 stands for, for a file of this size.
@@ -42,7 +48,8 @@ class ImportProcess {
   ImportProcess& operator=(const ImportProcess&) = delete;
 
   // Starts importing `path` in a worker. False (and kFailed with the reason) when no process can
-  // be started.
+  // be started. The worker is bound to the calling thread's life (PR_SET_PDEATHSIG): call this
+  // from a thread that outlives the import, such as the main thread.
   bool Start(const std::string& path, const ImportLimits& limits = {});
   // Reads what the worker has sent so far without blocking (or waiting up to `wait_ms`) and
   // updates the state. Returns the state.
@@ -84,9 +91,10 @@ class ImportProcess {
 bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
                     const ImportLimits& limits = {});
 
-// The worker side (`skelview import-worker FILE`): loads FILE in this process, writes progress
-// lines to stderr and the serialized model to stdout. Returns the exit code (0, or 2 with the
-// error on stderr).
-int RunImportWorker(const std::string& path);
+// The worker side (`skelview import-worker [--allow-outside-files] -- FILE`): loads FILE in this
+// process, writes progress lines to stderr and the serialized model to stdout. Returns the exit
+// code (0, or 2 with the error on stderr). SKELVIEW_TEST_WORKER_CRASH=1 makes it crash and
+// SKELVIEW_TEST_WORKER_HANG=1 makes it wait forever before loading (fault injection for tests).
+int RunImportWorker(const std::string& path, bool allow_outside_files);
 
 }  // namespace app

@@ -44,7 +44,8 @@ bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
   return true;
 }
 
-bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error) {
+bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,
+                        std::string* error) {
   if (path.empty()) {
     *model = assets::MakeBuiltinCharacter();
     return true;
@@ -53,7 +54,9 @@ bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::stri
   // SKELVIEW_IMPORT_INPROCESS=1 imports here instead (for debugging the importer).
   if (const char* inprocess = std::getenv("SKELVIEW_IMPORT_INPROCESS");
       inprocess && *inprocess == '1') {
-    assets::LoadResult result = assets::LoadModel(path);
+    assets::LoadOptions options;
+    options.allow_outside_files = allow_outside_files;
+    assets::LoadResult result = assets::LoadModel(path, options);
     if (!result.ok()) {
       *error = result.error;
       return false;
@@ -61,7 +64,9 @@ bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::stri
     *model = std::move(*result.model);
     return true;
   }
-  return ImportIsolated(path, model, error);
+  ImportLimits limits;
+  limits.allow_outside_files = allow_outside_files;
+  return ImportIsolated(path, model, error, limits);
 }
 
 }  // namespace app

@@ -21,6 +21,9 @@ constexpr int kExitBadInput = 2;
 // What every pose-producing command takes.
 struct PoseArgs {
   std::string model_path;  // "" for the built-in character
+  // --allow-outside-files: the model may read buffers and images outside its folder
+  // (assets::LoadOptions::allow_outside_files).
+  bool allow_outside_files = false;
   std::optional<int> anim;
   std::optional<float> time;
   std::vector<std::string> ik;      // raw --ik values
@@ -29,9 +32,11 @@ struct PoseArgs {
   std::vector<std::string> limit;   // raw --limit values
 };
 
-// Loads `path`, or builds the built-in character for "". On failure returns false with the
-// importer's message (which names the file).
-bool LoadModelOrBuiltin(const std::string& path, assets::Model* model, std::string* error);
+// Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or
+// builds the built-in character for "". `allow_outside_files` is --allow-outside-files. On failure
+// returns false with the importer's message (which names the file).
+bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,
+                        std::string* error);
 
 // Parses and resolves the --ik, --aim, --fabrik and --limit values of `args` against a skeleton;
 // false with a message naming the bad argument.

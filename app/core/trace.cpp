@@ -1,18 +1,23 @@
-// --trace writer.
+// --trace writer: each line goes out in one checked write(2) to a file opened in append mode.
 #include "app/core/trace.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 
 namespace app {
 
 TraceLog::~TraceLog() {
-  if (file_) std::fclose(file_);
+  if (fd_ >= 0) close(fd_);
 }
 
 bool TraceLog::Open(const std::string& path, std::string* error) {
-  file_ = std::fopen(path.c_str(), "a");
-  if (!file_) {
+  path_ = path;
+  fd_ = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd_ < 0) {
     *error = "--trace " + path + ": cannot open for writing: " + std::strerror(errno);
     return false;
   }
@@ -20,10 +25,24 @@ bool TraceLog::Open(const std::string& path, std::string* error) {
 }
 
 void TraceLog::Write(const nlohmann::ordered_json& event) {
-  if (!file_) return;
+  if (fd_ < 0) return;
   const std::string line = event.dump() + "\n";
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fflush(file_);
+  const char* data = line.data();
+  size_t left = line.size();
+  while (left > 0) {
+    const ssize_t n = write(fd_, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = n < 0 ? errno : EIO;
+      std::cerr << "skelview: --trace " << path_ << ": cannot write: " << std::strerror(e) << "\n";
+      failed_ = true;
+      close(fd_);
+      fd_ = -1;
+      return;
+    }
+    data += n;
+    left -= static_cast<size_t>(n);
+  }
 }
 
 }  // namespace app

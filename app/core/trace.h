@@ -1,8 +1,8 @@
-// The viewer's --trace log: one JSON object per line per event, appended and flushed at once so a
-// script can follow it while the window runs.
+// The viewer's --trace log: one JSON object per line per event, appended and written at once so a
+// script can follow it while the window runs. A failed write is reported once and remembered, so
+// the viewer can exit 1.
 #pragma once
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -15,14 +15,21 @@ class TraceLog {
   TraceLog(const TraceLog&) = delete;
   TraceLog& operator=(const TraceLog&) = delete;
 
-  // Opens `path` for appending; false with a message naming the path when it cannot.
+  // Opens `path` for appending (creating it); false with "--trace PATH: cannot open for writing:
+  // <reason>" when it cannot.
   bool Open(const std::string& path, std::string* error);
-  bool is_open() const { return file_ != nullptr; }
-  // Writes `event` as one line (no-op when not open).
+  bool is_open() const { return fd_ >= 0; }
+  const std::string& path() const { return path_; }
+  // Writes `event` as one line with a single write (no-op when not open). When that fails
+  // (disk full, /dev/full, file-size limit) the first failure prints "skelview: --trace PATH:
+  // cannot write: <reason>" on stderr, the log stops, and failed() becomes true.
   void Write(const nlohmann::ordered_json& event);
+  bool failed() const { return failed_; }
 
  private:
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
+  std::string path_;
+  bool failed_ = false;
 };
 
 }  // namespace app

@@ -3,6 +3,7 @@
 
 #include <SDL2/SDL.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "renderer/gl.h"
@@ -57,5 +58,13 @@ void GlContext::DrawableSize(int* width, int* height) const {
 }
 
 void GlContext::Swap() const { SDL_GL_SwapWindow(window_); }
+
+int GlContext::MaxImageSide() const {
+  GLint viewport[2] = {0, 0}, renderbuffer = 0, texture = 0;
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &renderbuffer);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &texture);
+  return std::min({viewport[0], viewport[1], renderbuffer, texture});
+}
 
 }  // namespace app

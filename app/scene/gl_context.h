@@ -26,6 +26,9 @@ class GlContext {
   void* gl_context() const { return context_; }
   // Drawable size in pixels.
   void DrawableSize(int* width, int* height) const;
+  // The longest side, in pixels, of an image this context can render offscreen or show: the
+  // smallest of GL_MAX_VIEWPORT_DIMS, GL_MAX_RENDERBUFFER_SIZE and GL_MAX_TEXTURE_SIZE.
+  int MaxImageSide() const;
   void Swap() const;
 
  private:

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "assets/file_output.h"
+
 namespace app {
 
 namespace fs = std::filesystem;
@@ -39,11 +41,12 @@ bool RecentFiles::Save(std::string* error) const {
   if (store_path_.empty()) return true;
   std::error_code ec;
   fs::create_directories(fs::path(store_path_).parent_path(), ec);
-  std::ofstream out(store_path_, std::ios::trunc);
-  for (const std::string& p : paths_) out << p << "\n";
-  out.close();
-  if (!out) {
-    *error = store_path_ + ": cannot write the recent-files list";
+  std::string text;
+  for (const std::string& p : paths_) text += p + "\n";
+  // Atomically: a failed save (disk full) keeps the previous list instead of truncating it.
+  std::string reason;
+  if (!assets::WriteFileAtomically(store_path_, text.data(), text.size(), &reason)) {
+    *error = "cannot save the recent-files list: " + reason;
     return false;
   }
   return true;

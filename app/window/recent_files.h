@@ -16,7 +16,8 @@ class RecentFiles {
 
   // Reads the list; a missing or unreadable store gives an empty list.
   void Load();
-  // Writes the list (creating the directory); false with the reason when it cannot.
+  // Writes the list (creating the directory) atomically: after a failure the store holds the
+  // previous list. False with the reason when it cannot.
   bool Save(std::string* error) const;
   // Puts `path` (made absolute) first, removing an older entry of it, and drops the oldest past
   // the limit.

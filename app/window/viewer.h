@@ -13,12 +13,13 @@ struct ViewerArgs {
   // add to the detected limbs (pinned at their targets; an --ik on a detected limb replaces it).
   PoseArgs pose;
   std::string trace_path;  // "" for no trace
-  int max_frames = 0;      // quit after this many frames; 0 = run until closed
+  int max_frames = 0;      // quit after this many frames (--frames, >= 1); 0 = run until closed
   std::string size;        // "WxH", "" for the default
 };
 
 // Runs the window until it is closed (or Ctrl+Q). Returns the exit code: 0 after a normal quit,
-// 2 when the model or an argument is bad, 1 when no window or GL context can be made.
+// 2 when the model or an argument is bad, 1 when no window or GL context can be made or a --trace
+// write failed.
 int RunViewer(const ViewerArgs& args);
 
 }  // namespace app

@@ -8,8 +8,8 @@
 #include "app/core/pose_input.h"
 #include "app/window/viewer_loop.h"
 #include "assets/skinning.h"
+#include "renderer/image_file.h"
 #include "renderer/offscreen.h"
-#include "renderer/png.h"
 
 namespace app {
 
@@ -70,7 +70,9 @@ void Viewer::CarryOut(const Requests& requests) {
 
 bool Viewer::Open(const std::string& path, std::string* error) {
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(path, &loaded->model, error)) return false;
+  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, &loaded->model, error)) {
+    return false;
+  }
   auto gpu = renderer::GpuModel::Create(loaded->model, error);
   if (!gpu) {
     *error = loaded->model.source + ": " + *error;
@@ -90,7 +92,9 @@ void Viewer::StartOpen(const std::string& path) {
   if (loading_) loading_->Cancel();
   loading_ = std::make_unique<ImportProcess>();
   trace_.Write(LoadStartedEvent(path));
-  if (!loading_->Start(path)) PollLoading();
+  ImportLimits limits;
+  limits.allow_outside_files = args_.pose.allow_outside_files;
+  if (!loading_->Start(path, limits)) PollLoading();
 }
 
 void Viewer::PollLoading() {

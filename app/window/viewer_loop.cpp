@@ -15,6 +15,7 @@
 #include "app/core/bake.h"
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
+#include "assets/file_output.h"
 #include "assets/skinning.h"
 #include "renderer/offscreen.h"
 
@@ -46,7 +47,8 @@ Viewer::~Viewer() {
 bool Viewer::Init(int* exit_code) {
   std::string error;
   int width = 1280, height = 800;
-  if (!args_.size.empty() && !ParseSize(args_.size, &width, &height, &error)) {
+  if (!args_.size.empty() && (!ParseSize(args_.size, &width, &height, &error) ||
+                              !CheckWindowSize(width, height, &error))) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
   if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
@@ -54,10 +56,18 @@ bool Viewer::Init(int* exit_code) {
   }
   // Load before opening the window so a bad file fails fast with exit code 2.
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(args_.pose.model_path, &loaded->model, &error)) {
+  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, &loaded->model,
+                          &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
+  if (trace_.is_open() &&
+      !assets::CheckOutputsSpareInputs(loaded->model, {args_.trace_path}, &error)) {
+    return InitFailed("--trace " + args_.trace_path + ": " + error, kExitBadInput, exit_code);
+  }
   if (!OpenWindow(width, height, exit_code)) return false;
+  if (!CheckImageSize(width, height, gl_->MaxImageSide(), &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
   auto gpu = renderer::GpuModel::Create(loaded->model, &error);
   if (!gpu) return InitFailed(loaded->model.source + ": " + error, kExitBadInput, exit_code);
   loaded->gpu = std::move(*gpu);
@@ -102,7 +112,11 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
                         kExitBadInput, exit_code);
     }
     playback_.clip = anim;
-    playback_.time = args_.pose.time.value_or(0.0f);
+    std::string note;
+    playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f),
+                                   model.clips[static_cast<size_t>(anim)].duration,
+                                   model.clips[static_cast<size_t>(anim)].name, &note);
+    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
   ConstraintRequests requests;
   std::string error;
@@ -146,7 +160,7 @@ int Viewer::Run() {
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
-  return kExitOk;
+  return trace_.failed() ? kExitFailure : kExitOk;
 }
 
 void Viewer::RunFrame(double dt_seconds) {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/app/run_process.h"
+#include "tests/run_process.h"
 #include "tests/test_paths.h"
 
 namespace {

@@ -1,7 +1,9 @@
 // Recent files kept between runs, and the File ▸ Open listing.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
@@ -53,6 +55,34 @@ TEST(RecentFiles, SurviveARestart) {
   EXPECT_TRUE(fs::path(again.paths()[0]).is_absolute()) << "relative paths are stored absolute";
   EXPECT_EQ(fs::path(again.paths()[0]).filename(), "y.gltf");
   EXPECT_EQ(again.paths()[1], "/models/x.glb");
+}
+
+TEST(RecentFiles, FailedSaveKeepsThePreviousList) {
+  const std::string dir = Fresh("recent-full");
+  const std::string store = dir + "/recent-files";
+  app::RecentFiles recent(store, /*limit=*/10);
+  recent.Add("/models/kept.glb");
+  std::string error;
+  ASSERT_TRUE(recent.Save(&error)) << error;
+  // Ten long paths do not fit under a 2 KiB file-size limit: the save fails as a full disk would.
+  for (int i = 0; i < 10; ++i) recent.Add("/models/" + std::string(400, 'a' + char(i)) + ".glb");
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 2048;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const bool saved = recent.Save(&error);
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_FALSE(saved);
+  EXPECT_THAT(error, testing::HasSubstr(store));
+  EXPECT_THAT(error, testing::HasSubstr("File too large"));
+  app::RecentFiles again(store);
+  again.Load();
+  EXPECT_THAT(again.paths(), ElementsAre("/models/kept.glb"));
+  EXPECT_EQ(fs::directory_iterator(dir)->path().filename(), "recent-files");  // nothing else
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
 }
 
 TEST(RecentFiles, MissingStoreIsAnEmptyList) {

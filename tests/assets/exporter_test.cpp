@@ -4,12 +4,16 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
@@ -246,6 +250,106 @@ TEST(ExportErrors, RefusesUnknownExtensionsBadPosesAndUnwritablePaths) {
 
   EXPECT_FALSE(ExportGltf(Model(), Temp("empty.glb"), &error));
   EXPECT_THAT(error, HasSubstr("no joints"));
+}
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = Temp(name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> FileNames(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(ExportFiles, GltfWritesItsBinBesideItAndRefersToIt) {
+  const std::string dir = FreshDir("sidecar");
+  const std::string path = dir + "/my model.gltf";
+  EXPECT_EQ(ExportedFiles(path), (std::vector<std::string>{path, dir + "/my model.bin"}));
+  EXPECT_EQ(ExportedFiles(dir + "/m.glb"), std::vector<std::string>{dir + "/m.glb"});
+  std::string error;
+  ASSERT_TRUE(ExportGltf(MakeBuiltinCharacter(), path, &error)) << error;
+  EXPECT_EQ(FileNames(dir), (std::vector<std::string>{"my model.bin", "my model.gltf"}));
+  std::ifstream in(path);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["buffers"].size(), 1u);
+  EXPECT_EQ(doc["buffers"][0]["uri"], "my%20model.bin");
+  EXPECT_EQ(doc["buffers"][0]["byteLength"].get<size_t>(),
+            std::filesystem::file_size(dir + "/my model.bin"));
+  LoadResult back = LoadModel(path);
+  ASSERT_TRUE(back.ok()) << back.error;
+  ExpectRoundTrip(MakeBuiltinCharacter(), *back.model);
+}
+
+TEST(ExportFiles, RefusesToOverwriteTheModelOrAFileItReads) {
+  const std::string dir = FreshDir("clobber");
+  std::string error;
+  ASSERT_TRUE(ExportGltf(MakeBuiltinCharacter(), dir + "/model.gltf", &error)) << error;
+  LoadResult loaded = LoadModel(dir + "/model.gltf");
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  Model model = std::move(*loaded.model);
+  // As the importer lists them: the model file, then its buffer.
+  model.source_files = {std::filesystem::canonical(dir + "/model.gltf").string(),
+                        std::filesystem::canonical(dir + "/model.bin").string()};
+  const std::string gltf = ReadBytes(dir + "/model.gltf"), bin = ReadBytes(dir + "/model.bin");
+  ExportFailure failure = ExportFailure::kNone;
+  EXPECT_FALSE(ExportGltf(model, dir + "/model.gltf", &error, &failure));
+  EXPECT_EQ(failure, ExportFailure::kRefused);
+  EXPECT_THAT(error, HasSubstr("input model"));
+  // The posed export checks the same, and a .gltf whose .bin is a link to the model's buffer.
+  EXPECT_FALSE(
+      ExportGltf(model, ik::Pose::Rest(model.skeleton), dir + "/model.gltf", &error, &failure));
+  EXPECT_EQ(failure, ExportFailure::kRefused);
+  std::filesystem::create_symlink("model.bin", dir + "/link.bin");
+  EXPECT_FALSE(ExportGltf(model, dir + "/link.gltf", &error, &failure));
+  EXPECT_EQ(failure, ExportFailure::kRefused);
+  EXPECT_THAT(error, HasSubstr("link.bin"));
+  EXPECT_THAT(error, HasSubstr("refusing to overwrite"));
+  EXPECT_TRUE(ReadBytes(dir + "/model.gltf") == gltf) << "model.gltf changed";
+  EXPECT_TRUE(ReadBytes(dir + "/model.bin") == bin) << "model.bin changed";
+  EXPECT_EQ(FileNames(dir), (std::vector<std::string>{"link.bin", "model.bin", "model.gltf"}));
+  // Another name is fine.
+  EXPECT_TRUE(ExportGltf(model, dir + "/posed.glb", &error, &failure)) << error;
+  EXPECT_EQ(failure, ExportFailure::kNone);
+}
+
+TEST(ExportFiles, FailedWriteLeavesTheEarlierExportWhole) {
+  const std::string dir = FreshDir("efbig");
+  const std::string path = dir + "/out.gltf";
+  std::string error;
+  ASSERT_TRUE(ExportGltf(MakeBuiltinCharacter(), path, &error)) << error;
+  const std::string gltf = ReadBytes(path), bin = ReadBytes(dir + "/out.bin");
+  Model moved = MakeBuiltinCharacter();
+  for (glm::vec3& p : moved.meshes[0].positions) p.y += 1.0f;
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 8192;  // smaller than the .bin
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  ExportFailure failure = ExportFailure::kNone;
+  const bool ok = ExportGltf(moved, path, &error, &failure);
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(failure, ExportFailure::kWriteFailed);
+  EXPECT_THAT(error, HasSubstr("File too large"));
+  EXPECT_TRUE(ReadBytes(path) == gltf) << "out.gltf changed";
+  EXPECT_TRUE(ReadBytes(dir + "/out.bin") == bin) << "out.bin changed";
+  EXPECT_EQ(FileNames(dir), (std::vector<std::string>{"out.bin", "out.gltf"}));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
-// The command line's value formats: --ik specs and --size.
+// The command line's value formats: --ik specs, --size and the numeric options.
 #include "app/core/args.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace {
 
@@ -59,12 +61,115 @@ TEST(ParseSize, AcceptsWidthByHeight) {
 }
 
 TEST(ParseSize, RejectsNonsense) {
-  for (const char* text : {"640", "0x10", "10x0", "-5x5", "1.5x2", "axb", "20000x10"}) {
+  for (const char* text : {"640", "0x10", "10x0", "-5x5", "1.5x2", "axb", "40000x10", "1e3x1e3",
+                           "nanxnan", "16x", "x16", "99999999999999999999x1"}) {
     int w = 0, h = 0;
     std::string error;
     EXPECT_FALSE(app::ParseSize(text, &w, &h, &error)) << text;
     EXPECT_NE(error.find("--size"), std::string::npos);
   }
+}
+
+TEST(CheckImageSize, RefusesSizesBeyondTheDriversLimitNamingSize) {
+  std::string error;
+  EXPECT_TRUE(app::CheckImageSize(16384, 16384, 16384, &error));
+  EXPECT_FALSE(app::CheckImageSize(16385, 10, 16384, &error));
+  EXPECT_NE(error.find("--size 16385x10"), std::string::npos) << error;
+  EXPECT_NE(error.find("16384x16384"), std::string::npos) << error;
+  EXPECT_FALSE(app::CheckImageSize(10, 9000, 8192, &error));
+}
+
+TEST(CheckWindowSize, RefusesWindowsSdlCannotOpenNamingSize) {
+  std::string error;
+  EXPECT_TRUE(app::CheckWindowSize(app::kMaxWindowSide, app::kMaxWindowSide, &error));
+  EXPECT_FALSE(app::CheckWindowSize(20000, 10, &error));
+  EXPECT_EQ(error, "--size 20000x10: larger than the 16384x16384 pixels SDL opens a window at");
+  EXPECT_FALSE(app::CheckWindowSize(10, 16385, &error));
+}
+
+TEST(NonFiniteCoordinates, AreRefusedNamingTheSpecInEveryFormat) {
+  for (const char* bad : {"nan", "inf", "-inf", "1e39"}) {
+    const std::string value = bad;
+    std::string error;
+    app::IkSpec ik;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0," + value + ",0", &ik, &error)) << value;
+    EXPECT_NE(error.find("target coordinate '" + value + "' is not a finite number"),
+              std::string::npos)
+        << error;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0,0,0,pole=" + value + ",0,0", &ik, &error));
+    EXPECT_NE(error.find("pole coordinate '" + value + "'"), std::string::npos) << error;
+    app::AimSpec aim;
+    for (const std::string& spec : {"Head=" + value + ",0,0", "Head=0,0," + value}) {
+      EXPECT_FALSE(app::ParseAimSpec(spec, &aim, &error)) << spec;
+      EXPECT_EQ(error.rfind("--aim '" + spec + "': the target needs three finite coordinates", 0),
+                0u)
+          << error;
+    }
+    EXPECT_FALSE(app::ParseAimSpec("Head=Hips,up=0," + value + ",0", &aim, &error));
+    EXPECT_NE(error.find("up needs three finite coordinates"), std::string::npos) << error;
+    app::FabrikSpec fabrik;
+    EXPECT_FALSE(app::ParseFabrikSpec("Hips:Head=" + value + ",0,0", &fabrik, &error));
+    EXPECT_NE(error.find("the target needs three finite coordinates"), std::string::npos) << error;
+    app::LimitSpec limit;
+    EXPECT_FALSE(app::ParseLimitSpec("LeftKnee=hinge,1,0,0,-10," + value, &limit, &error));
+    EXPECT_EQ(error.rfind("--limit 'LeftKnee=hinge,1,0,0,-10," + value + "'", 0), 0u) << error;
+  }
+  // A target that is not a number at all is a joint name.
+  app::AimSpec aim;
+  std::string error;
+  ASSERT_TRUE(app::ParseAimSpec("Head=nanny", &aim, &error)) << error;
+  EXPECT_EQ(aim.target_joint, "nanny");
+  EXPECT_FALSE(aim.target.has_value());
+}
+
+TEST(ParseWholeNumber, AcceptsDecimalIntegersInRange) {
+  long value = 0;
+  std::string error;
+  ASSERT_TRUE(app::ParseWholeNumber("--frames", "120", 1, 100000, &value, &error)) << error;
+  EXPECT_EQ(value, 120);
+  ASSERT_TRUE(app::ParseWholeNumber("--anim", "-1", -1, 5, &value, &error)) << error;
+  EXPECT_EQ(value, -1);
+  ASSERT_TRUE(app::ParseWholeNumber("--anim", "+3", -1, 5, &value, &error)) << error;
+  EXPECT_EQ(value, 3);
+}
+
+TEST(ParseWholeNumber, RejectsOutOfRangeAndNonIntegersNamingTheOption) {
+  for (const char* text : {"0", "-1", "100001", "", "1e3", "1.0", "12abc", " 5", "nan", "inf",
+                           "99999999999999999999999", "-", "+"}) {
+    long value = 7;
+    std::string error;
+    EXPECT_FALSE(app::ParseWholeNumber("--frames", text, 1, 100000, &value, &error)) << text;
+    EXPECT_EQ(error,
+              std::string("--frames '") + text + "': expected a whole number from 1 to 100000");
+    EXPECT_EQ(value, 7);
+  }
+}
+
+TEST(ParseSeconds, RefusesWhatIsNotAFiniteNumber) {
+  for (const char* text : {"nan", "NaN", "inf", "-inf", "1e39", "-1e39", "", "1s", "0x"}) {
+    float value = 0.0f;
+    std::string error;
+    EXPECT_FALSE(app::ParseSeconds("--time", text, &value, &error)) << text;
+    EXPECT_EQ(error, std::string("--time '") + text + "': expected a finite number of seconds");
+  }
+  float value = 1.0f;
+  std::string error;
+  ASSERT_TRUE(app::ParseSeconds("--time", "-5", &value, &error));
+  EXPECT_EQ(value, -5.0f);  // clamping into a clip is ClampClipTime's job
+  ASSERT_TRUE(app::ParseSeconds("--time", "-0", &value, &error));
+  EXPECT_FALSE(std::signbit(value));
+}
+
+TEST(ClampClipTime, ClampsIntoTheClipAndSaysSo) {
+  std::string note;
+  EXPECT_EQ(app::ClampClipTime(0.5f, 2.0f, "Walk", &note), 0.5f);
+  EXPECT_TRUE(note.empty());
+  EXPECT_EQ(app::ClampClipTime(-5.0f, 2.0f, "Walk", &note), 0.0f);
+  EXPECT_EQ(note, "--time -5: clamped to 0 (clip 'Walk' runs from 0 to 2 s)");
+  EXPECT_EQ(app::ClampClipTime(1e30f, 2.5f, "Idle", &note), 2.5f);
+  EXPECT_EQ(note, "--time 1e+30: clamped to 2.5 (clip 'Idle' runs from 0 to 2.5 s)");
+  EXPECT_EQ(app::ClampClipTime(2.5f, 2.5f, "Idle", &note), 2.5f);
+  EXPECT_TRUE(note.empty());
 }
 
 }  // namespace

@@ -1,17 +1,24 @@
 // The import worker process: a model comes back whole, progress is reported, a running import can
-// be cancelled, and a missing file is an error naming it.
+// be cancelled, a missing file is an error naming it, any file name reaches the worker as a file,
+// and the worker dies with skelview.
 #include "app/core/import_process.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
 #include "assets/model_io.h"
+#include "tests/run_process.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -121,6 +128,80 @@ TEST(ImportProcess, TruncatedOrOverlongModelFromTheWorkerIsAnError) {
                                   FakeWorker("whole", SizeThen(model.size(), model))))
       << error;
   EXPECT_EQ(back.vertex_count(), assets::MakeBuiltinCharacter().vertex_count());
+}
+
+// A stand-in worker that writes its arguments, one per line, to `record` and fails.
+app::ImportLimits RecordingWorker(const std::string& name, const std::string& record) {
+  const std::string script = testpaths::TempDir() + "/" + name + ".sh";
+  std::ofstream(script) << "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" << record
+                        << "'\necho 'error recorded' >&2\nexit 2\n";
+  EXPECT_EQ(chmod(script.c_str(), 0755), 0);
+  app::ImportLimits limits;
+  limits.worker_executable = script;
+  limits.timeout_seconds = 60.0;
+  return limits;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(ImportProcess, FileGoesAfterDoubleDashWithTheOutsideFilesFlagBeforeIt) {
+  const std::string record = testpaths::TempDir() + "/args.txt";
+  assets::Model model;
+  std::string error;
+  EXPECT_FALSE(app::ImportIsolated("--help", &model, &error, RecordingWorker("rec1", record)));
+  EXPECT_EQ(ReadText(record), "import-worker\n--\n--help\n");
+  app::ImportLimits outside = RecordingWorker("rec2", record);
+  outside.allow_outside_files = true;
+  EXPECT_FALSE(app::ImportIsolated("-x.glb", &model, &error, outside));
+  EXPECT_EQ(ReadText(record), "import-worker\n--allow-outside-files\n--\n-x.glb\n");
+}
+
+TEST(ImportProcess, FileNamesThatLookLikeOptionsLoad) {
+  // Relative names starting with '-', as a user in that folder would type them.
+  const std::string dir = testpaths::TempDir() + "/dashes";
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"-x.glb", "--help.glb", "--allow-outside-files.glb"}) {
+    std::filesystem::copy_file(ExportedBuiltin(), dir + "/" + name,
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  for (const char* name : {"-x.glb", "--help.glb", "--allow-outside-files.glb"}) {
+    assets::Model model;
+    std::string error;
+    EXPECT_TRUE(app::ImportIsolated(name, &model, &error, WorkerLimits())) << name << ": " << error;
+    EXPECT_EQ(model.skeleton.joint_count(), 22) << name;
+  }
+  std::filesystem::current_path(before);
+}
+
+TEST(ImportProcess, WorkerDiesWhenItsParentIsKilled) {
+  // A worker that would wait five minutes, started by a child process that is then killed.
+  const std::string script = testpaths::TempDir() + "/sleeper.sh";
+  std::ofstream(script) << "#!/bin/sh\nexec sleep 300\n";
+  ASSERT_EQ(chmod(script.c_str(), 0755), 0);
+  const pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {
+    app::ImportLimits limits;
+    limits.worker_executable = script;
+    limits.timeout_seconds = 600.0;
+    assets::Model model;
+    std::string error;
+    app::ImportIsolated("/some/model.glb", &model, &error, limits);
+    _exit(0);
+  }
+  const std::vector<int> workers = testproc::WaitForChildren(parent, 20.0);
+  ASSERT_EQ(workers.size(), 1u);
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  EXPECT_TRUE(testproc::WaitUntilGone(workers[0], 10.0)) << "the worker outlived its parent";
+  kill(workers[0], SIGKILL);  // in case it did
 }
 
 TEST(ImportProcess, MemoryLimitGrowsWithTheFileButStaysBelowTheMachine) {

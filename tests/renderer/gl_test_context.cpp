@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "renderer/png.h"
+#include "renderer/image_file.h"
 
 namespace rendertest {
 

@@ -1,5 +1,5 @@
 // fork/exec runner with captured output and a timeout; see run_process.h.
-#include "tests/app/run_process.h"
+#include "tests/run_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,6 +9,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "tests/test_paths.h"
 
@@ -85,6 +89,74 @@ Result Skelview(const std::vector<std::string>& args, double timeout_seconds,
   std::vector<std::string> argv = {testpaths::SkelviewBinary()};
   argv.insert(argv.end(), args.begin(), args.end());
   return Run(argv, timeout_seconds, env);
+}
+
+int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  for (const std::string& extra : env) env_strings.push_back(extra);
+  std::vector<char*> args, envp;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const std::string& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    dup2(null, 1);
+    dup2(null, 2);
+    execve(args[0], args.data(), envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+namespace {
+
+// Parent pid and state of process `pid` from /proc/<pid>/stat; false when it does not exist.
+bool ReadStat(int pid, int* parent, char* state) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return false;
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split at the last ')'.
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return false;
+  std::istringstream rest(text.substr(close + 1));
+  rest >> *state >> *parent;
+  return static_cast<bool>(rest);
+}
+
+}  // namespace
+
+std::vector<int> WaitForChildren(int pid, double timeout_seconds) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  std::vector<int> children;
+  while (children.empty() && std::chrono::steady_clock::now() < deadline) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      int parent = 0;
+      char state = 0;
+      if (ReadStat(std::stoi(name), &parent, &state) && parent == pid && state != 'Z') {
+        children.push_back(std::stoi(name));
+      }
+    }
+    if (children.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return children;
+}
+
+bool WaitUntilGone(int pid, double timeout_seconds) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  while (true) {
+    int parent = 0;
+    char state = 0;
+    if (!ReadStat(pid, &parent, &state) || state == 'Z' || state == 'X') return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace testproc

@@ -24,4 +24,16 @@ Result Run(const std::vector<std::string>& argv, double timeout_seconds = 60.0,
 Result Skelview(const std::vector<std::string>& args, double timeout_seconds = 60.0,
                 const std::vector<std::string>& env = {});
 
+// Starts argv[0] without waiting for it, its output going to /dev/null; returns its pid (-1 when
+// it cannot be started). The caller reaps it (waitpid).
+int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+
+// The pids of the processes whose parent is `pid` (from /proc), waiting up to `timeout_seconds`
+// for there to be at least one.
+std::vector<int> WaitForChildren(int pid, double timeout_seconds);
+
+// Waits up to `timeout_seconds` for process `pid` (not a child of the caller) to be gone (or a
+// zombie: dead, not yet reaped by its new parent); true when it is.
+bool WaitUntilGone(int pid, double timeout_seconds);
+
 }  // namespace testproc

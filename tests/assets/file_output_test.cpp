@@ -1,0 +1,306 @@
+// Atomic file output: a target holds its old bytes or all the new ones, never a part; devices,
+// FIFOs and symlinks are handled as such; temporary files never stay; and outputs that would
+// overwrite a model's input files are recognised.
+#include "assets/file_output.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "tests/test_paths.h"
+
+namespace assets {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::string Fresh(const std::string& name) {
+  const std::string dir = testpaths::TempDir() + "/" + name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void Put(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+bool Write(const std::string& path, const std::string& bytes, std::string* error) {
+  return WriteFileAtomically(path, bytes.data(), bytes.size(), error);
+}
+
+std::vector<std::string> Names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Lowers this process's file-size limit (ulimit -f) for the lifetime of the object, with SIGXFSZ
+// ignored as skelview ignores it, so that writes past the limit fail with EFBIG.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit = old_;
+    limit.rlim_cur = bytes;
+    EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &limit), 0);
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+TEST(WriteFileAtomically, NewFileGetsTheBytesAndTheUmasksPermissions) {
+  const std::string dir = Fresh("new");
+  const mode_t old_mask = umask(027);
+  std::string error;
+  const bool ok = Write(dir + "/a.txt", "hello", &error);
+  umask(old_mask);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(Read(dir + "/a.txt"), "hello");
+  struct stat st {};
+  ASSERT_EQ(stat((dir + "/a.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"a.txt"});
+}
+
+TEST(WriteFileAtomically, ReplacedFileKeepsItsPermissions) {
+  const std::string dir = Fresh("replace");
+  const std::string path = dir + "/a.txt";
+  Put(path, "old contents, longer than the new ones");
+  ASSERT_EQ(chmod(path.c_str(), 0604), 0);
+  std::string error;
+  ASSERT_TRUE(Write(path, "new", &error)) << error;
+  EXPECT_EQ(Read(path), "new");
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0604u);
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"a.txt"});
+}
+
+TEST(WriteFileAtomically, WriteCutShortByTheFileSizeLimitKeepsTheOldFile) {
+  const std::string dir = Fresh("efbig");
+  const std::string path = dir + "/image.png";
+  Put(path, "the previous, complete file");
+  const std::string big(64 * 1024, 'x');
+  std::string error;
+  bool ok = true;
+  {
+    FileSizeLimit limit(4096);
+    ok = Write(path, big, &error);
+  }
+  EXPECT_FALSE(ok);
+  EXPECT_THAT(error, HasSubstr(path));
+  EXPECT_THAT(error, HasSubstr("File too large"));
+  EXPECT_EQ(Read(path), "the previous, complete file");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"image.png"});  // no temporary left
+}
+
+TEST(WriteFileAtomically, ReadOnlyFileIsNotReplacedBehindItsOwnersBack) {
+  // As an unprivileged user (root may write anything): a read-only file in a folder that user
+  // may write to stays as it is.
+  const std::string dir = Fresh("readonly");
+  const std::string path = dir + "/locked.png";
+  Put(path, "read-only contents");
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+  ASSERT_EQ(chmod(testpaths::TempDir().c_str(), 0755), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+    std::string error;
+    const bool written = Write(path, "replaced", &error);
+    const bool named = error.find(path) != std::string::npos &&
+                       error.find("Permission denied") != std::string::npos;
+    _exit(written ? 1 : named ? 0 : 2);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: replaced, 2: wrong message, 3: cannot drop root";
+  EXPECT_EQ(Read(path), "read-only contents");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"locked.png"});
+}
+
+TEST(WriteFileAtomically, DevicesAreWrittenInPlaceAndNeverReplaced) {
+  std::string error;
+  EXPECT_FALSE(Write("/dev/full", "bytes", &error));
+  EXPECT_THAT(error, HasSubstr("/dev/full"));
+  EXPECT_THAT(error, HasSubstr("No space left on device"));
+  EXPECT_TRUE(Write("/dev/null", "bytes", &error)) << error;
+  for (const char* device : {"/dev/full", "/dev/null"}) {
+    struct stat st {};
+    ASSERT_EQ(lstat(device, &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << device << " is no longer a device";
+  }
+}
+
+TEST(WriteFileAtomically, FifoIsWrittenInPlace) {
+  const std::string dir = Fresh("fifo");
+  const std::string path = dir + "/pipe";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = Read(path); });
+  std::string error;
+  const bool ok = Write(path, "through the pipe", &error);
+  reader.join();
+  EXPECT_TRUE(ok) << error;
+  EXPECT_EQ(received, "through the pipe");
+  struct stat st {};
+  ASSERT_EQ(lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+TEST(WriteFileAtomically, SymlinkIsFollowedAndKept) {
+  const std::string dir = Fresh("symlink");
+  fs::create_directories(dir + "/real");
+  Put(dir + "/real/file.txt", "old");
+  fs::create_symlink("real/file.txt", dir + "/link.txt");
+  std::string error;
+  ASSERT_TRUE(Write(dir + "/link.txt", "new", &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.txt"));
+  EXPECT_EQ(Read(dir + "/real/file.txt"), "new");
+  EXPECT_EQ(Names(dir + "/real"), std::vector<std::string>{"file.txt"});
+}
+
+TEST(WriteFileAtomically, MissingFolderAndDirectoryTargetAreErrorsNamingThePath) {
+  const std::string dir = Fresh("errors");
+  std::string error;
+  EXPECT_FALSE(Write(dir + "/no/such/folder/x.png", "x", &error));
+  EXPECT_THAT(error, HasSubstr(dir + "/no/such/folder/x.png"));
+  EXPECT_THAT(error, HasSubstr("does not exist"));
+  EXPECT_FALSE(Write(dir, "x", &error));
+  EXPECT_THAT(error, HasSubstr("directory"));
+  EXPECT_FALSE(Write("", "x", &error));
+  EXPECT_TRUE(fs::is_directory(dir));
+}
+
+TEST(WriteFilesAtomically, NoTargetChangesWhenOneFileCannotBeWritten) {
+  const std::string dir = Fresh("group");
+  Put(dir + "/model.bin", "old buffer");
+  Put(dir + "/model.gltf", "old json");
+  const std::string bin = "new buffer", gltf = "new json";
+  std::string error;
+  // The second file's folder is missing: the first, already complete, must not be renamed in.
+  EXPECT_FALSE(WriteFilesAtomically({{dir + "/model.bin", bin.data(), bin.size()},
+                                     {dir + "/missing/model.gltf", gltf.data(), gltf.size()}},
+                                    &error));
+  EXPECT_EQ(Read(dir + "/model.bin"), "old buffer");
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"model.bin", "model.gltf"}));
+  // A write cut short (file-size limit) of the second file: same.
+  const std::string big(64 * 1024, 'j');
+  {
+    FileSizeLimit limit(4096);
+    EXPECT_FALSE(WriteFilesAtomically({{dir + "/model.bin", bin.data(), bin.size()},
+                                       {dir + "/model.gltf", big.data(), big.size()}},
+                                      &error));
+  }
+  EXPECT_EQ(Read(dir + "/model.bin"), "old buffer");
+  EXPECT_EQ(Read(dir + "/model.gltf"), "old json");
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"model.bin", "model.gltf"}));
+  // And both when all is well.
+  ASSERT_TRUE(WriteFilesAtomically({{dir + "/model.bin", bin.data(), bin.size()},
+                                    {dir + "/model.gltf", gltf.data(), gltf.size()}},
+                                   &error))
+      << error;
+  EXPECT_EQ(Read(dir + "/model.bin"), bin);
+  EXPECT_EQ(Read(dir + "/model.gltf"), gltf);
+}
+
+TEST(SameFile, SeesThroughSymlinksHardLinksAndDotDot) {
+  const std::string dir = Fresh("same");
+  fs::create_directories(dir + "/sub");
+  Put(dir + "/a.glb", "a");
+  Put(dir + "/b.glb", "b");
+  fs::create_symlink("a.glb", dir + "/link.glb");
+  fs::create_hard_link(dir + "/a.glb", dir + "/hard.glb");
+  fs::create_directory_symlink(dir + "/sub", dir + "/sublink");
+  EXPECT_TRUE(SameFile(dir + "/a.glb", dir + "/link.glb"));
+  EXPECT_TRUE(SameFile(dir + "/a.glb", dir + "/hard.glb"));
+  EXPECT_TRUE(SameFile(dir + "/a.glb", dir + "/sub/../a.glb"));
+  EXPECT_FALSE(SameFile(dir + "/a.glb", dir + "/b.glb"));
+  // Files that do not exist (yet): the same once the folder's symlinks are resolved.
+  EXPECT_TRUE(SameFile(dir + "/sublink/new.png", dir + "/sub/new.png"));
+  EXPECT_FALSE(SameFile(dir + "/sublink/new.png", dir + "/sub/other.png"));
+}
+
+// A model as the importer describes it once it lists the files it read.
+Model ModelReading(const std::string& dir) {
+  Model model;
+  model.source = dir + "/CesiumMan.gltf";
+  model.source_files = {fs::canonical(dir + "/CesiumMan.gltf").string(),
+                        fs::canonical(dir + "/CesiumMan0.bin").string(),
+                        fs::canonical(dir + "/CesiumMan.jpg").string()};
+  return model;
+}
+
+TEST(CheckOutputsSpareInputs, RefusesTheModelAndEveryFileItReads) {
+  const std::string dir = Fresh("inputs");
+  for (const char* name : {"CesiumMan.gltf", "CesiumMan0.bin", "CesiumMan.jpg"}) {
+    Put(dir + "/" + name, name);
+  }
+  fs::create_symlink("CesiumMan.jpg", dir + "/picture.jpg");
+  const Model model = ModelReading(dir);
+  std::string reason;
+  EXPECT_FALSE(CheckOutputsSpareInputs(model, {dir + "/CesiumMan.gltf"}, &reason));
+  EXPECT_THAT(reason, HasSubstr("input model"));
+  EXPECT_THAT(reason, HasSubstr("refusing to overwrite"));
+  // The sidecar of CesiumMan0.gltf is the model's own buffer.
+  EXPECT_FALSE(
+      CheckOutputsSpareInputs(model, {dir + "/CesiumMan0.gltf", dir + "/CesiumMan0.bin"}, &reason));
+  EXPECT_THAT(reason, HasSubstr("CesiumMan0.bin"));
+  EXPECT_THAT(reason, HasSubstr("reads"));
+  // Its texture, through a symlink.
+  EXPECT_FALSE(CheckOutputsSpareInputs(model, {dir + "/picture.jpg"}, &reason));
+  EXPECT_THAT(reason, HasSubstr("CesiumMan.jpg"));
+  EXPECT_TRUE(CheckOutputsSpareInputs(model, {dir + "/out.gltf", dir + "/out.bin"}, &reason))
+      << reason;
+}
+
+TEST(CheckOutputsSpareInputs, TheModelFileCountsEvenWhenTheImportListedNothing) {
+  const std::string dir = Fresh("source-only");
+  Put(dir + "/m.glb", "m");
+  fs::create_symlink("m.glb", dir + "/alias.png");
+  Model model;
+  model.source = dir + "/m.glb";
+  std::string reason;
+  EXPECT_FALSE(CheckOutputsSpareInputs(model, {dir + "/m.glb"}, &reason));
+  EXPECT_FALSE(CheckOutputsSpareInputs(model, {dir + "/alias.png"}, &reason));
+  EXPECT_THAT(reason, HasSubstr("input model " + dir + "/m.glb"));
+  EXPECT_TRUE(CheckOutputsSpareInputs(model, {dir + "/other.glb"}, &reason));
+  // The built-in character has no files.
+  Model builtin;
+  builtin.source = "<built-in>";
+  EXPECT_TRUE(ModelInputFiles(builtin).empty());
+  EXPECT_TRUE(CheckOutputsSpareInputs(builtin, {dir + "/m.glb"}, &reason));
+}
+
+}  // namespace
+}  // namespace assets
