@@ -28,10 +28,10 @@ std::string KindOf(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
-  return "not a plain file";
+  return "a special file";
 }
 
-std::string NotRegular(mode_t mode) { return "not a regular file (" + KindOf(mode) + ")"; }
+std::string NotRegular(mode_t mode) { return "is " + KindOf(mode) + ", not a regular file"; }
 
 // The names of a path's components, without the root, "." and empty ones ("a//b/").
 std::vector<std::string> Components(const fs::path& path) {

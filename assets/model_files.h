@@ -61,8 +61,8 @@ class ModelFiles {
   ModelFiles(const std::string& model_path, bool allow_outside_files);
 
   // Opens the model file itself (a symlink to it is followed: the user named it). Fails with
-  // kMissing ("file not found"), kNotRegular ("is a directory, not a model file" / "not a
-  // regular file (a FIFO)"...) or kUnreadable (the system's reason).
+  // kMissing ("file not found"), kNotRegular ("is a directory, not a model file" / "is a FIFO,
+  // not a regular file"...) or kUnreadable (the system's reason).
   FileStatus OpenModel(InputFile* out, std::string* reason);
 
   // Opens a reference read from the model: a path relative to the model's folder or absolute,

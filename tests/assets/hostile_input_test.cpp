@@ -277,7 +277,7 @@ TEST_F(HostileInput, AllowOutsideFilesReadsThemAndListsThem) {
                                               {Root("fifo.bin")}, &blocked, options);
   EXPECT_FALSE(blocked);
   ASSERT_FALSE(fifo.ok());
-  EXPECT_THAT(fifo.error, HasSubstr("not a regular file (a FIFO)"));
+  EXPECT_THAT(fifo.error, HasSubstr("is a FIFO, not a regular file"));
 }
 
 TEST_F(HostileInput, ImagesOutsideTheFolderAreWarningsAndTheRestLoads) {
@@ -333,11 +333,11 @@ TEST_F(HostileInput, FifoAsTheModelFileFailsAtOnce) {
   const LoadResult r = LoadWithoutBlocking(fifo, {fifo}, &blocked);
   EXPECT_FALSE(blocked);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error, fifo + ": not a regular file (a FIFO)");
+  EXPECT_EQ(r.error, fifo + ": is a FIFO, not a regular file");
   // A character device likewise, without being opened.
   const LoadResult device = LoadModel("/dev/null");
   ASSERT_FALSE(device.ok());
-  EXPECT_EQ(device.error, "/dev/null: not a regular file (a character device)");
+  EXPECT_EQ(device.error, "/dev/null: is a character device, not a regular file");
 }
 
 TEST_F(HostileInput, FifoBuffersImagesAndSideFilesAreRefusedWithoutBlocking) {
@@ -349,27 +349,27 @@ TEST_F(HostileInput, FifoBuffersImagesAndSideFilesAreRefusedWithoutBlocking) {
   EXPECT_FALSE(blocked);
   ASSERT_FALSE(buffer.ok());
   EXPECT_THAT(buffer.error,
-              HasSubstr("cannot read buffer file 'fifo': not a regular file (a FIFO)"));
+              HasSubstr("cannot read buffer file 'fifo': is a FIFO, not a regular file"));
 
   const LoadResult image =
       LoadWithoutBlocking(StripWithImages("image.gltf", {"fifo"}), {fifo}, &blocked);
   EXPECT_FALSE(blocked);
   ASSERT_TRUE(image.ok()) << image.error;
   EXPECT_EQ(WarningsWith(image.warnings, "texture 'fifo'").size(), 1u);
-  EXPECT_EQ(WarningsWith(image.warnings, "not a regular file (a FIFO)").size(), 1u);
+  EXPECT_EQ(WarningsWith(image.warnings, "is a FIFO, not a regular file").size(), 1u);
 
   const std::string obj = Folder("fifo_mtl.obj");
   WriteText(obj, "mtllib fifo\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
   const LoadResult side = LoadWithoutBlocking(obj, {fifo}, &blocked);
   EXPECT_FALSE(blocked);
   ASSERT_TRUE(side.ok()) << side.error;
-  EXPECT_FALSE(WarningsWith(side.warnings, "not a regular file (a FIFO)").empty());
+  EXPECT_FALSE(WarningsWith(side.warnings, "is a FIFO, not a regular file").empty());
 
   // A directory where a buffer should be.
   fs::create_directories(Folder("dir.bin"));
   const LoadResult dir = LoadModel(StripWithBuffer("dir.gltf", "dir.bin", ""));
   ASSERT_FALSE(dir.ok());
-  EXPECT_THAT(dir.error, HasSubstr("not a regular file (a directory)"));
+  EXPECT_THAT(dir.error, HasSubstr("is a directory, not a regular file"));
 }
 
 // --- source files -------------------------------------------------------------------------
@@ -593,11 +593,60 @@ TEST_F(HostileInput, AHugeTextureIsSkippedWithAWarningAndTheRestLoads) {
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.model->textures.size(), 1u);
   EXPECT_EQ(r.model->textures[0].name, "small.tga");
-  const std::vector<std::string> skipped = WarningsWith(r.warnings, "skelview decodes for one");
+  const std::vector<std::string> skipped = WarningsWith(
+      r.warnings, "skelview decodes at most 67.1 megapixels (8192 x 8192) per texture");
   ASSERT_EQ(skipped.size(), 2u);
   EXPECT_THAT(skipped[0], HasSubstr("texture 'huge.png'"));
   EXPECT_THAT(skipped[0], HasSubstr("16384 x 16384 pixels"));
   EXPECT_THAT(skipped[1], HasSubstr("texture 'just_over.png'"));
+}
+
+// --- readers of other formats that trust the file -----------------------------------------
+
+// Found by fuzz_assimp (tests/data/import/regressions): each made Assimp 5.2.5 misbehave — a
+// 42 GB reservation for "OFF999999999999", a null dereference for a triangle an MD5 mesh declares
+// but does not list, zeros added without end for a letter in a Collada <p> list — and is now
+// refused before Assimp reads it.
+TEST(HostileRegressions, FilesThatMisledAssimpAreRefusedBeforeItReadsThem) {
+  const std::string dir = std::string(SKELVIEW_SOURCE_DIR) + "/tests/data/import/regressions/";
+  const std::pair<const char*, const char*> cases[] = {
+      {"off_count_glued_to_keyword.off", "claims 999999999999 vertices"},
+      {"md5_triangle_not_listed.md5mesh", "mesh 0 declares 1 triangles but lists 0"},
+      {"dae_letters_in_index_list.dae", "its <p> element holds something other than numbers"}};
+  for (const auto& [file, reason] : cases) {
+    SCOPED_TRACE(file);
+    const LoadResult r = LoadModel(dir + file);
+    ASSERT_FALSE(r.ok());
+    EXPECT_THAT(r.error, HasSubstr(reason));
+  }
+}
+
+TEST_F(HostileInput, LargeValidOffAndMd5FilesPassTheChecks) {
+  // The OFF check once compared counts with the 8 KiB read for it, not the file's size.
+  std::string off = "OFF\n3000 2998 0\n";
+  for (int i = 0; i < 3000; ++i) {
+    off += std::to_string(i) + " " + std::to_string(i % 7) + " " + std::to_string(i % 3) + "\n";
+  }
+  for (int i = 0; i < 2998; ++i) {
+    off +=
+        "3 " + std::to_string(i) + " " + std::to_string(i + 1) + " " + std::to_string(i + 2) + "\n";
+  }
+  WriteText(Folder("large.off"), off);
+  const LoadResult r = LoadModel(Folder("large.off"));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.model->triangle_count(), 2998u);
+
+  WriteText(Folder("quad.md5mesh"),
+            "MD5Version 10\ncommandline \"\"\nnumJoints 2\nnumMeshes 1\njoints {\n"
+            "\t\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n\t\"tip\" 0 ( 0 1 0 ) ( 0 0 0 )\n}\n"
+            "mesh {\n\tshader \"skin\"\n\tnumverts 4\n\tvert 0 ( 0 0 ) 0 1\n"
+            "\tvert 1 ( 1 0 ) 1 1\n\tvert 2 ( 0 1 ) 2 1\n\tvert 3 ( 1 1 ) 3 1\n"
+            "\tnumtris 2\n\ttri 0 0 1 2\n\ttri 1 2 1 3\n\tnumweights 4\n"
+            "\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 0 1 ( 1 0 0 )\n"
+            "\tweight 2 1 1 ( 0 0 0 )\n\tweight 3 1 1 ( 1 0 0 )\n}\n");
+  const LoadResult md5 = LoadModel(Folder("quad.md5mesh"));
+  ASSERT_TRUE(md5.ok()) << md5.error;
+  EXPECT_EQ(md5.model->triangle_count(), 2u);
 }
 
 // --- repair counts --------------------------------------------------------------------------
