@@ -577,6 +577,52 @@ TEST_F(HostileInput, OneMeshInstancedByManyNodesIsRefusedByTheBudget) {
   EXPECT_EQ(few.model->meshes.size(), 100u);
 }
 
+// Collada through Assimp: `nodes` nodes instancing one 1,000-vertex triangle strip.
+std::string InstancedCollada(int nodes) {
+  std::string positions, indices, instances;
+  for (int i = 0; i < 1000; ++i) {
+    positions +=
+        std::to_string(i) + " " + std::to_string(i % 7) + " " + std::to_string(i % 3) + " ";
+  }
+  for (int i = 0; i < 998; ++i) {
+    indices += std::to_string(i) + " " + std::to_string(i + 1) + " " + std::to_string(i + 2) + " ";
+  }
+  for (int i = 0; i < nodes; ++i) {
+    instances += "<node id=\"n" + std::to_string(i) + "\" name=\"n" + std::to_string(i) +
+                 "\"><instance_geometry url=\"#g\"/></node>\n";
+  }
+  return "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+         "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+         "<asset><up_axis>Y_UP</up_axis></asset>\n"
+         "<library_geometries><geometry id=\"g\" name=\"g\"><mesh>\n"
+         "<source id=\"p\"><float_array id=\"pa\" count=\"3000\">" +
+         positions +
+         "</float_array><technique_common><accessor source=\"#pa\" count=\"1000\" "
+         "stride=\"3\"><param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/>"
+         "<param name=\"Z\" type=\"float\"/></accessor></technique_common></source>\n"
+         "<vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices>\n"
+         "<triangles count=\"998\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/><p>" +
+         indices +
+         "</p></triangles>\n</mesh></geometry></library_geometries>\n"
+         "<library_visual_scenes><visual_scene id=\"s\">" +
+         instances +
+         "</visual_scene></library_visual_scenes>\n"
+         "<scene><instance_visual_scene url=\"#s\"/></scene>\n</COLLADA>\n";
+}
+
+TEST_F(HostileInput, InstancesInOtherFormatsCountAgainstTheBudgetToo) {
+  // 30,000 instances of 1,000 vertices from 2 MB: 1.7 GB of mesh data once copied per node.
+  WriteText(Folder("instances.dae"), InstancedCollada(30000));
+  const LoadResult r = LoadModel(Folder("instances.dae"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error, HasSubstr("its meshes (counting each node that shows a mesh) would take "
+                                 "more than"));
+  WriteText(Folder("few.dae"), InstancedCollada(50));
+  const LoadResult few = LoadModel(Folder("few.dae"));
+  ASSERT_TRUE(few.ok()) << few.error;
+  EXPECT_EQ(few.model->meshes.size(), 50u);
+}
+
 TEST_F(HostileInput, TheBudgetGrowsWithTheFileAndHasACeiling) {
   EXPECT_EQ(DecodeBudget(0), kDecodeBudgetBase);
   EXPECT_EQ(DecodeBudget(1 << 20), kDecodeBudgetBase + kDecodeBudgetPerByte * (1 << 20));
