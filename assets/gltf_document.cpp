@@ -378,8 +378,8 @@ const InputFile* Document::OpenSource(const std::string& file, std::string* erro
   if (open_files_.size() >= kMaxOpenFiles) open_files_.erase(open_files_.begin());
   InputFile opened;
   std::string reason;
-  const FileStatus status = file.empty() ? files_->OpenModel(&opened, &reason)
-                                         : files_->OpenPath(file, &opened, &reason);
+  const FileStatus status =
+      file.empty() ? files_->OpenModel(&opened, &reason) : files_->OpenPath(file, &opened, &reason);
   if (status != FileStatus::kOk) {
     *error = "cannot read " +
              (file.empty() ? std::string("the file")
@@ -759,26 +759,27 @@ bool Document::BufferSize(int64_t index, uint64_t* size, std::string* error) con
     *size = Base64DecodedSize(uri, marker + 8);
     return true;
   }
-  InputFile file;
-  std::string reason;
-  if (files_->OpenReference(PercentDecode(uri), &file, &reason) != FileStatus::kOk) {
+  std::string reason, real;
+  if (files_->SizeOfReference(PercentDecode(uri), size, &real, &reason) != FileStatus::kOk) {
     *error = "cannot read buffer file " + Quoted(uri) + ": " + reason;
     return false;
   }
-  *size = file.size();
   return true;
 }
 
 uint64_t Document::ExternalBufferBytes() const {
+  // Each file once, however many buffers name it and however they spell it.
   std::set<std::string> uris, files;
   uint64_t total = 0;
   for (const Json& buffer : ArrayMember(root, "buffers")) {
     const std::string uri = StringMember(buffer, "uri");
     if (uri.empty() || uri.rfind("data:", 0) == 0 || !uris.insert(uri).second) continue;
-    InputFile file;
-    std::string reason;
-    if (files_->OpenReference(PercentDecode(uri), &file, &reason) != FileStatus::kOk) continue;
-    if (files.insert(file.real_path()).second) total += file.size();
+    uint64_t size = 0;
+    std::string reason, real;
+    if (files_->SizeOfReference(PercentDecode(uri), &size, &real, &reason) != FileStatus::kOk) {
+      continue;
+    }
+    if (files.insert(real).second) total += size;
   }
   return total;
 }

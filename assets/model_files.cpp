@@ -367,6 +367,33 @@ FileStatus ModelFiles::OpenReference(const std::string& reference, InputFile* ou
   return OpenResolved(real, out, reason);
 }
 
+FileStatus ModelFiles::SizeOfReference(const std::string& reference, uint64_t* size,
+                                       std::string* real_path, std::string* reason) {
+  if (reference.find('\0') != std::string::npos) {
+    *reason = "file not found";
+    return FileStatus::kMissing;
+  }
+  fs::path real;
+  const FileStatus status = Resolve(fs::path(reference), /*from_folder=*/true, &real, reason);
+  if (status != FileStatus::kOk) return status;
+  // Resolve checked the kind already; the file may have changed since, so look again.
+  struct stat st {};
+  if (stat(real.c_str(), &st) != 0) {
+    const int error = errno;
+    const FileStatus missing =
+        error == ENOENT || error == ENOTDIR ? FileStatus::kMissing : FileStatus::kUnreadable;
+    *reason = Reason(missing, error, 0);
+    return missing;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *reason = NotRegular(st.st_mode);
+    return FileStatus::kNotRegular;
+  }
+  *size = static_cast<uint64_t>(st.st_size);
+  *real_path = real.string();
+  return FileStatus::kOk;
+}
+
 FileStatus ModelFiles::ResolvePath(const std::string& path, fs::path* real,
                                    std::string* reason) const {
   if (path.find('\0') != std::string::npos) {

@@ -72,6 +72,11 @@ class ModelFiles {
   // above. *reason gets a short phrase for the user.
   FileStatus OpenReference(const std::string& reference, InputFile* out, std::string* reason);
 
+  // What OpenReference would answer, with the file's size and real path, without opening the
+  // file or recording it (for checks of declared sizes: a file only measured is not read).
+  FileStatus SizeOfReference(const std::string& reference, uint64_t* size, std::string* real_path,
+                             std::string* reason);
+
   // As OpenReference for a path a library asks for (relative to the working directory, or
   // absolute), e.g. Assimp's reads of side files; the model file itself is opened as OpenModel.
   FileStatus OpenPath(const std::string& path, InputFile* out, std::string* reason);
@@ -81,7 +86,8 @@ class ModelFiles {
   // True when `path` (as a library gives it) names the model file itself.
   bool IsModelPath(const std::string& path) const;
 
-  // Every file opened so far, the model file first: absolute, symlinks resolved, no duplicates.
+  // Every file opened for reading so far, the model file first: absolute, symlinks resolved, no
+  // duplicates.
   const std::vector<std::string>& files_read() const { return files_read_; }
   // Their sizes added up (for budgets that scale with the data a model really has).
   uint64_t bytes_read() const { return bytes_read_; }

@@ -383,6 +383,9 @@ TEST_F(HostileInput, SourceFilesListEveryFileReadOnceModelFirst) {
   doc["buffers"][0]["uri"] = "strip.bin";
   doc["buffers"].push_back({{"uri", "./alias.bin"}, {"byteLength", b.data.size()}});
   doc["bufferViews"][0]["buffer"] = 1;  // positions through the symlink
+  // A buffer no bufferView uses is only measured, not read: not a source file.
+  testgltf::WriteBytes(Folder("unused.bin"), b.data);
+  doc["buffers"].push_back({{"uri", "unused.bin"}, {"byteLength", b.data.size()}});
   doc["images"] = json::array({json{{"uri", "skin.tga"}}});
   doc["textures"] = json::array({json{{"source", 0}}});
   doc["materials"] = json::array(
