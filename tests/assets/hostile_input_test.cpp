@@ -324,6 +324,101 @@ TEST_F(HostileInput, OutsideSideFilesOfOtherFormatsAreRefused) {
             (std::vector<std::string>{RealPath(inside), RealPath(Folder("inside.mtl"))}));
 }
 
+TEST_F(HostileInput, OutsideSideFilesOfOtherFormatsGiveTheSameWarningPresentOrMissing) {
+  WriteText(Root("present.mtl"), "newmtl skin\nKd 1 0 0\n");
+  WriteText(Root("present.tga"), testgltf::SmallTga());
+  const std::string triangle =
+      "usemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n";
+  // Which warnings mention the refused name, with the name taken out.
+  auto refusals = [&](const std::string& obj, const std::string& name) {
+    const LoadResult r = LoadModel(obj);
+    EXPECT_TRUE(r.ok()) << r.error;
+    std::vector<std::string> out;
+    for (const std::string& w : WarningsWith(r.warnings, name)) out.push_back(Without(w, name));
+    EXPECT_FALSE(out.empty()) << ::testing::PrintToString(r.warnings);
+    return out;
+  };
+  const std::string mtl_present = Folder("mtl_present.obj");
+  const std::string mtl_absent = Folder("mtl_absent.obj");
+  WriteText(mtl_present, "mtllib ../present.mtl\n" + triangle);
+  WriteText(mtl_absent, "mtllib ../absent.mtl\n" + triangle);
+  EXPECT_EQ(refusals(mtl_present, "present"), refusals(mtl_absent, "absent"));
+
+  WriteText(Folder("textured.mtl"), "newmtl skin\nKd 1 0 0\nmap_Kd ../present.tga\n");
+  WriteText(Folder("untextured.mtl"), "newmtl skin\nKd 1 0 0\nmap_Kd ../absent.tga\n");
+  const std::string tex_present = Folder("tex_present.obj");
+  const std::string tex_absent = Folder("tex_absent.obj");
+  WriteText(tex_present, "mtllib textured.mtl\n" + triangle);
+  WriteText(tex_absent, "mtllib untextured.mtl\n" + triangle);
+  EXPECT_EQ(refusals(tex_present, "present"), refusals(tex_absent, "absent"));
+}
+
+TEST_F(HostileInput, SourceFilesOfOtherFormatsListTheirSideFilesAndTextures) {
+  WriteText(Folder("skin.tga"), testgltf::SmallTga());
+  WriteText(Folder("skin.mtl"), "newmtl skin\nKd 1 0 0\nmap_Kd skin.tga\n");
+  const std::string obj = Folder("textured.obj");
+  WriteText(obj,
+            "mtllib skin.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+            "f 1/1 2/2 3/3\n");
+  const LoadResult r = LoadModel(obj);
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.model->textures.size(), 1u);
+  EXPECT_EQ(r.model->source_files,
+            (std::vector<std::string>{RealPath(obj), RealPath(Folder("skin.mtl")),
+                                      RealPath(Folder("skin.tga"))}));
+}
+
+TEST_F(HostileInput, AllowOutsideFilesCoversImagesAndSideFilesOfOtherFormats) {
+  WriteText(Root("secret.tga"), testgltf::SmallTga());
+  WriteText(Root("secret.mtl"), "newmtl skin\nKd 1 0 0\nmap_Kd secret.tga\n");
+  LoadOptions options;
+  options.allow_outside_files = true;
+
+  const std::string gltf = StripWithImages("image.gltf", {"../secret.tga"});
+  const LoadResult image = LoadModel(gltf, options);
+  ASSERT_TRUE(image.ok()) << image.error;
+  EXPECT_TRUE(WarningsWith(image.warnings, kOutside).empty());
+  ASSERT_EQ(image.model->textures.size(), 1u);
+  EXPECT_EQ(image.model->source_files,
+            (std::vector<std::string>{RealPath(gltf), RealPath(Root("secret.tga"))}));
+
+  // The .mtl outside; its texture, named relative to the model's folder, outside too.
+  WriteText(Root("secret.mtl"), "newmtl skin\nKd 1 0 0\nmap_Kd ../secret.tga\n");
+  const std::string obj = Folder("outside.obj");
+  WriteText(obj,
+            "mtllib ../secret.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\n"
+            "vt 0 1\nf 1/1 2/2 3/3\n");
+  const LoadResult side = LoadModel(obj, options);
+  ASSERT_TRUE(side.ok()) << side.error;
+  EXPECT_TRUE(WarningsWith(side.warnings, kOutside).empty());
+  ASSERT_EQ(side.model->textures.size(), 1u);
+  EXPECT_EQ(side.model->source_files,
+            (std::vector<std::string>{RealPath(obj), RealPath(Root("secret.mtl")),
+                                      RealPath(Root("secret.tga"))}));
+}
+
+TEST_F(HostileInput, DataUrisStillLoadAndAreNoSourceFiles) {
+  // A data: buffer and a data: image whose base64 text holds "/" (so it looks like a path with
+  // folders); neither is a file.
+  json doc = testgltf::SkinnedStrip().Finished();
+  const std::string tga = testgltf::SmallTga();
+  const std::string base64 = gltfref::Base64(std::vector<uint8_t>(tga.begin(), tga.end()));
+  ASSERT_EQ(doc["buffers"][0]["uri"].get<std::string>().rfind("data:", 0), 0u);
+  doc["images"] = json::array({json{{"uri", "data:image/x-tga;base64," + base64}}});
+  doc["textures"] = json::array({json{{"source", 0}}});
+  doc["materials"] = json::array(
+      {json{{"name", "skin"}, {"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}});
+  doc["meshes"][0]["primitives"][0]["material"] = 0;
+  const std::string path = Folder("embedded.gltf");
+  WriteText(path, doc.dump());
+  const LoadResult r = LoadModel(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.model->vertex_count(), 6u);
+  ASSERT_EQ(r.model->textures.size(), 1u) << ::testing::PrintToString(r.warnings);
+  EXPECT_EQ(r.model->textures[0].width, 2);
+  EXPECT_EQ(r.model->source_files, std::vector<std::string>{RealPath(path)});
+}
+
 // --- FIFOs and other non-regular files --------------------------------------------------
 
 TEST_F(HostileInput, FifoAsTheModelFileFailsAtOnce) {
