@@ -278,6 +278,14 @@ TEST_F(HostileInput, AllowOutsideFilesReadsThemAndListsThem) {
   EXPECT_FALSE(blocked);
   ASSERT_FALSE(fifo.ok());
   EXPECT_THAT(fifo.error, HasSubstr("is a FIFO, not a regular file"));
+  // So are devices: /dev/zero would never end.
+  for (const std::string& device : {std::string("/dev/zero"), std::string("/dev/null")}) {
+    SCOPED_TRACE(device);
+    const LoadResult refused = LoadModel(StripWithBuffer("device.gltf", device, ""), options);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_THAT(refused.error, HasSubstr("cannot read buffer file '" + device + "': is a "));
+    EXPECT_THAT(refused.error, HasSubstr(", not a regular file"));
+  }
 }
 
 TEST_F(HostileInput, ImagesOutsideTheFolderAreWarningsAndTheRestLoads) {
