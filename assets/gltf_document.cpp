@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include "assets/file_output.h"
+#include "assets/messages.h"
 
 namespace assets::gltf {
 namespace {
@@ -236,22 +238,11 @@ std::string PercentDecode(const std::string& s) {
 }
 
 bool ReadWholeFile(const std::string& path, std::vector<uint8_t>* out, std::string* error) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = errno ? std::strerror(errno) : "cannot open";
-    return false;
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) {
-    *error = "cannot determine its size";
-    return false;
-  }
-  out->resize(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(out->data()), size)) {
-    *error = "read error";
+  InputFile file;
+  if (OpenRegularFile(path, &file, error) != FileStatus::kOk) return false;
+  out->resize(static_cast<size_t>(file.size()));
+  if (!out->empty() && !file.ReadAt(0, out->data(), out->size())) {
+    *error = errno ? std::strerror(errno) : "read error (the file shrank)";
     return false;
   }
   return true;
@@ -269,8 +260,11 @@ bool WriteWholeFile(const std::string& path, const std::vector<uint8_t>& bytes,
 
 bool Document::Parse(const std::string& path, const std::vector<uint8_t>& bytes, std::string* error,
                      uint64_t file_size) {
-  directory_ = std::filesystem::path(path).parent_path().string();
   path_ = path;
+  if (!files_) {
+    own_files_ = std::make_unique<ModelFiles>(path, /*allow_outside_files=*/false);
+    files_ = own_files_.get();
+  }
   file_size = std::max<uint64_t>(file_size, bytes.size());
   const bool magic = bytes.size() >= 4 && ReadLe32(bytes.data()) == kGlbMagic;
   const std::string ext = ToLower(std::filesystem::path(path).extension().string());
@@ -357,7 +351,9 @@ bool Document::Parse(const std::string& path, const std::vector<uint8_t>& bytes,
 bool Document::LoadBin(std::string* error) {
   if (bin_copied_ || !has_bin_ || bin_source_.data) return true;
   const uint8_t* data = nullptr;
-  if (!ReadFileRange(path_, bin_file_offset_, bin_source_.size, &data, &bin_, error)) return false;
+  if (!ReadFileRange(std::string(), bin_file_offset_, bin_source_.size, &data, &bin_, error)) {
+    return false;
+  }
   bin_copied_ = true;
   return true;
 }
@@ -366,23 +362,45 @@ Document::View Document::Bin() const {
   return bin_copied_ ? View{bin_.data(), bin_.size()} : bin_source_;
 }
 
+const InputFile* Document::OpenSource(const std::string& file, std::string* error) const {
+  auto found = open_files_.find(file);
+  if (found != open_files_.end()) return &found->second;
+  // A model may list thousands of buffer files: keep a few open, reopen the others (through the
+  // same rules) when they are read again.
+  constexpr size_t kMaxOpenFiles = 16;
+  if (open_files_.size() >= kMaxOpenFiles) open_files_.erase(open_files_.begin());
+  InputFile opened;
+  std::string reason;
+  const FileStatus status =
+      file.empty() ? files_->OpenModel(&opened, &reason) : files_->OpenPath(file, &opened, &reason);
+  if (status != FileStatus::kOk) {
+    *error = "cannot read " +
+             (file.empty() ? std::string("the file")
+                           : Quoted(std::filesystem::path(file).filename().string())) +
+             ": " + reason;
+    return nullptr;
+  }
+  return &open_files_.emplace(file, std::move(opened)).first->second;
+}
+
 bool Document::ReadFileRange(const std::string& file, uint64_t offset, uint64_t length,
                              const uint8_t** out, std::vector<uint8_t>* scratch,
                              std::string* error) {
-  if (open_file_ != file || !stream_.is_open()) {
-    stream_.close();
-    stream_.clear();
-    stream_.open(file, std::ios::binary);
-    open_file_ = file;
+  const InputFile* input = OpenSource(file, error);
+  if (!input) return false;
+  if (offset > input->size() || length > input->size() - offset) {
+    *error = "cannot read " + std::to_string(length) + " bytes at offset " +
+             std::to_string(offset) + " of " +
+             Quoted(std::filesystem::path(file.empty() ? path_ : file).filename().string()) +
+             " (truncated file?)";
+    return false;
   }
   scratch->resize(length);
-  stream_.clear();
-  stream_.seekg(static_cast<std::streamoff>(offset));
-  if (!stream_ || !stream_.read(reinterpret_cast<char*>(scratch->data()),
-                                static_cast<std::streamsize>(length))) {
+  if (length > 0 && !input->ReadAt(offset, scratch->data(), length)) {
     *error = "cannot read " + std::to_string(length) + " bytes at offset " +
-             std::to_string(offset) + " of '" + std::filesystem::path(file).filename().string() +
-             "' (truncated file?)";
+             std::to_string(offset) + " of " +
+             Quoted(std::filesystem::path(file.empty() ? path_ : file).filename().string()) +
+             " (truncated file?)";
     return false;
   }
   *out = scratch->data();
@@ -427,8 +445,7 @@ bool Document::Resolve(int64_t index, Source* out, std::string* error) {
     const View bin = Bin();
     source.size = bin.size;
     source.memory = bin.data;
-    if (!source.memory) {  // the binary chunk stays in the file
-      source.file = path_;
+    if (!source.memory) {  // the binary chunk stays in the file (Source::file empty)
       source.file_offset = bin_file_offset_;
     }
   } else if (uri.rfind("data:", 0) == 0) {
@@ -442,15 +459,15 @@ bool Document::Resolve(int64_t index, Source* out, std::string* error) {
     source.memory = stored.data();
     source.size = stored.size();
   } else {
-    source.file =
-        (std::filesystem::path(directory_) / PercentDecode(uri)).lexically_normal().string();
-    std::error_code ec;
-    const uintmax_t bytes = std::filesystem::file_size(source.file, ec);
-    if (ec) {
-      *error = "cannot read buffer file '" + uri + "': " + ec.message();
+    InputFile file;
+    std::string reason;
+    if (files_->OpenReference(PercentDecode(uri), &file, &reason) != FileStatus::kOk) {
+      *error = "cannot read buffer file " + Quoted(uri) + ": " + reason;
       return false;
     }
-    source.size = bytes;
+    source.file = file.real_path();
+    source.size = file.size();
+    if (open_files_.size() < 16) open_files_.emplace(source.file, std::move(file));
   }
   const int64_t declared = IntMember(buffer, "byteLength", -1);
   if (declared < 0 || static_cast<uint64_t>(declared) > source.size) {
@@ -735,16 +752,29 @@ bool Document::BufferSize(int64_t index, uint64_t* size, std::string* error) con
     *size = Base64DecodedSize(uri, marker + 8);
     return true;
   }
-  const std::filesystem::path file =
-      (std::filesystem::path(directory_) / PercentDecode(uri)).lexically_normal();
-  std::error_code ec;
-  const uintmax_t bytes = std::filesystem::file_size(file, ec);
-  if (ec) {
-    *error = "cannot read buffer file '" + uri + "': " + ec.message();
+  std::string reason, real;
+  if (files_->SizeOfReference(PercentDecode(uri), size, &real, &reason) != FileStatus::kOk) {
+    *error = "cannot read buffer file " + Quoted(uri) + ": " + reason;
     return false;
   }
-  *size = bytes;
   return true;
+}
+
+uint64_t Document::ExternalBufferBytes() const {
+  // Each file once, however many buffers name it and however they spell it.
+  std::set<std::string> uris, files;
+  uint64_t total = 0;
+  for (const Json& buffer : ArrayMember(root, "buffers")) {
+    const std::string uri = StringMember(buffer, "uri");
+    if (uri.empty() || uri.rfind("data:", 0) == 0 || !uris.insert(uri).second) continue;
+    uint64_t size = 0;
+    std::string reason, real;
+    if (files_->SizeOfReference(PercentDecode(uri), &size, &real, &reason) != FileStatus::kOk) {
+      continue;
+    }
+    if (files.insert(real).second) total += size;
+  }
+  return total;
 }
 
 bool Document::ValidateLayout(uint64_t max_elements, std::string* error) const {

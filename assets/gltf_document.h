@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "assets/model_files.h"
 
 namespace assets::gltf {
 
@@ -39,6 +41,11 @@ class Document {
   Json root;  // the JSON document
   bool glb = false;
 
+  // The files the document may read (buffers, its own binary chunk): set before Parse to apply an
+  // import's rules and record what was read; without it Parse makes one with the folder rule.
+  // Not owned; must outlive the Document.
+  void UseFiles(ModelFiles* files) { files_ = files; }
+
   // Reads the container. Fails with a reason (truncated or malformed .glb, JSON that does not
   // parse or nests deeper than kMaxJsonDepth, JSON text over kMaxJsonBytes) in *error. `bytes`
   // may be only the start of a .glb of `file_size` bytes (at least its header, JSON chunk and the
@@ -49,7 +56,9 @@ class Document {
              uint64_t file_size = 0);
 
   // Reads accessor `index`, checking every offset against its bufferView and buffer. Buffers are
-  // loaded on first use: the .glb binary chunk, base64 data URIs, or files next to the model.
+  // loaded on first use: the .glb binary chunk, base64 data URIs, or files next to the model
+  // (through ModelFiles: inside the model's folder unless allowed, regular files only; a refusal
+  // fails with "cannot read buffer file 'URI': REASON").
   bool ReadAccessor(int64_t index, AccessorData* out, std::string* error);
 
   // Checks every buffer, bufferView and accessor before anything reads them: each buffer holds
@@ -75,8 +84,12 @@ class Document {
 
   // Bytes buffer `index` really holds, without reading an external file (its size on disk), for
   // checking declared sizes before anything is allocated from them. Fails for a missing buffer,
-  // a missing file or a data URI that is not base64.
+  // a file that cannot be opened (missing, refused by ModelFiles) or a data URI that is not
+  // base64.
   bool BufferSize(int64_t index, uint64_t* size, std::string* error) const;
+  // Sizes of the distinct external files the buffers name, added up (files that cannot be opened
+  // count 0): with the file's own size, the bytes the model really has.
+  uint64_t ExternalBufferBytes() const;
 
   // Appends an accessor over new bytes; returns its index. The bytes go into the .glb binary
   // chunk when there is one, else into an extra base64 buffer. Marks the document changed.
@@ -95,13 +108,16 @@ class Document {
     const uint8_t* data = nullptr;
     size_t size = 0;
   };
-  // Where a buffer's bytes are: in memory, or a range of a file.
+  // Where a buffer's bytes are: in memory, or a range of a file (the model file itself when
+  // `file` is empty, else the real path of an external buffer file).
   struct Source {
     const uint8_t* memory = nullptr;
     std::string file;
     uint64_t file_offset = 0;
     uint64_t size = 0;
   };
+  // The open file for a Source's `file`, opened through files_ on first use.
+  const InputFile* OpenSource(const std::string& file, std::string* error) const;
   bool Resolve(int64_t index, Source* out, std::string* error);
   // Bytes [offset, offset + length) of buffer `buffer`: a pointer into memory, or read into
   // *scratch from the file.
@@ -122,11 +138,12 @@ class Document {
   std::vector<uint8_t> bin_;  // a copy, made only when Serialize extends it
   bool bin_copied_ = false;
   bool has_bin_ = false;
-  std::string directory_;
+  ModelFiles* files_ = nullptr;
+  std::unique_ptr<ModelFiles> own_files_;
   std::map<int64_t, Source> sources_;
   std::map<int64_t, std::vector<uint8_t>> decoded_;  // data URIs
-  std::string open_file_;                            // the file stream_ reads
-  std::ifstream stream_;
+  // Files open for reading, by Source::file; a few at a time (a file may list thousands).
+  mutable std::map<std::string, InputFile> open_files_;
   std::vector<uint8_t> generated_;
   std::vector<std::pair<size_t, size_t>> generated_views_;  // offset, length in generated_
   std::vector<Json> generated_accessors_;
@@ -155,7 +172,7 @@ std::vector<uint8_t> WriteContainer(const Json& root, bool glb, const std::vecto
 // Decodes %XX escapes in a URI.
 std::string PercentDecode(const std::string& uri);
 
-// Reads a whole file; false with the reason (strerror) in *error.
+// Reads a whole regular file (opened without blocking); false with the reason in *error.
 bool ReadWholeFile(const std::string& path, std::vector<uint8_t>* out, std::string* error);
 // Writes a whole file atomically and checked (assets/file_output.h's WriteFileAtomically); false
 // with the reason (not naming the path) in *error.

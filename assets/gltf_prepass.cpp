@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include "assets/gltf_document.h"
 #include "assets/importer.h"
+#include "assets/messages.h"
 #include "ik/skeleton.h"
 
 namespace assets::gltf {
@@ -407,6 +409,171 @@ bool CheckInstancedSize(const json& doc, const Prepass& walk, std::string* error
     *error = "its meshes have " + std::to_string(total_triangles) +
              " triangles in all (counting each node that shows a mesh), more than the " +
              std::to_string(kMaxTriangles) + " skelview loads";
+    return false;
+  }
+  return true;
+}
+
+// Node rotations as unit quaternions. Assimp builds a node's matrix from glTF's TRS taking the
+// quaternion as it is, so a rotation of length 65536 became a scale of 65536 squared and a turn;
+// glTF requires unit quaternions, and keyframe rotations are normalised likewise. A zero or
+// non-finite quaternion (no direction to keep) becomes no rotation. Works on glTF 1.0's node
+// dictionary too. Returns whether anything changed.
+bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
+  json* nodes = d->root.contains("nodes") ? &d->root["nodes"] : nullptr;
+  if (!nodes || !(nodes->is_array() || nodes->is_object())) return false;
+  size_t far = 0, degenerate = 0;
+  std::string far_name, degenerate_name;
+  double far_length = 0.0;
+  bool changed = false;
+  size_t index = 0;
+  for (auto& [key, node] : nodes->items()) {
+    const size_t i = index++;
+    if (!node.is_object() || !node.contains("rotation")) continue;
+    json& rotation = node["rotation"];
+    if (!rotation.is_array() || rotation.size() != 4) continue;
+    if (!std::all_of(rotation.begin(), rotation.end(),
+                     [](const json& v) { return v.is_number(); })) {
+      continue;
+    }
+    double q[4], largest = 0.0;
+    bool finite = true;
+    for (size_t c = 0; c < 4; ++c) {
+      q[c] = rotation[c].get<double>();
+      finite = finite && std::isfinite(q[c]);
+      largest = std::max(largest, std::abs(q[c]));
+    }
+    // Scaled first, so that squares of huge components cannot overflow.
+    double length = 0.0;
+    if (finite && largest > 0.0) {
+      double sum = 0.0;
+      for (double c : q) sum += (c / largest) * (c / largest);
+      length = largest * std::sqrt(sum);
+    }
+    std::string name = StringMember(node, "name");
+    if (name.empty()) name = nodes->is_array() ? "nodes[" + std::to_string(i) + "]" : key;
+    if (!finite || !(length > 1e-6)) {
+      rotation = json::array({0.0, 0.0, 0.0, 1.0});
+      if (degenerate++ == 0) degenerate_name = name;
+      changed = true;
+      continue;
+    }
+    if (std::abs(length - 1.0) <= 1e-7) continue;
+    for (size_t c = 0; c < 4; ++c) rotation[c] = q[c] / length;
+    changed = true;
+    if (std::abs(length - 1.0) > 1e-3 && far++ == 0) {
+      far_name = name;
+      far_length = length;
+    }
+  }
+  if (far > 0) {
+    char length_text[32];
+    std::snprintf(length_text, sizeof(length_text), "%g", far_length);
+    warnings->push_back(
+        far == 1 ? "node " + Quoted(far_name) + " has a rotation quaternion of length " +
+                       length_text + "; normalised it"
+                 : std::to_string(far) +
+                       " nodes have rotation quaternions far from unit length "
+                       "(e.g. node " +
+                       Quoted(far_name) + ", length " + length_text + "); normalised them");
+  }
+  if (degenerate > 0) {
+    warnings->push_back(
+        degenerate == 1 ? "node " + Quoted(degenerate_name) +
+                              " has a zero or non-finite rotation quaternion; used no rotation"
+                        : std::to_string(degenerate) +
+                              " nodes have zero or non-finite rotation quaternions (e.g. node " +
+                              Quoted(degenerate_name) + "); used no rotation");
+  }
+  if (changed) d->MarkChanged();
+  return changed;
+}
+
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+uint64_t SaturatingMul(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+std::string Mebibytes(uint64_t bytes) {
+  return std::to_string(bytes / (uint64_t{1} << 20) + (bytes % (uint64_t{1} << 20) ? 1 : 0)) +
+         " MiB";
+}
+
+// What decoding the file's meshes, skins and animations takes (see kDecodeBudgetBase in
+// importer.h for the counting), against DecodeBudget of the bytes the model really has. Catches
+// files that make little data decode many times: a zero-filled accessor, or one accessor shared
+// by many primitives, samplers or mesh instances.
+bool CheckDecodeBudget(const Document& d, const Prepass& walk, uint64_t file_size,
+                       std::string* error) {
+  const json& doc = d.root;
+  const json& accessors = ArrayMember(doc, "accessors");
+  auto count_of = [&](const std::optional<int64_t>& a) -> uint64_t {
+    if (!a || *a >= static_cast<int64_t>(accessors.size())) return 0;
+    return static_cast<uint64_t>(
+        std::max<int64_t>(IntMember(accessors[static_cast<size_t>(*a)], "count", 0), 0));
+  };
+  const json& meshes = ArrayMember(doc, "meshes");
+  std::vector<uint64_t> mesh_bytes(meshes.size(), 0), instances(meshes.size(), 0);
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    for (const json& primitive : ArrayMember(meshes[m], "primitives")) {
+      const json* attributes = Member(primitive, "attributes");
+      if (!attributes) continue;
+      const uint64_t n = count_of(IndexMember(*attributes, "POSITION"));
+      uint64_t sets = 0;
+      while (IndexMember(*attributes, ("JOINTS_" + std::to_string(sets)).c_str()) &&
+             IndexMember(*attributes, ("WEIGHTS_" + std::to_string(sets)).c_str())) {
+        ++sets;
+      }
+      const auto indices = IndexMember(primitive, "indices");
+      const uint64_t corners = indices ? count_of(indices) : n;
+      const int64_t mode = IntMember(primitive, "mode", 4);
+      const uint64_t triangles = mode == 4                                 ? corners / 3
+                                 : (mode == 5 || mode == 6) && corners > 2 ? corners - 2
+                                                                           : 0;
+      uint64_t bytes = SaturatingMul(
+          n, kDecodeBytesPerVertex + SaturatingMul(sets, kDecodeBytesPerInfluenceSet));
+      bytes = SaturatingAdd(bytes, SaturatingMul(corners, 4));
+      bytes = SaturatingAdd(bytes, SaturatingMul(triangles, 12));
+      mesh_bytes[m] = SaturatingAdd(mesh_bytes[m], bytes);
+    }
+  }
+  const json& nodes = ArrayMember(doc, "nodes");
+  for (int node : walk.preorder_nodes) {
+    if (node < 0 || static_cast<size_t>(node) >= nodes.size()) continue;
+    const auto mesh = IndexMember(nodes[static_cast<size_t>(node)], "mesh");
+    if (mesh && *mesh < static_cast<int64_t>(meshes.size()))
+      ++instances[static_cast<size_t>(*mesh)];
+  }
+  uint64_t total = 0;
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    total = SaturatingAdd(total, SaturatingMul(mesh_bytes[m], std::max<uint64_t>(instances[m], 1)));
+  }
+  for (const json& skin : ArrayMember(doc, "skins")) {
+    total =
+        SaturatingAdd(total, SaturatingMul(count_of(IndexMember(skin, "inverseBindMatrices")), 64));
+  }
+  for (const json& animation : ArrayMember(doc, "animations")) {
+    const json& samplers = ArrayMember(animation, "samplers");
+    for (const json& channel : ArrayMember(animation, "channels")) {
+      const auto sampler = IndexMember(channel, "sampler");
+      if (!sampler || *sampler >= static_cast<int64_t>(samplers.size())) continue;
+      const json& s = samplers[static_cast<size_t>(*sampler)];
+      const auto output = IndexMember(s, "output");
+      size_t output_count = 0;
+      int components = 0;
+      if (!output || !d.AccessorShape(*output, &output_count, &components)) components = 0;
+      total = SaturatingAdd(total, SaturatingMul(count_of(IndexMember(s, "input")), 4));
+      total = SaturatingAdd(
+          total, SaturatingMul(SaturatingMul(output_count, static_cast<uint64_t>(components)), 4));
+    }
+  }
+  const uint64_t source_bytes = SaturatingAdd(file_size, d.ExternalBufferBytes());
+  const uint64_t budget = DecodeBudget(source_bytes);
+  if (total > budget) {
+    *error = "its meshes, skins and animations would take " + Mebibytes(total) +
+             " to decode, more than the " + Mebibytes(budget) + " skelview allows for a model of " +
+             std::to_string((source_bytes + 1023) / 1024) +
+             " KiB (the file repeats or zero-fills data)";
     return false;
   }
   return true;
@@ -902,6 +1069,7 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
   *out = Prepass();
   try {
     Document d;
+    d.UseFiles(options.files);
     if (!d.Parse(path, bytes, error, file_size)) return false;
     const json* asset = Member(d.root, "asset");
     const std::string version = asset ? StringMember(*asset, "version") : std::string();
@@ -910,15 +1078,18 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
     if (version.rfind("1", 0) == 0 ||
         (version_number && version_number->is_number() && version_number->get<double>() >= 1.0 &&
          version_number->get<double>() < 2.0)) {
+      // Left to Assimp, but with unit node rotations (see NormalizeNodeRotations).
+      if (NormalizeNodeRotations(&d, &out->warnings)) out->patched = d.Serialize();
       return true;
     }
     if (!asset || version.rfind("2", 0) != 0) {
-      *error = "not a glTF 2.0 file (asset.version is '" + version + "')";
+      *error = "not a glTF 2.0 file (asset.version is " + Quoted(version) + ")";
       return false;
     }
     out->is_gltf2 = true;
     if (!d.root.contains("nodes") || !d.root["nodes"].is_array()) d.root["nodes"] = json::array();
     MakeNodeNamesUnique(&d, &out->node_names, &out->warnings);
+    NormalizeNodeRotations(&d, &out->warnings);
     if (!WalkScene(d.root, out, error)) return false;
     for (const json& skin : ArrayMember(d.root, "skins")) {
       if (ArrayMember(skin, "joints").size() > 65535) {
@@ -927,7 +1098,7 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
       }
     }
     if (!d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d.root, error) ||
-        !CheckInstancedSize(d.root, *out, error)) {
+        !CheckInstancedSize(d.root, *out, error) || !CheckDecodeBudget(d, *out, file_size, error)) {
       return false;
     }
     if (!ReadAnimations(&d, out)) return false;

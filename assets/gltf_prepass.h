@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "assets/model.h"
+#include "assets/model_files.h"
 
 namespace assets::gltf {
 
@@ -55,7 +56,7 @@ struct MaterialSource {
 struct ImageSource {
   std::string name;  // its uri, or "image <index>"
   std::vector<uint8_t> bytes;
-  std::string file;   // relative to the model; empty when embedded
+  std::string file;   // its uri percent-decoded, relative to the model; empty when embedded
   std::string error;  // why neither could be read, when so
 };
 
@@ -63,6 +64,9 @@ struct PrepareOptions {
   // Decode glTF meshes and skins in the pre-pass and hand Assimp a file without them (unless a
   // primitive uses Draco or meshopt compression, which only Assimp decodes).
   bool native_meshes = true;
+  // How buffer files are opened (the import's rules, and its record of files read); null: with
+  // the folder rule and no record kept. Not owned.
+  ModelFiles* files = nullptr;
 };
 
 struct Prepass {
@@ -108,12 +112,16 @@ bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 //   - several nodes sharing one mesh where a skin is involved (Assimp merges their skins): each
 //     node gets its own copy of the mesh;
 //   - duplicate node names (joints are found by name): renamed "<name>.<node index>".
+// In both cases node rotations are made unit quaternions (glTF 1.0 files too, which are otherwise
+// left to Assimp), with a warning naming the node when one was far from unit length; a zero or
+// non-finite rotation becomes no rotation, also with a warning.
 // Fails, with the reason in *error (without the path), on: a truncated or malformed .glb, JSON
 // that does not parse, no scene, a node hierarchy with a cycle or deeper than kMaxDepth, more than
 // ik::Skeleton::kMaxJoints nodes, a skin with more than 65,535 joints or none, references to
 // meshes, skins, nodes or accessors that do not exist, buffers, bufferViews or accessors that
-// claim more than their data holds or more than the limits in importer.h, JSON nested deeper than
-// kMaxJsonDepth, and buffers that cannot be read.
+// claim more than their data holds or more than the limits in importer.h (the decode budget
+// included), JSON nested deeper than kMaxJsonDepth, and buffers that cannot be read (missing,
+// not regular files, or outside the model's folder when that is not allowed).
 bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
              const PrepareOptions& options, Prepass* out, std::string* error);
 

@@ -13,6 +13,20 @@
 
 namespace assets {
 
+bool ReadImageSize(const uint8_t* data, size_t size, int* width, int* height, std::string* reason) {
+  int channels = 0;
+  if (size == 0 || size > static_cast<size_t>(INT32_MAX) ||
+      !stbi_info_from_memory(data, static_cast<int>(size), width, height, &channels)) {
+    *reason = std::string("not a decodable image (") +
+              (size == 0                               ? "no data"
+               : size > static_cast<size_t>(INT32_MAX) ? "too large"
+                                                       : stbi_failure_reason()) +
+              ")";
+    return false;
+  }
+  return true;
+}
+
 bool DecodeImage(const uint8_t* data, size_t size, Texture* out, std::string* reason) {
   if (size == 0 || size > static_cast<size_t>(INT32_MAX)) {
     *reason = "empty or oversized image data";

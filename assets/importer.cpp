@@ -2,7 +2,6 @@
 // Model. Assimp's data is never trusted: indices, sizes and floats are checked as they are copied.
 #include "assets/importer.h"
 
-#include <assimp/DefaultIOSystem.h>
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/config.h>
 #include <assimp/material.h>
@@ -10,17 +9,21 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/ProgressHandler.hpp>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -28,6 +31,8 @@
 #include "assets/gltf_document.h"
 #include "assets/gltf_prepass.h"
 #include "assets/image_decode.h"
+#include "assets/messages.h"
+#include "assets/model_files.h"
 #include "ik/transform.h"
 
 namespace assets {
@@ -113,73 +118,155 @@ bool WithinLimits(const aiVector3D& v) {
          std::abs(v.z) <= kMaxCoordinate;
 }
 
-enum class ReadStatus { kOk, kMissing, kDirectory, kUnreadable, kEmpty, kTooLarge };
+enum class ReadStatus { kOk, kMissing, kNotRegular, kUnreadable, kEmpty, kTooLarge };
 
-// Reads the file (at most its first `max_bytes`) after checking it exists, is a regular file,
-// is not empty and is within kMaxFileBytes.
-ReadStatus ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason,
-                         size_t max_bytes = SIZE_MAX, uint64_t* file_size = nullptr) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    *reason = "file not found";
-    return ReadStatus::kMissing;
+ReadStatus StatusOf(FileStatus status) {
+  switch (status) {
+    case FileStatus::kOk:
+      return ReadStatus::kOk;
+    case FileStatus::kMissing:
+      return ReadStatus::kMissing;
+    case FileStatus::kNotRegular:
+    case FileStatus::kOutside:
+      return ReadStatus::kNotRegular;
+    default:
+      return ReadStatus::kUnreadable;
   }
-  if (std::filesystem::is_directory(status)) {
-    *reason = "is a directory, not a model file";
-    return ReadStatus::kDirectory;
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *reason =
-        std::string("cannot open the file: ") + (errno ? std::strerror(errno) : "unknown error");
-    return ReadStatus::kUnreadable;
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size <= 0) {
+}
+
+// Reads (at most the first `max_bytes` of) an open file after checking it is not empty and is
+// within kMaxFileBytes.
+ReadStatus ReadOpenFile(const InputFile& file, std::vector<uint8_t>* bytes, std::string* reason,
+                        size_t max_bytes, uint64_t* file_size) {
+  const uint64_t size = file.size();
+  if (size == 0) {
     *reason = "the file is empty";
     return ReadStatus::kEmpty;
   }
-  if (static_cast<uint64_t>(size) > kMaxFileBytes) {
+  if (size > kMaxFileBytes) {
     *reason = "the file is " + std::to_string(size >> 20) + " MiB, larger than the " +
               std::to_string(kMaxFileBytes >> 20) + " MiB skelview reads";
     return ReadStatus::kTooLarge;
   }
-  if (file_size) *file_size = static_cast<uint64_t>(size);
+  if (file_size) *file_size = size;
   const size_t wanted = std::min(static_cast<size_t>(size), max_bytes);
   bytes->resize(wanted);
-  if (!in.read(reinterpret_cast<char*>(bytes->data()), static_cast<std::streamsize>(wanted))) {
-    *reason = std::string("cannot read the file: ") + (errno ? std::strerror(errno) : "I/O error");
+  errno = 0;
+  if (!file.ReadAt(0, bytes->data(), wanted)) {
+    *reason = std::string("cannot read the file: ") +
+              (errno ? std::strerror(errno) : "it ended early (changed while read?)");
     return ReadStatus::kUnreadable;
   }
   return ReadStatus::kOk;
 }
 
-// Serves the pre-pass's repaired bytes in place of the model file; every other file (buffers,
-// textures) comes from disk as usual, so relative URIs keep working.
-class PatchedIOSystem : public Assimp::DefaultIOSystem {
- public:
-  PatchedIOSystem(const std::string& path, const std::vector<uint8_t>* bytes)
-      : main_(std::filesystem::path(path).lexically_normal()), bytes_(bytes) {}
+// Reads the model file (at most its first `max_bytes`) after checking it exists, is a regular
+// file (a FIFO is refused before it is opened), is not empty and is within kMaxFileBytes.
+ReadStatus ReadModelBytes(ModelFiles* files, std::vector<uint8_t>* bytes, std::string* reason,
+                          size_t max_bytes = SIZE_MAX, uint64_t* file_size = nullptr) {
+  InputFile file;
+  const FileStatus status = files->OpenModel(&file, reason);
+  if (status != FileStatus::kOk) return StatusOf(status);
+  return ReadOpenFile(file, bytes, reason, max_bytes, file_size);
+}
 
-  bool Exists(const char* file) const override {
-    return IsMain(file) || Assimp::DefaultIOSystem::Exists(file);
+// An Assimp stream over one of our open files.
+class FileStream : public Assimp::IOStream {
+ public:
+  explicit FileStream(InputFile file) : file_(std::move(file)) {}
+
+  size_t Read(void* buffer, size_t size, size_t count) override {
+    if (!buffer || size == 0 || count == 0 || position_ >= file_.size()) return 0;
+    const uint64_t items = std::min<uint64_t>(count, (file_.size() - position_) / size);
+    if (items == 0 || !file_.ReadAt(position_, buffer, static_cast<size_t>(items * size))) {
+      return 0;
+    }
+    position_ += items * size;
+    return static_cast<size_t>(items);
   }
-  Assimp::IOStream* Open(const char* file, const char* mode) override {
-    if (IsMain(file)) return new Assimp::MemoryIOStream(bytes_->data(), bytes_->size(), false);
-    return Assimp::DefaultIOSystem::Open(file, mode);
+  size_t Write(const void*, size_t, size_t) override { return 0; }
+  aiReturn Seek(size_t offset, aiOrigin origin) override {
+    // Assimp passes backward moves as negative offsets cast to size_t (as fseek's long).
+    const int64_t delta = static_cast<int64_t>(offset);
+    int64_t target;
+    if (origin == aiOrigin_SET) {
+      if (offset > file_.size()) return aiReturn_FAILURE;
+      target = static_cast<int64_t>(offset);
+    } else if (origin == aiOrigin_CUR || origin == aiOrigin_END) {
+      const int64_t base = static_cast<int64_t>(origin == aiOrigin_CUR ? position_ : file_.size());
+      if ((delta > 0 && base > INT64_MAX - delta)) return aiReturn_FAILURE;
+      target = base + delta;
+    } else {
+      return aiReturn_FAILURE;
+    }
+    if (target < 0 || static_cast<uint64_t>(target) > file_.size()) return aiReturn_FAILURE;
+    position_ = static_cast<uint64_t>(target);
+    return aiReturn_SUCCESS;
   }
-  void Close(Assimp::IOStream* stream) override { delete stream; }
+  size_t Tell() const override { return static_cast<size_t>(position_); }
+  size_t FileSize() const override { return static_cast<size_t>(file_.size()); }
+  void Flush() override {}
 
  private:
-  bool IsMain(const char* file) const {
-    return file && std::filesystem::path(file).lexically_normal() == main_;
+  InputFile file_;
+  uint64_t position_ = 0;
+};
+
+// Every file Assimp reads goes through here, under the import's ModelFiles rules (regular files,
+// inside the model's folder unless allowed, non-blocking opens, recorded); the model file itself
+// may be served from the pre-pass's repaired bytes instead. Assimp may not write, create or
+// delete anything. Refusals other than "not found" (which is how Assimp probes for optional side
+// files) are collected for the user.
+class GuardedIOSystem : public Assimp::IOSystem {
+ public:
+  GuardedIOSystem(ModelFiles* files, const std::vector<uint8_t>* patched,
+                  std::vector<std::string>* refusals)
+      : files_(files), patched_(patched), refusals_(refusals) {}
+
+  bool Exists(const char* file) const override {
+    if (!file) return false;
+    std::string reason;
+    const FileStatus status = files_->CheckPath(file, &reason);
+    if (status == FileStatus::kOk) return true;
+    Note(file, status, reason);
+    return false;
   }
-  std::filesystem::path main_;
-  const std::vector<uint8_t>* bytes_;
+  char getOsSeparator() const override { return '/'; }
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (!file || !mode || std::strpbrk(mode, "wa+")) return nullptr;
+    if (patched_ && !patched_->empty() && files_->IsModelPath(file)) {
+      return new Assimp::MemoryIOStream(patched_->data(), patched_->size(), false);
+    }
+    InputFile input;
+    std::string reason;
+    const FileStatus status = files_->OpenPath(file, &input, &reason);
+    if (status != FileStatus::kOk) {
+      Note(file, status, reason);
+      return nullptr;
+    }
+    return new FileStream(std::move(input));
+  }
+  void Close(Assimp::IOStream* stream) override { delete stream; }
+  bool ComparePaths(const char* one, const char* second) const override {
+    return one && second &&
+           std::filesystem::path(one).lexically_normal() ==
+               std::filesystem::path(second).lexically_normal();
+  }
+  bool CreateDirectory(const std::string&) override { return false; }
+  bool ChangeDirectory(const std::string&) override { return false; }
+  bool DeleteFile(const std::string&) override { return false; }
+
+ private:
+  void Note(const char* file, FileStatus status, const std::string& reason) const {
+    if (status == FileStatus::kMissing || !refusals_) return;
+    const std::string note = "file " + Quoted(file) + " was not read: " + reason;
+    if (std::find(refusals_->begin(), refusals_->end(), note) == refusals_->end()) {
+      refusals_->push_back(note);
+    }
+  }
+  ModelFiles* files_;
+  const std::vector<uint8_t>* patched_;
+  std::vector<std::string>* refusals_;
 };
 
 // Unit normals per vertex from the triangles around it, area weighted.
@@ -208,7 +295,8 @@ std::vector<glm::vec3> FaceNormals(const std::vector<glm::vec3>& positions,
 // weights (43 s for a 1M-vertex skinned mesh).
 constexpr float kWeldNormalDistance = 1e-5f;
 
-void WeldIdenticalVertices(Mesh* mesh) {
+// `flags` (optional, one per vertex) are merged with OR into the kept vertex.
+void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags = nullptr) {
   const size_t n = mesh->positions.size();
   if (n < 2) return;
   const bool has_uvs = !mesh->uvs.empty();
@@ -259,6 +347,11 @@ void WeldIdenticalVertices(Mesh* mesh) {
     }
   }
   if (kept == n) return;
+  if (flags && flags->size() == n) {
+    std::vector<uint8_t> merged(kept, 0);
+    for (size_t i = 0; i < n; ++i) merged[remap[i]] |= (*flags)[i];
+    *flags = std::move(merged);
+  }
   mesh->positions.resize(kept);
   mesh->normals.resize(kept);
   if (has_uvs) mesh->uvs.resize(kept);
@@ -272,14 +365,15 @@ class Converter {
   // skip_root: leave out the scene's root node, which Assimp invents above several glTF scene
   // roots (its children become roots), so that joints are exactly the file's nodes.
   // weld: merge identical vertices (WeldIdenticalVertices), for readers that do not index.
-  Converter(aiScene* scene, std::string path, bool skip_root, bool weld, Progress* progress)
+  // files: how texture files are opened (the import's rules and record).
+  Converter(aiScene* scene, std::string path, bool skip_root, bool weld, Progress* progress,
+            ModelFiles* files)
       : scene_(scene),
         path_(std::move(path)),
         skip_root_(skip_root),
         weld_(weld),
-        progress_(progress) {
-    directory_ = std::filesystem::path(path_).parent_path();
-  }
+        progress_(progress),
+        files_(files) {}
 
   bool Run(Model* model, std::string* error);
   std::vector<std::string>& warnings() { return warnings_; }
@@ -294,17 +388,32 @@ class Converter {
 
  private:
   bool WalkNodes(std::string* error);
-  bool ConvertMesh(const aiMesh* source, int node, std::string* error);
+  // count_repairs: the first instance of its source mesh, whose repairs the warnings count (a
+  // mesh shown by several nodes is repaired once per node but is one mesh of the file).
+  bool ConvertMesh(const aiMesh* source, int node, bool count_repairs, std::string* error);
   bool ConvertSceneMeshes(std::string* error);
   bool ConvertNativeMeshes(std::string* error);
   bool Finish(Model* model, std::string* error);
   void ConvertNativeMaterials();
-  bool ConvertPrimitive(gltf::Primitive* primitive, bool last_use, int node, const gltf::Skin* skin,
-                        std::string* error);
+  bool ConvertPrimitive(gltf::Primitive* primitive, bool last_use, bool count_repairs, int node,
+                        const gltf::Skin* skin, std::string* error);
   bool CountInstance(size_t vertices, size_t triangles, std::string* error);
-  void FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node);
+  void FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
+                        std::vector<uint8_t>* flags);
+  // Welds the mesh (when weld_) carrying the per-vertex repair flags, counts the flagged vertices
+  // that remain when count_repairs, and adds the mesh to the model.
+  void AddMesh(Mesh mesh, std::vector<uint8_t>* flags, bool count_repairs);
   void ConvertMaterials();
+  // reference: an embedded texture's name, or a texture path from the file (a URI: it is
+  // percent-decoded), relative to the model's folder or absolute.
   int LoadTexture(const std::string& reference, const std::string& material);
+  // Reads and decodes an image file if it fits the texture limits (its header is checked first).
+  bool ReadTextureFile(const InputFile& file, Texture* texture, std::string* reason);
+  // Decodes an image if it fits the texture limits; false with the reason otherwise.
+  bool DecodeTexture(const uint8_t* data, size_t size, Texture* texture, std::string* reason);
+  // Whether a width x height texture fits kMaxTexturePixels and, with the textures decoded so
+  // far, kMaxTotalTexturePixels.
+  bool TexturePixelsFit(int width, int height, std::string* reason) const;
   void ConvertAnimations();
 
   aiScene* scene_;  // owned by the caller; meshes are freed as soon as they are converted
@@ -312,9 +421,9 @@ class Converter {
   bool skip_root_ = false;
   bool weld_ = false;
   Progress* progress_;
+  ModelFiles* files_;
   gltf::Prepass* native_ = nullptr;
   std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
-  std::filesystem::path directory_;
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;
 
@@ -326,10 +435,14 @@ class Converter {
   std::set<std::string> ambiguous_names_;
   std::map<std::string, int> texture_by_reference_;
 
-  // Mesh instances converted so far, against kMaxVertices and kMaxTriangles.
+  // Mesh instances converted so far, against kMaxVertices, kMaxTriangles and the decode budget.
   uint64_t total_vertices_ = 0, total_triangles_ = 0;
+  // Texture pixels decoded so far, against kMaxTotalTexturePixels.
+  uint64_t texture_pixels_ = 0;
 
-  // Repair counters, reported once per file.
+  // Per-vertex repair flags (see AddMesh), so that repairs are counted on distinct vertices.
+  static constexpr uint8_t kOverFour = 1, kRenormalised = 2, kUnweighted = 4, kRepairedNormal = 8;
+  // Repair counters, reported once per file: vertices after welding, first instance of each mesh.
   size_t over_four_ = 0, renormalised_ = 0, unweighted_ = 0, bad_weights_ = 0;
   size_t skipped_faces_ = 0, repaired_normals_ = 0, skipped_meshes_ = 0;
   std::set<std::string> missing_bones_;
@@ -368,7 +481,7 @@ bool Converter::WalkNodes(std::string* error) {
     const std::string name = node->mName.C_Str();
     const glm::mat4 local = ToGlm(node->mTransformation);
     if (!WithinLimits(local)) {
-      *error = "node '" + name + "' has a non-finite or huge transform";
+      *error = "node " + Quoted(name) + " has a non-finite or huge transform";
       return false;
     }
     ik::JointDesc desc;
@@ -397,7 +510,7 @@ bool Converter::WalkNodes(std::string* error) {
     const glm::mat4 model =
         item.parent < 0 ? desc.rest.ToMatrix() : rest_models_[item.parent] * desc.rest.ToMatrix();
     if (!WithinLimits(model)) {
-      *error = "node '" + name + "' lies at a non-finite or huge position";
+      *error = "node " + Quoted(name) + " lies at a non-finite or huge position";
       return false;
     }
     nodes_.push_back(node);
@@ -420,11 +533,12 @@ bool Converter::WalkNodes(std::string* error) {
   return true;
 }
 
-bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) {
+bool Converter::ConvertMesh(const aiMesh* source, int node, bool count_repairs,
+                            std::string* error) {
   const std::string name = source->mName.C_Str();
   if (!(source->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || source->mNumVertices == 0 ||
       !source->mVertices || !source->mFaces || source->mNumFaces == 0) {
-    ++skipped_meshes_;
+    if (count_repairs) ++skipped_meshes_;
     return true;
   }
   const size_t n = source->mNumVertices;
@@ -436,7 +550,7 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
   for (size_t i = 0; i < n; ++i) {
     const aiVector3D& p = source->mVertices[i];
     if (!WithinLimits(p)) {
-      *error = "mesh '" + name + "' has a non-finite or huge vertex coordinate (vertex " +
+      *error = "mesh " + Quoted(name) + " has a non-finite or huge vertex coordinate (vertex " +
                std::to_string(i) + ")";
       return false;
     }
@@ -447,19 +561,19 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     const aiFace& face = source->mFaces[f];
     if (face.mNumIndices != 3 || !face.mIndices || face.mIndices[0] >= n || face.mIndices[1] >= n ||
         face.mIndices[2] >= n) {
-      ++skipped_faces_;
+      if (count_repairs) ++skipped_faces_;
       continue;
     }
     mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
   }
   if (mesh.indices.empty()) {
-    ++skipped_meshes_;
+    if (count_repairs) ++skipped_meshes_;
     return true;
   }
+  std::vector<uint8_t> flags(n, 0);
   // Normals: keep valid ones, rebuild the rest from the faces.
   mesh.normals.resize(n);
   std::vector<glm::vec3> face_normals;
-  size_t bad_normals = 0;
   for (size_t i = 0; i < n; ++i) {
     glm::vec3 v(0.0f);
     if (source->mNormals) {
@@ -473,9 +587,8 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     }
     if (face_normals.empty()) face_normals = FaceNormals(mesh.positions, mesh.indices);
     mesh.normals[i] = face_normals[i];
-    ++bad_normals;
+    if (source->mNormals) flags[i] |= kRepairedNormal;
   }
-  if (source->mNormals && bad_normals > 0) repaired_normals_ += bad_normals;
   // UVs: Assimp gives OpenGL's bottom-up v; store glTF's top-down v (see Mesh::uvs).
   if (source->mTextureCoords[0] && source->mNumUVComponents[0] >= 2) {
     mesh.uvs.resize(n);
@@ -487,7 +600,8 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     }
     if (!finite) {
       mesh.uvs.clear();
-      warnings_.push_back("mesh '" + name + "' has non-finite texture coordinates; dropped them");
+      warnings_.push_back("mesh " + Quoted(name) +
+                          " has non-finite texture coordinates; dropped them");
     }
   }
   const unsigned materials = scene_->mNumMaterials;
@@ -501,12 +615,11 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     mesh.bone_joints = {node};
     mesh.bone_inverse_binds = {glm::mat4(1.0f)};
     for (size_t i = 0; i < n; ++i) mesh.weights[i].x = 1.0f;
-    if (weld_) WeldIdenticalVertices(&mesh);
-    model_->meshes.push_back(std::move(mesh));
+    AddMesh(std::move(mesh), &flags, count_repairs);
     return true;
   }
   if (source->mNumBones >= 65535) {
-    *error = "mesh '" + name + "' has " + std::to_string(source->mNumBones) +
+    *error = "mesh " + Quoted(name) + " has " + std::to_string(source->mNumBones) +
              " bones, more than the 65,534 supported";
     return false;
   }
@@ -528,8 +641,8 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     model_->is_bone[joint] = true;
     glm::mat4 inverse_bind = ToGlm(bone->mOffsetMatrix);
     if (!WithinLimits(inverse_bind)) {
-      *error = "bone '" + bone_name + "' of mesh '" + name +
-               "' has a non-finite or huge inverse bind matrix";
+      *error = "bone " + Quoted(bone_name) + " of mesh " + Quoted(name) +
+               " has a non-finite or huge inverse bind matrix";
       return false;
     }
     const uint16_t slot = static_cast<uint16_t>(mesh.bone_joints.size());
@@ -539,7 +652,7 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
     for (unsigned w = 0; w < bone->mNumWeights && bone->mWeights; ++w) {
       const aiVertexWeight& vw = bone->mWeights[w];
       if (vw.mVertexId >= n || !std::isfinite(vw.mWeight) || vw.mWeight < 0.0f) {
-        ++bad_weights_;
+        if (count_repairs) ++bad_weights_;
         continue;
       }
       if (!(vw.mWeight > 0.0f)) continue;
@@ -560,10 +673,22 @@ bool Converter::ConvertMesh(const aiMesh* source, int node, std::string* error) 
       slots[k] = slot;
     }
   }
-  FinishInfluences(&mesh, influence_count, node);
-  if (weld_) WeldIdenticalVertices(&mesh);
-  model_->meshes.push_back(std::move(mesh));
+  FinishInfluences(&mesh, influence_count, node, &flags);
+  AddMesh(std::move(mesh), &flags, count_repairs);
   return true;
+}
+
+void Converter::AddMesh(Mesh mesh, std::vector<uint8_t>* flags, bool count_repairs) {
+  if (weld_) WeldIdenticalVertices(&mesh, flags);
+  if (count_repairs) {
+    for (uint8_t f : *flags) {
+      over_four_ += (f & kOverFour) ? 1 : 0;
+      renormalised_ += (f & kRenormalised) ? 1 : 0;
+      unweighted_ += (f & kUnweighted) ? 1 : 0;
+      repaired_normals_ += (f & kRepairedNormal) ? 1 : 0;
+    }
+  }
+  model_->meshes.push_back(std::move(mesh));
 }
 
 bool Converter::CountInstance(size_t vertices, size_t triangles, std::string* error) {
@@ -576,13 +701,25 @@ bool Converter::CountInstance(size_t vertices, size_t triangles, std::string* er
              " in all (counting each node that shows a mesh), more than skelview loads";
     return false;
   }
+  // Both totals are bounded above, so this cannot overflow.
+  const uint64_t bytes = total_vertices_ * kDecodeBytesPerVertex + total_triangles_ * 12;
+  const uint64_t source_bytes = files_->bytes_read();
+  if (bytes > DecodeBudget(source_bytes)) {
+    const uint64_t mib = uint64_t{1} << 20;
+    *error = "its meshes (counting each node that shows a mesh) would take more than " +
+             std::to_string(DecodeBudget(source_bytes) / mib) +
+             " MiB, the most skelview allows for a model of " +
+             std::to_string((source_bytes + 1023) / 1024) + " KiB (the file repeats data)";
+    return false;
+  }
   return true;
 }
 
 // mesh->weights / mesh->joints hold each vertex's (up to) four largest influences in descending
 // order and counts[v] how many it had: normalises them, counts what was repaired, and binds
 // vertices without any weight to the mesh's node.
-void Converter::FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node) {
+void Converter::FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
+                                 std::vector<uint8_t>* flags) {
   int own_bone = -1;  // the mesh's node as a bone, for vertices no bone moves
   for (size_t i = 0; i < mesh->positions.size(); ++i) {
     const int count = counts[i];
@@ -590,9 +727,9 @@ void Converter::FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts,
     float sum = 0.0f;
     for (int k = 0; k < kept; ++k) sum += mesh->weights[i][k];
     if (count > 4) {
-      ++over_four_;
+      (*flags)[i] |= kOverFour;
     } else if (kept > 0 && std::abs(sum - 1.0f) > 1e-3f) {
-      ++renormalised_;
+      (*flags)[i] |= kRenormalised;
     }
     if (kept == 0 || !(sum > 0.0f) || !std::isfinite(sum)) {
       if (own_bone < 0) {
@@ -602,7 +739,7 @@ void Converter::FinishInfluences(Mesh* mesh, const std::vector<uint8_t>& counts,
       }
       mesh->joints[i] = glm::u16vec4(static_cast<uint16_t>(own_bone), 0, 0, 0);
       mesh->weights[i] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
-      ++unweighted_;
+      (*flags)[i] |= kUnweighted;
       continue;
     }
     for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
@@ -644,6 +781,7 @@ bool Converter::ConvertNativeMeshes(std::string* error) {
       all_vertices += p.positions.size();
     }
   }
+  std::vector<char> counted(native_->meshes.size(), 0);
   for (size_t j = 0; j < order.size(); ++j) {
     const int g = order[j];
     if (g < 0) continue;
@@ -653,13 +791,17 @@ bool Converter::ConvertNativeMeshes(std::string* error) {
     const gltf::Skin* skin =
         s >= 0 && static_cast<size_t>(s) < native_->skins.size() ? &native_->skins[s] : nullptr;
     const bool last_use = --remaining[static_cast<size_t>(m)] == 0;
+    const bool first_use = !counted[static_cast<size_t>(m)];
+    counted[static_cast<size_t>(m)] = 1;
     for (gltf::Primitive& primitive : native_->meshes[static_cast<size_t>(m)]) {
       if (progress_->Cancelled()) {
         *error = "cancelled";
         return false;
       }
       const size_t vertices = primitive.positions.size();
-      if (!ConvertPrimitive(&primitive, last_use, static_cast<int>(j), skin, error)) return false;
+      if (!ConvertPrimitive(&primitive, last_use, first_use, static_cast<int>(j), skin, error)) {
+        return false;
+      }
       done_vertices += vertices;
       progress_->Report(
           static_cast<float>(static_cast<double>(done_vertices) /
@@ -683,10 +825,10 @@ bool Converter::ConvertNativeMeshes(std::string* error) {
   return true;
 }
 
-bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
+bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool count_repairs, int node,
                                  const gltf::Skin* skin, std::string* error) {
   if (!p->triangles) {
-    ++skipped_meshes_;
+    if (count_repairs) ++skipped_meshes_;
     return true;
   }
   const size_t n = p->positions.size();
@@ -706,14 +848,15 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     if (!(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
           std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
           std::abs(v.z) <= kMaxCoordinate)) {
-      *error = "mesh '" + p->name + "' has a non-finite or huge vertex coordinate (vertex " +
+      *error = "mesh " + Quoted(p->name) + " has a non-finite or huge vertex coordinate (vertex " +
                std::to_string(i) + ")";
       return false;
     }
   }
   take(p->positions, &mesh.positions);
   take(p->indices, &mesh.indices);
-  skipped_faces_ += p->dropped_triangles;
+  if (count_repairs) skipped_faces_ += p->dropped_triangles;
+  std::vector<uint8_t> flags(n, 0);
   // Normals: keep valid ones (normalised), rebuild the rest from the faces.
   const bool had_normals = !p->normals.empty();
   take(p->normals, &mesh.normals);
@@ -728,14 +871,14 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     }
     if (face_normals.empty()) face_normals = FaceNormals(mesh.positions, mesh.indices);
     v = face_normals[i];
-    if (had_normals) ++repaired_normals_;
+    if (had_normals) flags[i] |= kRepairedNormal;
   }
   take(p->uvs, &mesh.uvs);
   for (const glm::vec2& t : mesh.uvs) {
     if (!std::isfinite(t.x) || !std::isfinite(t.y)) {
       mesh.uvs.clear();
-      warnings_.push_back("mesh '" + p->name +
-                          "' has non-finite texture coordinates; dropped them");
+      warnings_.push_back("mesh " + Quoted(p->name) +
+                          " has non-finite texture coordinates; dropped them");
       break;
     }
   }
@@ -747,8 +890,7 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     mesh.bone_inverse_binds = {glm::mat4(1.0f)};
     mesh.joints.assign(n, glm::u16vec4(0));
     mesh.weights.assign(n, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
-    if (weld_) WeldIdenticalVertices(&mesh);
-    model_->meshes.push_back(std::move(mesh));
+    AddMesh(std::move(mesh), &flags, count_repairs);
     return true;
   }
   mesh.skinned = true;
@@ -767,8 +909,8 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     }
     const glm::mat4& inverse_bind = skin->inverse_binds[k];
     if (!WithinLimits(inverse_bind)) {
-      *error = "bone '" + names_[static_cast<size_t>(joint)] + "' of mesh '" + p->name +
-               "' has a non-finite or huge inverse bind matrix";
+      *error = "bone " + Quoted(names_[static_cast<size_t>(joint)]) + " of mesh " +
+               Quoted(p->name) + " has a non-finite or huge inverse bind matrix";
       return false;
     }
     model_->is_bone[static_cast<size_t>(joint)] = true;
@@ -779,7 +921,7 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     mesh.bone_joints.push_back(joint);
     mesh.bone_inverse_binds.push_back(inverse_bind);
   }
-  bad_weights_ += p->invalid_influences;
+  if (count_repairs) bad_weights_ += p->invalid_influences;
   mesh.joints.assign(n, glm::u16vec4(0));
   mesh.weights.assign(n, glm::vec4(0.0f));
   std::vector<uint8_t> counts(n, 0);
@@ -789,7 +931,7 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     for (int k = 0; k < std::min(count, 4); ++k) {
       const size_t skin_joint = p->joints[v][k];
       if (skin_joint >= slot_of.size()) {
-        ++bad_weights_;
+        if (count_repairs) ++bad_weights_;
         continue;
       }
       if (slot_of[skin_joint] < 0) continue;
@@ -805,9 +947,40 @@ bool Converter::ConvertPrimitive(gltf::Primitive* p, bool last_use, int node,
     p->weights = std::vector<glm::vec4>();
     p->influence_counts = std::vector<uint8_t>();
   }
-  FinishInfluences(&mesh, counts, node);
-  if (weld_) WeldIdenticalVertices(&mesh);
-  model_->meshes.push_back(std::move(mesh));
+  FinishInfluences(&mesh, counts, node, &flags);
+  AddMesh(std::move(mesh), &flags, count_repairs);
+  return true;
+}
+
+bool Converter::DecodeTexture(const uint8_t* data, size_t size, Texture* texture,
+                              std::string* reason) {
+  int width = 0, height = 0;
+  if (!ReadImageSize(data, size, &width, &height, reason)) return false;
+  const uint64_t pixels = uint64_t(width) * uint64_t(height);
+  if (!TexturePixelsFit(width, height, reason)) return false;
+  if (!DecodeImage(data, size, texture, reason)) return false;
+  texture_pixels_ += pixels;
+  return true;
+}
+
+bool Converter::TexturePixelsFit(int width, int height, std::string* reason) const {
+  const uint64_t pixels = uint64_t(width) * uint64_t(height);
+  auto megapixels = [](uint64_t n) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.1f megapixels", static_cast<double>(n) / 1e6);
+    return std::string(text);
+  };
+  const std::string size = std::to_string(width) + " x " + std::to_string(height) + " pixels";
+  if (pixels > kMaxTexturePixels) {
+    *reason = "it is " + size + "; skelview decodes at most " + megapixels(kMaxTexturePixels) +
+              " (8192 x 8192) per texture";
+    return false;
+  }
+  if (texture_pixels_ + pixels > kMaxTotalTexturePixels) {
+    *reason = "its " + size + " would take the model's textures past " +
+              megapixels(kMaxTotalTexturePixels) + ", the most skelview decodes per model";
+    return false;
+  }
   return true;
 }
 
@@ -820,57 +993,102 @@ int Converter::LoadTexture(const std::string& reference, const std::string& mate
   bool ok = false;
   if (const aiTexture* embedded = scene_->GetEmbeddedTexture(reference.c_str())) {
     if (embedded->mHeight == 0) {
-      ok = embedded->pcData && DecodeImage(reinterpret_cast<const uint8_t*>(embedded->pcData),
-                                           embedded->mWidth, &texture, &reason);
+      ok = embedded->pcData && DecodeTexture(reinterpret_cast<const uint8_t*>(embedded->pcData),
+                                             embedded->mWidth, &texture, &reason);
     } else if (embedded->pcData && embedded->mWidth <= static_cast<unsigned>(kMaxTextureSide) &&
                embedded->mHeight <= static_cast<unsigned>(kMaxTextureSide)) {
       texture.width = static_cast<int>(embedded->mWidth);
       texture.height = static_cast<int>(embedded->mHeight);
-      const size_t count = static_cast<size_t>(texture.width) * texture.height;
-      texture.rgba.resize(count * 4);
-      for (size_t i = 0; i < count; ++i) {
-        const aiTexel& t = embedded->pcData[i];
-        texture.rgba[i * 4 + 0] = t.r;
-        texture.rgba[i * 4 + 1] = t.g;
-        texture.rgba[i * 4 + 2] = t.b;
-        texture.rgba[i * 4 + 3] = t.a;
+      if (TexturePixelsFit(texture.width, texture.height, &reason)) {
+        const size_t count = static_cast<size_t>(texture.width) * texture.height;
+        texture.rgba.resize(count * 4);
+        for (size_t i = 0; i < count; ++i) {
+          const aiTexel& t = embedded->pcData[i];
+          texture.rgba[i * 4 + 0] = t.r;
+          texture.rgba[i * 4 + 1] = t.g;
+          texture.rgba[i * 4 + 2] = t.b;
+          texture.rgba[i * 4 + 3] = t.a;
+        }
+        texture_pixels_ += count;
+        ok = true;
       }
-      ok = true;
     } else {
       reason = "embedded texture has invalid size";
     }
   } else if (!reference.empty() && reference[0] == '*') {
     reason = "embedded texture index out of range";
   } else {
-    std::filesystem::path file = gltf::PercentDecode(reference);
-    std::vector<std::filesystem::path> candidates;
-    if (file.is_absolute()) candidates.push_back(file);
-    candidates.push_back(directory_ / file);
-    candidates.push_back(directory_ / file.filename());
+    // The path as the file gives it (from the model's folder, or absolute), then its file name
+    // in the model's folder (exporters often store the path on the artist's machine).
+    const std::string file = gltf::PercentDecode(reference);
+    std::vector<std::string> candidates = {file};
+    const std::string name = std::filesystem::path(file).filename().string();
+    if (!name.empty() && name != file) candidates.push_back(name);
     reason = "file not found";
-    for (const auto& candidate : candidates) {
-      std::vector<uint8_t> bytes;
-      std::string read_reason;
-      const ReadStatus status = ReadFileBytes(candidate.string(), &bytes, &read_reason);
-      if (status == ReadStatus::kMissing) continue;
-      if (status != ReadStatus::kOk) {
-        reason = read_reason;
+    std::string refusal;
+    bool found = false;
+    for (const std::string& candidate : candidates) {
+      InputFile input;
+      std::string why;
+      const FileStatus status = files_->OpenReference(candidate, &input, &why);
+      if (status == FileStatus::kMissing) continue;
+      if (status == FileStatus::kOutside) {
+        if (refusal.empty()) refusal = why;
+        continue;
+      }
+      found = true;
+      if (status != FileStatus::kOk) {
+        reason = why;
         break;
       }
-      ok = DecodeImage(bytes.data(), bytes.size(), &texture, &reason);
+      ok = ReadTextureFile(input, &texture, &reason);
       break;
     }
+    if (!found && !refusal.empty()) reason = refusal;
   }
   int index = -1;
   if (ok) {
     index = static_cast<int>(model_->textures.size());
     model_->textures.push_back(std::move(texture));
   } else {
-    warnings_.push_back("texture '" + reference + "' of material '" + material +
-                        "' could not be loaded (" + reason + "); drawn without it");
+    warnings_.push_back("texture " + Quoted(reference) + " of material " + Quoted(material) +
+                        " could not be loaded (" + reason + "); drawn without it");
   }
   texture_by_reference_[reference] = index;
   return index;
+}
+
+bool Converter::ReadTextureFile(const InputFile& file, Texture* texture, std::string* reason) {
+  if (file.size() > kMaxImageFileBytes) {
+    *reason = "the image file is " + std::to_string(file.size() >> 20) + " MiB, more than the " +
+              std::to_string(kMaxImageFileBytes >> 20) + " MiB skelview reads for a texture";
+    return false;
+  }
+  // The header first: a texture over the budgets is refused without reading the rest.
+  constexpr size_t kHeadBytes = size_t{64} << 10;
+  std::vector<uint8_t> bytes(static_cast<size_t>(std::min<uint64_t>(file.size(), kHeadBytes)));
+  errno = 0;
+  if (bytes.empty() || !file.ReadAt(0, bytes.data(), bytes.size())) {
+    *reason = bytes.empty() ? "the image file is empty"
+                            : std::string("cannot read the image file: ") +
+                                  (errno ? std::strerror(errno) : "it ended early");
+    return false;
+  }
+  int width = 0, height = 0;
+  std::string ignored;
+  if (ReadImageSize(bytes.data(), bytes.size(), &width, &height, &ignored) &&
+      !TexturePixelsFit(width, height, reason)) {
+    return false;
+  }
+  if (bytes.size() < file.size()) {
+    bytes.resize(static_cast<size_t>(file.size()));
+    if (!file.ReadAt(0, bytes.data(), bytes.size())) {
+      *reason = std::string("cannot read the image file: ") +
+                (errno ? std::strerror(errno) : "it ended early");
+      return false;
+    }
+  }
+  return DecodeTexture(bytes.data(), bytes.size(), texture, reason);
 }
 
 void Converter::ConvertNativeMaterials() {
@@ -903,19 +1121,20 @@ void Converter::ConvertNativeMaterials() {
       if (texture == -2) {
         const gltf::ImageSource& image = native_->images[static_cast<size_t>(source.image)];
         if (!image.file.empty()) {
-          texture = LoadTexture(image.file, material.name);
+          texture = LoadTexture(image.name, material.name);  // the uri, decoded there
         } else {
           Texture decoded;
           decoded.name = image.name;
           std::string reason = image.error;
           if (reason.empty() &&
-              DecodeImage(image.bytes.data(), image.bytes.size(), &decoded, &reason)) {
+              DecodeTexture(image.bytes.data(), image.bytes.size(), &decoded, &reason)) {
             texture = static_cast<int>(model_->textures.size());
             model_->textures.push_back(std::move(decoded));
           } else {
             texture = -1;
-            warnings_.push_back("texture '" + image.name + "' of material '" + material.name +
-                                "' could not be loaded (" + reason + "); drawn without it");
+            warnings_.push_back("texture " + Quoted(image.name) + " of material " +
+                                Quoted(material.name) + " could not be loaded (" + reason +
+                                "); drawn without it");
           }
         }
       }
@@ -1045,7 +1264,7 @@ void Converter::ConvertAnimations() {
   if (!unknown_nodes.empty()) {
     warnings_.push_back("animation channels for " +
                         Plural(unknown_nodes.size(), "unknown node", "unknown nodes") +
-                        " were ignored (e.g. '" + *unknown_nodes.begin() + "')");
+                        " were ignored (e.g. " + Quoted(*unknown_nodes.begin()) + ")");
   }
 }
 
@@ -1086,21 +1305,25 @@ bool Converter::ConvertSceneMeshes(std::string* error) {
       if (nodes_[j]->mMeshes[m] < last_use.size()) last_use[nodes_[j]->mMeshes[m]] = {j, m};
     }
   }
-  std::vector<char> freed(last_use.size(), 0);
+  std::vector<char> freed(last_use.size(), 0), counted(last_use.size(), 0);
   for (size_t j = 0; j < nodes_.size(); ++j) {
     const aiNode* node = nodes_[j];
     for (unsigned m = 0; node->mMeshes && m < node->mNumMeshes; ++m) {
       const unsigned index = node->mMeshes[m];
       if (index >= scene_->mNumMeshes || !scene_->mMeshes || !scene_->mMeshes[index] ||
           freed[index]) {
-        *error = "node '" + names_[j] + "' refers to a mesh that does not exist";
+        *error = "node " + Quoted(names_[j]) + " refers to a mesh that does not exist";
         return false;
       }
       if (progress_->Cancelled()) {
         *error = "cancelled";
         return false;
       }
-      if (!ConvertMesh(scene_->mMeshes[index], static_cast<int>(j), error)) return false;
+      const bool first_use = !counted[index];
+      counted[index] = 1;
+      if (!ConvertMesh(scene_->mMeshes[index], static_cast<int>(j), first_use, error)) {
+        return false;
+      }
       done_vertices += scene_->mMeshes[index]->mNumVertices;
       if (last_use[index] == std::make_pair(j, m)) {
         delete scene_->mMeshes[index];
@@ -1132,13 +1355,13 @@ bool Converter::Finish(Model* model, std::string* error) {
 
   if (!ambiguous_names_.empty()) {
     warnings_.push_back(Plural(ambiguous_names_.size(), "node name is", "node names are") +
-                        " used by several nodes (e.g. '" + *ambiguous_names_.begin() +
-                        "'); bones and animations bind to the first such node");
+                        " used by several nodes (e.g. " + Quoted(*ambiguous_names_.begin()) +
+                        "); bones and animations bind to the first such node");
   }
   if (!missing_bones_.empty()) {
     warnings_.push_back(Plural(missing_bones_.size(), "bone refers", "bones refer") +
-                        " to no node (e.g. '" + *missing_bones_.begin() +
-                        "'); their weights were dropped");
+                        " to no node (e.g. " + Quoted(*missing_bones_.begin()) +
+                        "); their weights were dropped");
   }
   if (over_four_ > 0) {
     warnings_.push_back(Plural(over_four_, "vertex", "vertices") +
@@ -1150,7 +1373,8 @@ bool Converter::Finish(Model* model, std::string* error) {
   }
   if (unweighted_ > 0) {
     warnings_.push_back(Plural(unweighted_, "skinned vertex has", "skinned vertices have") +
-                        " no weight; they follow their mesh's node");
+                        (unweighted_ == 1 ? " no weight; it follows its mesh's node"
+                                          : " no weight; they follow their mesh's node"));
   }
   if (bad_weights_ > 0) {
     warnings_.push_back(
@@ -1249,18 +1473,11 @@ void ApplyGltfClips(const gltf::Prepass& prepass, bool skipped_root,
   model->clips = std::move(clips);
 }
 
-// The error is one line (Assimp's messages may hold line breaks and control characters).
+// The error is one short line: Assimp's messages may hold line breaks and control characters, and
+// may quote much of the file.
 LoadResult Fail(const std::string& path, const std::string& reason) {
   LoadResult result;
-  result.error = path + ": ";
-  for (char c : reason) {
-    const bool control = static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-    if (!control) {
-      result.error.push_back(c);
-    } else if (!result.error.empty() && result.error.back() != ' ') {
-      result.error.push_back(' ');
-    }
-  }
+  result.error = path + ": " + Excerpt(reason, kMaxMessageBytes);
   while (!result.error.empty() && result.error.back() == ' ') result.error.pop_back();
   return result;
 }
@@ -1271,86 +1488,96 @@ std::string LowerExtension(const std::string& path) {
   return ext;
 }
 
-// Text formats whose header states element counts that Assimp reserves memory for before
-// reading the elements (OFF, PLY): a count the file's size cannot hold is refused first, so a
-// 300-byte file cannot make Assimp reserve hundreds of gigabytes.
-bool DeclaredCountsFit(const std::string& path, const std::vector<uint8_t>& bytes,
-                       std::string* reason) {
-  const std::string ext = LowerExtension(path);
-  if (ext != ".off" && ext != ".ply") return true;
-  // The header: the first few KiB as text.
-  const std::string head(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(
-                                                            std::min<size_t>(bytes.size(), 8192)));
-  const uint64_t size = bytes.size();
-  auto too_many = [&](const std::string& what, uint64_t count, uint64_t min_bytes) {
-    if (count <= size / min_bytes) return false;
-    *reason = "its header claims " + std::to_string(count) + " " + what + ", more than its " +
-              std::to_string(size) + " bytes can hold (corrupt file)";
-    return true;
-  };
-  if (ext == ".off") {
-    // An optional keyword (OFF, COFF, NOFF, STOFF...), then vertex, face and edge counts; '#'
-    // starts a comment. Like Assimp, a count is the leading digits of its token, and a file
-    // without the keyword has its counts first.
-    std::vector<uint64_t> counts;
-    size_t i = 0;
-    bool first_token = true;
-    while (i < head.size() && counts.size() < 2) {
-      const char c = head[i];
-      if (c == '#') {
-        while (i < head.size() && head[i] != '\n') ++i;
-        continue;
-      }
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        ++i;
-        continue;
-      }
-      const size_t start = i;
-      while (i < head.size() && !std::isspace(static_cast<unsigned char>(head[i])) &&
-             head[i] != '#') {
-        ++i;
-      }
-      const std::string token = head.substr(start, i - start);
-      const bool keyword = first_token && token.find("OFF") != std::string::npos;
-      first_token = false;
-      if (keyword) continue;
-      if (!std::isdigit(static_cast<unsigned char>(token[0]))) break;  // Assimp will complain
-      uint64_t v = 0;
-      for (size_t d = 0; d < token.size() && std::isdigit(static_cast<unsigned char>(token[d]));
-           ++d) {
-        v = v > UINT64_MAX / 16 ? UINT64_MAX / 16 : v * 10 + static_cast<uint64_t>(token[d] - '0');
-      }
-      counts.push_back(v);
+// Leading decimal digits of `token` as a number (0 when there are none, as Assimp's strtoul10),
+// saturating far above any real count.
+uint64_t LeadingNumber(std::string_view token) {
+  uint64_t v = 0;
+  for (char c : token) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    v = v > UINT64_MAX / 16 ? UINT64_MAX / 16 : v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return v;
+}
+
+std::vector<std::string_view> Tokens(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    const size_t start = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+// OFF: an optional keyword (OFF, COFF, NOFF, STOFF...), then vertex, face and edge counts; '#'
+// starts a comment. Like Assimp, a count is the leading digits of its token, a file without the
+// keyword has its counts first, and digits glued to the keyword ("OFF999") are the first count.
+bool OffCountsFit(std::string_view head, uint64_t size, std::string* reason) {
+  std::vector<uint64_t> counts;
+  size_t i = 0;
+  bool first_token = true;
+  while (i < head.size() && counts.size() < 2) {
+    const char c = head[i];
+    if (c == '#') {
+      while (i < head.size() && head[i] != '\n') ++i;
+      continue;
     }
-    // A vertex takes at least "0 0 0\n", a face at least "0\n".
-    if (counts.size() == 2 &&
-        (too_many("vertices", counts[0], 6) || too_many("faces", counts[1], 2))) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < head.size() && !std::isspace(static_cast<unsigned char>(head[i])) &&
+           head[i] != '#') {
+      ++i;
+    }
+    std::string_view token = head.substr(start, i - start);
+    if (first_token) {
+      first_token = false;
+      const size_t keyword = token.find("OFF");
+      if (keyword != std::string_view::npos) {
+        token.remove_prefix(keyword + 3);
+        if (token.empty()) continue;
+      }
+    }
+    if (!std::isdigit(static_cast<unsigned char>(token[0]))) break;  // Assimp will complain
+    counts.push_back(LeadingNumber(token));
+  }
+  // A vertex takes at least "0 0 0\n", a face at least "0\n".
+  const char* const what[2] = {"vertices", "faces"};
+  const uint64_t min_bytes[2] = {6, 2};
+  for (size_t k = 0; k < counts.size(); ++k) {
+    if (counts[k] > size / min_bytes[k]) {
+      *reason = "its header claims " + std::to_string(counts[k]) + " " + what[k] +
+                ", more than its " + std::to_string(size) + " bytes can hold (corrupt file)";
       return false;
     }
-    return true;
   }
-  // PLY: "element <name> <count>" lines up to end_header; every element takes at least a byte.
+  return true;
+}
+
+// PLY: "element <name> <count>" lines up to end_header; every element takes at least a byte.
+bool PlyCountsFit(std::string_view head, uint64_t size, std::string* reason) {
   size_t line_start = 0;
   while (line_start < head.size()) {
     size_t line_end = head.find('\n', line_start);
-    if (line_end == std::string::npos) line_end = head.size();
-    const std::string line = head.substr(line_start, line_end - line_start);
-    if (line.rfind("end_header", 0) == 0) break;
-    if (line.rfind("element ", 0) == 0) {
+    if (line_end == std::string_view::npos) line_end = head.size();
+    const std::string_view line = head.substr(line_start, line_end - line_start);
+    if (line.substr(0, 10) == "end_header") break;
+    if (line.substr(0, 8) == "element ") {
       const size_t last_space = line.find_last_of(' ');
-      const std::string number = line.substr(last_space + 1);
-      uint64_t count = 0;
-      bool digits = !number.empty();
-      for (char c : number) {
-        if (c == '\r') break;
-        if (!std::isdigit(static_cast<unsigned char>(c))) {
-          digits = false;
-          break;
-        }
-        count =
-            count > UINT64_MAX / 16 ? UINT64_MAX / 16 : count * 10 + static_cast<uint64_t>(c - '0');
-      }
-      if (digits && too_many("'" + line.substr(8, last_space - 8) + "' elements", count, 1)) {
+      std::string_view number = line.substr(last_space + 1);
+      if (!number.empty() && number.back() == '\r') number.remove_suffix(1);
+      const bool digits = !number.empty() && std::all_of(number.begin(), number.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+      });
+      const uint64_t count = LeadingNumber(number);
+      if (digits && count > size) {
+        *reason = "its header claims " + std::to_string(count) + " " +
+                  Quoted(line.substr(8, last_space - 8)) + " elements, more than its " +
+                  std::to_string(size) + " bytes can hold (corrupt file)";
         return false;
       }
     }
@@ -1359,7 +1586,175 @@ bool DeclaredCountsFit(const std::string& path, const std::vector<uint8_t>& byte
   return true;
 }
 
-LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool native_meshes) {
+// Collada, as Assimp 5.2.5 reads it: a count="N" attribute reserves N elements, and the index
+// lists (<p>, <h>, <vcount>, <v>) are read number by number until their end, so a character that
+// is not a digit or a space makes the reader add zeros without end. Both are checked on the whole
+// file first, and the <vcount> weights together must fit in it too.
+bool ColladaFits(std::string_view text, uint64_t size, std::string* reason) {
+  for (size_t at = text.find("count=\""); at != std::string_view::npos;
+       at = text.find("count=\"", at + 7)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) {
+      continue;  // "vcount=..." or another attribute ending in "count"
+    }
+    const uint64_t count = LeadingNumber(text.substr(at + 7));
+    if (count > size) {
+      *reason = "it claims " + std::to_string(count) + " elements (count=\"...\"), more than its " +
+                std::to_string(size) + " bytes can hold (corrupt file)";
+      return false;
+    }
+  }
+  for (const char* tag : {"<p>", "<h>", "<vcount>", "<v>"}) {
+    const std::string_view open(tag);
+    for (size_t at = text.find(open); at != std::string_view::npos; at = text.find(open, at + 1)) {
+      const size_t begin = at + open.size();
+      const size_t end = std::min(text.find('<', begin), text.size());
+      const std::string_view content = text.substr(begin, end - begin);
+      const auto bad = std::find_if(content.begin(), content.end(), [](char c) {
+        return !std::isdigit(static_cast<unsigned char>(c)) && c != ' ' && c != '\t' && c != '\r' &&
+               c != '\n';
+      });
+      if (bad != content.end()) {
+        *reason = "its " + std::string(tag) +
+                  " element holds something other than numbers (corrupt file)";
+        return false;
+      }
+      if (open == "<vcount>") {
+        uint64_t total = 0;
+        for (std::string_view number : Tokens(content)) {
+          total = std::min<uint64_t>(total + LeadingNumber(number), UINT64_MAX / 16);
+        }
+        if (total > size) {
+          *reason = "its <vcount> claims " + std::to_string(total) + " entries, more than its " +
+                    std::to_string(size) + " bytes can hold (corrupt file)";
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// MD5 meshes, as Assimp 5.2.5 reads them: "numtris" sizes a mesh's triangle list and each "tri"
+// line fills one, and triangle corners, vertex weight ranges and weight joints index their lists
+// unchecked. A mesh must list each of its triangles, and every index must be in range.
+bool Md5MeshFits(std::string_view text, std::string* reason) {
+  struct Mesh {
+    uint64_t verts = 0, tris = 0, weights = 0;
+    std::vector<uint64_t> tri_indices;
+    uint64_t max_corner = 0, max_weight_end = 0, max_bone = 0, max_vert = 0, max_weight = 0;
+    bool any_tri = false, any_vert = false, any_weight = false;
+  };
+  uint64_t joints = 0;
+  std::string block;
+  Mesh mesh;
+  size_t mesh_index = 0;
+  auto fail = [&](const std::string& what) {
+    *reason = "mesh " + std::to_string(mesh_index) + " " + what + " (corrupt file)";
+    return false;
+  };
+  size_t line_start = 0;
+  while (line_start <= text.size()) {
+    size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    const std::vector<std::string_view> t = Tokens(text.substr(line_start, line_end - line_start));
+    line_start = line_end + 1;
+    if (t.empty() || t[0].substr(0, 2) == "//") continue;
+    if (block.empty()) {
+      if (t.size() >= 2 && t.back() == "{") block = std::string(t[0]);
+      if (block == "mesh") mesh = Mesh();
+      continue;
+    }
+    if (t[0] == "}") {
+      if (block == "mesh") {
+        std::sort(mesh.tri_indices.begin(), mesh.tri_indices.end());
+        mesh.tri_indices.erase(std::unique(mesh.tri_indices.begin(), mesh.tri_indices.end()),
+                               mesh.tri_indices.end());
+        if (mesh.tri_indices.size() != mesh.tris ||
+            (!mesh.tri_indices.empty() && mesh.tri_indices.back() >= mesh.tris)) {
+          return fail("declares " + std::to_string(mesh.tris) + " triangles but lists " +
+                      std::to_string(mesh.tri_indices.size()));
+        }
+        if (mesh.any_tri && mesh.max_corner >= mesh.verts) {
+          return fail("has a triangle using vertex " + std::to_string(mesh.max_corner) + " of " +
+                      std::to_string(mesh.verts));
+        }
+        if (mesh.any_vert && mesh.max_vert >= mesh.verts) {
+          return fail("lists vertex " + std::to_string(mesh.max_vert) + " of " +
+                      std::to_string(mesh.verts));
+        }
+        if (mesh.any_vert && mesh.max_weight_end > mesh.weights) {
+          return fail("has a vertex using weights past its " + std::to_string(mesh.weights));
+        }
+        if (mesh.any_weight && mesh.max_weight >= mesh.weights) {
+          return fail("lists weight " + std::to_string(mesh.max_weight) + " of " +
+                      std::to_string(mesh.weights));
+        }
+        // Weights that are not listed are joint 0's.
+        if ((mesh.any_weight && mesh.max_bone >= joints) || (mesh.weights > 0 && joints == 0)) {
+          return fail("has a weight on joint " + std::to_string(mesh.max_bone) + " of " +
+                      std::to_string(joints));
+        }
+        ++mesh_index;
+      }
+      block.clear();
+      continue;
+    }
+    if (block == "joints") {
+      ++joints;
+    } else if (block == "mesh") {
+      auto number = [&](size_t k) { return k < t.size() ? LeadingNumber(t[k]) : 0; };
+      if (t[0] == "numverts") {
+        mesh.verts = number(1);
+      } else if (t[0] == "numtris") {
+        mesh.tris = number(1);
+      } else if (t[0] == "numweights") {
+        mesh.weights = number(1);
+      } else if (t[0] == "tri") {
+        if (mesh.tri_indices.size() > text.size()) return fail("lists too many triangles");
+        mesh.tri_indices.push_back(number(1));
+        for (size_t k = 2; k < 5; ++k) mesh.max_corner = std::max(mesh.max_corner, number(k));
+        mesh.any_tri = true;
+      } else if (t[0] == "vert") {
+        mesh.max_vert = std::max(mesh.max_vert, number(1));
+        // "vert i ( u v ) first count": the two numbers after the closing parenthesis.
+        size_t close = 0;
+        while (close < t.size() && t[close].find(')') == std::string_view::npos) ++close;
+        const uint64_t end = number(close + 1) + std::min<uint64_t>(number(close + 2), 1u << 30);
+        mesh.max_weight_end = std::max(mesh.max_weight_end, end);
+        mesh.any_vert = true;
+      } else if (t[0] == "weight") {
+        mesh.max_weight = std::max(mesh.max_weight, number(1));
+        mesh.max_bone = std::max(mesh.max_bone, number(2));
+        mesh.any_weight = true;
+      }
+    }
+  }
+  return true;
+}
+
+// Formats whose readers in Assimp 5.2.5 trust counts or indices in the file (OFF, PLY, Collada,
+// MD5): checked before Assimp reads the file, so that a few hundred bytes cannot make it reserve
+// gigabytes, loop without end or read out of bounds. `bytes` holds the start of the file (all of
+// it for .dae and .md5mesh), `file_size` its whole size.
+bool DeclaredCountsFit(const std::string& path, const std::vector<uint8_t>& bytes,
+                       uint64_t file_size, std::string* reason) {
+  const std::string ext = LowerExtension(path);
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (ext == ".off") return OffCountsFit(text.substr(0, kHeaderBytes), file_size, reason);
+  if (ext == ".ply") return PlyCountsFit(text.substr(0, kHeaderBytes), file_size, reason);
+  if (ext == ".dae") return ColladaFits(text, file_size, reason);
+  if (ext == ".md5mesh") return Md5MeshFits(text, reason);
+  return true;
+}
+
+// Extensions whose checks above need the whole file.
+bool NeedsWholeFile(const std::string& path) {
+  const std::string ext = LowerExtension(path);
+  return ext == ".dae" || ext == ".md5mesh";
+}
+
+LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, ModelFiles* files,
+                              bool native_meshes) {
   // Stages and their share of the progress bar, roughly by their time on large files.
   progress->Stage(0.0f, 0.05f);
   // Only glTF is read whole here (for the pre-pass); for other formats the header checks need the
@@ -1367,7 +1762,7 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
   std::vector<uint8_t> bytes;
   std::string reason;
   uint64_t file_size = 0;
-  if (ReadFileBytes(path, &bytes, &reason, kHeaderBytes, &file_size) != ReadStatus::kOk) {
+  if (ReadModelBytes(files, &bytes, &reason, kHeaderBytes, &file_size) != ReadStatus::kOk) {
     return Fail(path, reason);
   }
   const bool is_gltf = gltf::LooksLikeGltf(path, bytes);
@@ -1380,18 +1775,24 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
       std::memcpy(&json_length, bytes.data() + 12, 4);
       wanted = static_cast<size_t>(std::min<uint64_t>(file_size, 20 + uint64_t{json_length} + 8));
     }
-    if (wanted > bytes.size() && ReadFileBytes(path, &bytes, &reason, wanted) != ReadStatus::kOk) {
+    if (wanted > bytes.size() &&
+        ReadModelBytes(files, &bytes, &reason, wanted) != ReadStatus::kOk) {
       return Fail(path, reason);
     }
   }
   if (progress->Cancelled()) return Fail(path, "cancelled");
 
-  if (!DeclaredCountsFit(path, bytes, &reason)) return Fail(path, reason);
+  if (!is_gltf && NeedsWholeFile(path) && bytes.size() < file_size &&
+      ReadModelBytes(files, &bytes, &reason) != ReadStatus::kOk) {
+    return Fail(path, reason);
+  }
+  if (!DeclaredCountsFit(path, bytes, file_size, &reason)) return Fail(path, reason);
 
   progress->Stage(0.05f, 0.15f);
   gltf::Prepass prepass;
   gltf::PrepareOptions prepare_options;
   prepare_options.native_meshes = native_meshes;
+  prepare_options.files = files;
   if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &prepass, &reason)) {
     return Fail(path, reason);
   }
@@ -1400,6 +1801,8 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
   if (progress->Cancelled()) return Fail(path, "cancelled");
 
   progress->Stage(0.15f, 0.75f);
+  // What Assimp was refused (side files outside the folder, FIFOs...), for the user.
+  std::vector<std::string> refusals;
   // One configured importer per attempt: Assimp's readers keep state between reads.
   auto make_importer = [&]() {
     auto importer = std::make_unique<Assimp::Importer>();
@@ -1409,9 +1812,7 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
     importer->SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     // A file with bones but no mesh must load as a bare skeleton, not with a generated mesh.
     importer->SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-    if (!prepass.patched.empty()) {
-      importer->SetIOHandler(new PatchedIOSystem(path, &prepass.patched));
-    }
+    importer->SetIOHandler(new GuardedIOSystem(files, &prepass.patched, &refusals));
     return importer;
   };
   std::unique_ptr<Assimp::Importer> importer = make_importer();
@@ -1451,7 +1852,9 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
     if (message.find("No meshes remaining") != std::string::npos) {
       return Fail(path, "nothing to show: the file has only points or lines, no triangles");
     }
-    if (message.empty()) message = "unknown error";
+    message = message.empty() ? "unknown error" : Excerpt(message, kMaxLibraryMessageBytes);
+    // A refused side file is often why (e.g. a glTF 1.0 buffer outside the folder).
+    if (!refusals.empty()) message += " (" + refusals.front() + ")";
     return Fail(path, "Assimp could not read it: " + message);
   }
   Model model;
@@ -1461,17 +1864,19 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
   progress->Stage(0.75f, 0.98f);
   // The converter frees Assimp's meshes as it goes: the scene is the importer's, but nothing
   // reads it after the conversion and aiScene's destructor skips the freed (null) entries.
-  Converter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true, progress);
+  Converter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true, progress,
+                      files);
   if (prepass.native_meshes) converter.UseNativeMeshes(&prepass);
   if (!converter.Run(&model, &reason)) {
     if (prepass.native_meshes && reason == Converter::kMisaligned) {
       // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
-      return LoadModelUnchecked(path, progress, /*native_meshes=*/false);
+      return LoadModelUnchecked(path, progress, files, /*native_meshes=*/false);
     }
     return Fail(path, reason);
   }
   importer->FreeScene();  // the Model holds everything now
   std::vector<std::string> warnings = prepass.warnings;
+  for (std::string& w : refusals) warnings.push_back(std::move(w));
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
   if (is_gltf && prepass.is_gltf2) {
     ApplyGltfClips(prepass, converter.skipped_root(), converter.joint_names(), &model, &warnings);
@@ -1492,7 +1897,9 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
     }
   }
   for (Clip& clip : model.clips) PrepareClip(&clip);
+  for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
   model.warnings = warnings;
+  model.source_files = files->files_read();
   if (progress->Cancelled()) return Fail(path, "cancelled");
   progress->Done();
   LoadResult result;
@@ -1503,12 +1910,20 @@ LoadResult LoadModelUnchecked(const std::string& path, Progress* progress, bool 
 
 }  // namespace
 
+uint64_t DecodeBudget(uint64_t source_bytes) {
+  if (source_bytes > (kMaxDecodeBytes - kDecodeBudgetBase) / kDecodeBudgetPerByte) {
+    return kMaxDecodeBytes;
+  }
+  return kDecodeBudgetBase + kDecodeBudgetPerByte * source_bytes;
+}
+
 LoadResult LoadModel(const std::string& path) { return LoadModel(path, LoadOptions()); }
 
 LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
     Progress progress(options);
-    return LoadModelUnchecked(path, &progress, /*native_meshes=*/true);
+    ModelFiles files(path, options.allow_outside_files);
+    return LoadModelUnchecked(path, &progress, &files, /*native_meshes=*/true);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {

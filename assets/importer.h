@@ -54,11 +54,36 @@ struct LoadOptions {
 //    memory for them before reading);
 //  - all formats: at most kMaxVertices vertices and kMaxTriangles triangles over all mesh instances
 //    (a mesh used by several nodes counts once per node), at most ik::Skeleton::kMaxJoints
-//    (65,535) nodes and 65,534 bones per mesh, textures at most 16,384 pixels a side.
-inline constexpr uint64_t kMaxFileBytes = uint64_t{2} << 30;   // 2 GiB
-inline constexpr uint64_t kMaxVertices = 50'000'000;           // over all mesh instances
-inline constexpr uint64_t kMaxTriangles = 100'000'000;         // over all mesh instances
-inline constexpr uint64_t kMaxAccessorElements = 100'000'000;  // per glTF accessor
+//    (65,535) nodes and 65,534 bones per mesh;
+//  - the decode budget: what a file makes skelview decode may not exceed DecodeBudget(bytes), where
+//    bytes is what the model really has (its file plus its external buffer files; for other
+//    formats every file Assimp read), so that a small file cannot make it decode gigabytes by
+//    repeating or zero-filling data. glTF, counted before anything is decoded: per primitive
+//    kDecodeBytesPerVertex bytes per vertex plus kDecodeBytesPerInfluenceSet per JOINTS_n/WEIGHTS_n
+//    set, 4 per index and 12 per triangle, once per node that shows the mesh (once for a mesh no
+//    node shows); 64 per inverse bind matrix; 4 per animation key time and value component, per
+//    channel. Other formats: kDecodeBytesPerVertex per vertex and 12 per triangle of every mesh
+//    instance copied from Assimp's scene. Refused with "its meshes... would take N MiB to decode,
+//    more than the M MiB skelview allows for a model of K KiB";
+//  - textures: at most 16,384 pixels a side, kMaxTexturePixels pixels each and
+//    kMaxTotalTexturePixels over the model, checked on the image's header before it is decoded;
+//    a texture beyond them is left out with a warning naming it (the model still loads).
+inline constexpr uint64_t kMaxFileBytes = uint64_t{2} << 30;        // 2 GiB
+inline constexpr uint64_t kMaxVertices = 50'000'000;                // over all mesh instances
+inline constexpr uint64_t kMaxTriangles = 100'000'000;              // over all mesh instances
+inline constexpr uint64_t kMaxAccessorElements = 100'000'000;       // per glTF accessor
+inline constexpr uint64_t kDecodeBudgetBase = uint64_t{256} << 20;  // 256 MiB
+inline constexpr uint64_t kDecodeBudgetPerByte = 16;
+inline constexpr uint64_t kMaxDecodeBytes = uint64_t{6} << 30;  // 6 GiB, whatever the file size
+// Position, normal, uv, four joints and four weights of a Model vertex.
+inline constexpr uint64_t kDecodeBytesPerVertex = 56;
+// One JOINTS_n/WEIGHTS_n pair read as floats.
+inline constexpr uint64_t kDecodeBytesPerInfluenceSet = 32;
+inline constexpr uint64_t kMaxTexturePixels = uint64_t{8192} * 8192;       // 256 MiB as RGBA8
+inline constexpr uint64_t kMaxTotalTexturePixels = 4 * kMaxTexturePixels;  // 1 GiB as RGBA8
+
+// min(kMaxDecodeBytes, kDecodeBudgetBase + kDecodeBudgetPerByte * source_bytes), in bytes.
+uint64_t DecodeBudget(uint64_t source_bytes);
 
 // Loads a rigged (or static) model. glTF 2.0 meshes, skins, materials and animations are read by
 // skelview's own bounds-checked reader (Assimp builds only the node tree), which sidesteps Assimp
@@ -76,15 +101,24 @@ inline constexpr uint64_t kMaxAccessorElements = 100'000'000;  // per glTF acces
 //    cut to the 4 largest and renormalised, with a warning); unskinned meshes are bound rigidly to
 //    their node; vertices of a skinned mesh without any weight follow the mesh's node;
 //  - materials with base colour and textures decoded to RGBA8 (file textures relative to the
-//    model, embedded ones too; an unreadable texture is a warning, not a failure);
+//    model, embedded ones too; an unreadable, refused or too large texture is a warning, not a
+//    failure);
+//  - source_files: the files read (see Model::source_files).
 //  - clips: per-joint tracks in seconds (ticks per second from the file, 25 when a non-glTF
 //    file gives none), glTF step/linear/cubic-spline interpolation kept exactly, rotation key
 //    values unit length; several unnamed animations that each move different joints for the same
 //    time are merged into one clip; every clip is prepared for sampling (PrepareClip).
+// Files: the model file and everything it refers to must be regular files (a FIFO, device or
+// directory is refused before it is opened, and files are opened non-blocking); references
+// (percent-decoded) must stay inside the model's folder unless options.allow_outside_files —
+// a refused buffer fails the load ("cannot read buffer file 'URI': outside the model's folder;
+// --allow-outside-files reads it"), a refused texture or side file of another format is a
+// warning naming it. Every read of Assimp's goes through the same rules. Messages quote names,
+// URIs and Assimp's own errors cut to a few hundred characters.
 // Fails, with LoadResult::error, for a missing, unreadable or empty file, a file that is not a
 // model Assimp reads, a truncated or malformed glTF, an empty scene (no meshes and no nodes),
 // non-finite or huge (> kMaxCoordinate) coordinates or transforms, anything over the limits
-// above, and when options.cancelled() returns true. Never throws.
+// above, a refused model file or buffer, and when options.cancelled() returns true. Never throws.
 LoadResult LoadModel(const std::string& path, const LoadOptions& options);
 LoadResult LoadModel(const std::string& path);  // no progress, not cancellable
 

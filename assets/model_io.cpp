@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -471,6 +472,8 @@ void WriteModel(Writer* writer, const Model& model) {
   }
   w.U32(static_cast<uint32_t>(model.warnings.size()));
   for (const std::string& warning : model.warnings) w.String(warning);
+  w.U32(static_cast<uint32_t>(model.source_files.size()));
+  for (const std::string& file : model.source_files) w.String(file);
 }
 
 }  // namespace
@@ -596,6 +599,22 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   const size_t warnings = r.Count(4, "warnings");
   model.warnings.resize(warnings);
   for (size_t i = 0; i < warnings && !r.failed(); ++i) model.warnings[i] = r.String("warning");
+  if (r.failed()) return fail(r.error());
+
+  // Source files are absolute paths, each once (outputs are checked against them).
+  const size_t files = r.Count(4, "source files");
+  model.source_files.resize(files);
+  std::set<std::string> seen;
+  for (size_t i = 0; i < files && !r.failed(); ++i) {
+    std::string& file = model.source_files[i];
+    file = r.String("source file");
+    if (r.failed()) break;
+    if (file.empty() || file[0] != '/' || file.find('\0') != std::string::npos) {
+      r.Fail("corrupted model data: source file " + std::to_string(i) + " is not an absolute path");
+    } else if (!seen.insert(file).second) {
+      r.Fail("corrupted model data: source file " + std::to_string(i) + " is listed twice");
+    }
+  }
   if (r.failed()) return fail(r.error());
   if (r.remaining() != 0) {
     return fail("corrupted model data: " + std::to_string(r.remaining()) +

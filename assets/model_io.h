@@ -13,8 +13,8 @@ namespace assets {
 
 // Every field of `model` as bytes: the magic "SKVMODEL", a format version, then the source,
 // skeleton (names, parents, rest transforms, inverse binds), is_bone, meshes, materials, textures,
-// clips and warnings. Little-endian; floats bit-exact, so DeserializeModel gives back an equal
-// Model. Size is about the size of the model's arrays plus a few bytes per name.
+// clips, warnings and source files. Little-endian; floats bit-exact, so DeserializeModel gives back
+// an equal Model. Size is about the size of the model's arrays plus a few bytes per name.
 std::string SerializeModel(const Model& model);
 
 // Rebuilds a Model from SerializeModel's bytes into *out. Everything is validated before it is
@@ -23,10 +23,11 @@ std::string SerializeModel(const Model& model);
 // indices must be in range, array sizes must agree (normals, uvs, joints and weights per vertex,
 // three indices per triangle, one inverse bind per bone, key values per key time), floats must be
 // finite (coordinates and matrices within kMaxCoordinate, rotations and normals unit length,
-// each vertex's weights summing to 1, key times increasing), and the skeleton must pass
-// ik::Skeleton::Build. Returns false with a one-line reason in *error (e.g. "truncated model data:
-// mesh 0 positions need 1200 bytes, 40 remain"), leaving *out unspecified, for a truncated or
-// corrupted buffer or one of another format version. Never throws, never crashes.
+// each vertex's weights summing to 1, key times increasing), source files must be absolute paths
+// listed once each, and the skeleton must pass ik::Skeleton::Build. Returns false with a one-line
+// reason in *error (e.g. "truncated model data: mesh 0 positions need 1200 bytes, 40 remain"),
+// leaving *out unspecified, for a truncated or corrupted buffer or one of another format version.
+// Never throws, never crashes.
 bool DeserializeModel(std::string_view bytes, Model* out, std::string* error);
 
 // The same two for a pipe, without the whole byte image in memory on either side. A sink takes the
@@ -48,6 +49,6 @@ bool SerializeModelTo(const Model& model, const ByteSink& sink);
 bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
-inline constexpr uint32_t kModelFormatVersion = 1;
+inline constexpr uint32_t kModelFormatVersion = 2;
 
 }  // namespace assets

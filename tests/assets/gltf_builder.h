@@ -101,6 +101,18 @@ class Builder {
   }
 };
 
+// A 2x2 uncompressed true-colour TGA (stb_image reads it), for texture files.
+inline std::string SmallTga() {
+  std::string t(18, '\0');
+  t[2] = 2;   // uncompressed true colour
+  t[12] = 2;  // width
+  t[14] = 2;  // height
+  t[16] = 32;
+  t[17] = 8;
+  for (int i = 0; i < 4; ++i) t += std::string{'\x40', '\x80', '\xC0', '\xFF'};
+  return t;
+}
+
 inline void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),

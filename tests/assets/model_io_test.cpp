@@ -104,6 +104,7 @@ void ExpectSameModel(const Model& a, const Model& b) {
     EXPECT_EQ(ca.sampling.fully_animated, cb.sampling.fully_animated);
   }
   EXPECT_EQ(a.warnings, b.warnings);
+  EXPECT_EQ(a.source_files, b.source_files);
 }
 
 Model RoundTrip(const Model& model) {
@@ -186,6 +187,7 @@ Model EveryFeature() {
   empty.name = "";
   model.clips.push_back(empty);
   model.warnings = {"first warning", "second: with \"quotes\""};
+  model.source_files = {"/models/hero.gltf", "/models/hero.bin", "/models/t\xC3\xA9x.png"};
   return model;
 }
 
@@ -467,6 +469,21 @@ TEST(ModelIo, NonCanonicalFlagsAndRotationKeysAreRefused) {
   m.clips[0].channels[0].rotation.values[1] *= 1.0005f;  // |q|² off by 1e-3: not unit enough
   EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
   EXPECT_THAT(error, HasSubstr("unit quaternion"));
+}
+
+// Outputs are checked against the source files: each must be an absolute path, listed once.
+TEST(ModelIo, RelativeOrRepeatedSourceFilesAreRefused) {
+  Model out;
+  std::string error;
+  for (const std::vector<std::string>& files :
+       {std::vector<std::string>{"relative/hero.gltf"}, std::vector<std::string>{""},
+        std::vector<std::string>{std::string("/nul\0inside", 12)},
+        std::vector<std::string>{"/a.gltf", "/a.bin", "/a.gltf"}}) {
+    Model m = EveryFeature();
+    m.source_files = files;
+    EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
+    EXPECT_THAT(error, HasSubstr("source file"));
+  }
 }
 
 TEST(ModelIo, AcceptedBytesSerialiseBackUnchanged) {

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
@@ -53,6 +55,22 @@ TEST(ImportProcess, BringsTheModelBackWhole) {
   EXPECT_EQ(model.skeleton.joint_count(), original.skeleton.joint_count());
   EXPECT_EQ(model.vertex_count(), original.vertex_count());
   EXPECT_EQ(model.clips.size(), original.clips.size());
+}
+
+TEST(ImportProcess, SourceFilesComeBackThroughTheWorker) {
+  // A .gltf with its buffer beside it: the model streamed back lists both files it was read from
+  // (used to keep exports from overwriting them).
+  const std::string dir = testpaths::TempDir() + "/worker-sources";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string gltf = dir + "/hero.gltf";
+  std::string error;
+  ASSERT_TRUE(assets::ExportGltf(assets::MakeBuiltinCharacter(), gltf, &error)) << error;
+  assets::Model model;
+  ASSERT_TRUE(app::ImportIsolated(gltf, &model, &error, WorkerLimits())) << error;
+  const std::string real_dir = std::filesystem::canonical(dir).string();
+  EXPECT_EQ(model.source_files,
+            (std::vector<std::string>{real_dir + "/hero.gltf", real_dir + "/hero.bin"}));
 }
 
 TEST(ImportProcess, CancelStopsTheWorkerAtOnce) {

@@ -1,6 +1,7 @@
 // Scratch-file loading and the Model invariants shared by the harnesses.
 #include "tests/fuzz/fuzz_common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -8,23 +9,54 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "assets/animation.h"
 #include "assets/importer.h"
 #include "ik/kinematics.h"
+#include "tests/assets/gltf_builder.h"
 
 namespace fuzz {
 namespace {
 
-std::string ScratchDirectory() {
-  static const std::string dir = [] {
+namespace fs = std::filesystem;
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+std::string Real(const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  return ec ? std::string() : real.string();
+}
+
+// <base>/skelview-fuzz-<pid>/model/: the model's folder, with the side files of fuzz_common.h;
+// the files above it must never be read.
+const fs::path& ModelFolder() {
+  static const fs::path folder = [] {
     const char* env = std::getenv("SKELVIEW_FUZZ_DIR");
-    std::string base = env && *env ? env : "/tmp";
-    std::string d = base + "/skelview-fuzz-" + std::to_string(getpid());
-    std::filesystem::create_directories(d);
-    return d;
+    const fs::path base =
+        fs::path(env && *env ? env : "/tmp") / ("skelview-fuzz-" + std::to_string(getpid()));
+    const fs::path model = base / "model";
+    fs::create_directories(model / "sub");
+    const std::vector<uint8_t> strip = testgltf::SkinnedStrip().data;
+    const std::string bytes(strip.begin(), strip.end());
+    for (const fs::path& p : {model / "side.bin", model / "sub/side.bin", base / "outside.bin"}) {
+      WriteFile(p, bytes);
+    }
+    WriteFile(model / "side.tga", testgltf::SmallTga());
+    WriteFile(base / "outside.tga", testgltf::SmallTga());
+    WriteFile(model / "side.mtl", "newmtl m\nKd 1 0 0\nmap_Kd side.tga\n");
+    WriteFile(base / "outside.mtl", "newmtl m\nKd 0 1 0\nmap_Kd outside.tga\n");
+    std::error_code ec;
+    fs::create_symlink("side.bin", model / "link_in", ec);
+    fs::create_symlink("../outside.bin", model / "link_out", ec);
+    fs::create_symlink("..", model / "link_dir", ec);
+    mkfifo((model / "fifo").c_str(), 0600);
+    return model;
   }();
-  return dir;
+  return folder;
 }
 
 [[noreturn]] void Broken(const char* what) {
@@ -89,18 +121,33 @@ void CheckModel(const assets::Model& model) {
   }
 }
 
+void CheckSourceFiles(const assets::Model& model, const std::string& model_path,
+                      const std::string& folder) {
+  Require(!model.source_files.empty() && model.source_files[0] == model_path,
+          "source files start with the model file");
+  std::set<std::string> seen;
+  for (const std::string& file : model.source_files) {
+    Require(file.rfind(folder + "/", 0) == 0, "only files inside the model's folder are read");
+    Require(seen.insert(file).second, "each source file once");
+  }
+}
+
 void LoadBytes(const uint8_t* data, size_t size, const std::string& extension) {
-  const std::string path = ScratchDirectory() + "/input" + extension;
+  const fs::path path = ModelFolder() / ("input" + extension);
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
-  const assets::LoadResult result = assets::LoadModel(path);
+  const assets::LoadResult result = assets::LoadModel(path.string());
   if (result.ok()) {
     CheckModel(*result.model);
+    CheckSourceFiles(*result.model, Real(path), Real(ModelFolder()));
+    for (const std::string& w : result.model->warnings) Require(w.size() <= 600, "short warning");
   } else {
     Require(!result.error.empty() && result.error.find('\n') == std::string::npos,
             "one-line error");
+    // Messages are cut to a few hundred characters (plus the path).
+    Require(result.error.size() <= path.string().size() + 600, "short error");
   }
 }
 

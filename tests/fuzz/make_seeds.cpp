@@ -1,7 +1,9 @@
 // Writes the fuzzers' seed corpora, all made by our code: a small cut of the built-in character
 // exported as .glb/.gltf and converted by Assimp's exporters to other formats, hand-written glTFs
-// exercising every pre-pass repair, tiny hand-written files for readers Assimp cannot export
-// (SMD, MD5, BVH, OFF), and serialised models.
+// exercising every pre-pass repair, glTFs and OBJs referring to the side files the harnesses put
+// next to the input (fuzz_common.h: inside, outside, through symlinks, percent-encoded, a FIFO),
+// tiny hand-written files for readers Assimp cannot export (SMD, MD5, BVH, OFF), and serialised
+// models.
 //   usage: fuzz_make_seeds OUT_DIR   (creates OUT_DIR/gltf, OUT_DIR/assimp, OUT_DIR/model_io)
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -88,6 +91,44 @@ std::vector<std::pair<std::string, testgltf::Builder>> HandWrittenGltfs() {
   return out;
 }
 
+// The strip with its buffer and images referring to side files by these URIs (see
+// fuzz_common.h for what each names).
+std::vector<std::pair<std::string, json>> ReferencingGltfs() {
+  std::vector<std::pair<std::string, json>> out;
+  const std::pair<const char*, const char*> buffers[] = {
+      {"side", "side.bin"},
+      {"side_encoded", "%73ide.bin"},
+      {"sub", "sub/side.bin"},
+      {"sub_encoded_separator", "sub%2Fside.bin"},
+      {"link_in", "link_in"},
+      {"outside", "../outside.bin"},
+      {"outside_encoded", "%2e%2e/outside.bin"},
+      {"link_out", "link_out"},
+      {"link_dir", "link_dir/outside.bin"},
+      {"fifo", "fifo"},
+      {"absolute", "/etc/hostname"}};
+  for (const auto& [name, uri] : buffers) {
+    json doc = testgltf::SkinnedStrip().Finished();
+    doc["buffers"][0]["uri"] = uri;
+    out.emplace_back(std::string("buffer_") + name, doc);
+  }
+  json doc = testgltf::SkinnedStrip().Finished();
+  doc["buffers"][0]["uri"] = "side.bin";
+  const char* const images[] = {"side.tga", "../outside.tga",       "%2e%2e/outside.tga",
+                                "fifo",     "link_dir/outside.tga", "sub/../side.tga"};
+  json primitive = doc["meshes"][0]["primitives"][0];
+  doc["meshes"][0]["primitives"] = json::array();
+  for (size_t i = 0; i < std::size(images); ++i) {
+    doc["images"].push_back({{"uri", images[i]}});
+    doc["textures"].push_back({{"source", i}});
+    doc["materials"].push_back({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", i}}}}}});
+    primitive["material"] = i;
+    doc["meshes"][0]["primitives"].push_back(primitive);
+  }
+  out.emplace_back("images", doc);
+  return out;
+}
+
 // Tiny files for readers Assimp has no exporter for; the first byte of an assimp seed selects
 // the extension in fuzz_assimp.cpp's table.
 struct TextSeed {
@@ -108,8 +149,15 @@ const TextSeed kTextSeeds[] = {
      "MD5Version 10\ncommandline \"\"\nnumJoints 2\nnumMeshes 1\njoints {\n"
      "\t\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n\t\"tip\" 0 ( 0 1 0 ) ( 0 0 0 )\n}\nmesh {\n"
      "\tshader \"skin\"\n\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n"
-     "\tvert 2 ( 0 1 ) 2 2\n\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights 3\n"
+     "\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights 3\n"
      "\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 0 1 ( 1 0 0 )\n\tweight 2 1 1 ( 0 0 0 )\n}\n"},
+    {2, "mtl_side.obj",
+     "mtllib side.mtl\nusemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+     "f 1/1 2/2 3/3\n"},
+    {2, "mtl_outside.obj", "mtllib ../outside.mtl\nusemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"},
+    {2, "mtl_fifo.obj",
+     "mtllib fifo\nmtllib link_dir/outside.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
+     "f 1 2 3\n"},
     {9, "two_bones.bvh",
      "HIERARCHY\nROOT hip\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
      "Zrotation Xrotation Yrotation\n\tJOINT knee\n\t{\n\t\tOFFSET 0 -1 0\n\t\tCHANNELS 3 "
@@ -160,6 +208,7 @@ int main(int argc, char** argv) {
     builder.WriteGltf((gltf_dir / (name + ".gltf")).string());
     Write(gltf_dir / (name + ".glb"), builder.Glb());
   }
+  for (const auto& [name, doc] : ReferencingGltfs()) Write(gltf_dir / (name + ".gltf"), doc.dump());
 
   // Other formats: Assimp's exporters on the small character, prefixed with the extension index.
   const std::string source = (gltf_dir / "small_character.glb").string();
