@@ -16,7 +16,7 @@
 #include <array>
 #include <cmath>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 

@@ -27,7 +27,7 @@
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 #include "ik/transform.h"
-#include "ik/two_bone_ik_internal.h"
+#include "ik/internal/two_bone_ik_internal.h"
 
 namespace ik {
 
