@@ -22,7 +22,6 @@
 
 namespace ik {
 
-using internal::IdentityQuat;
 using internal::JointFrame;
 
 const char* AimFallbackName(AimFallback f) {
@@ -78,7 +77,7 @@ glm::quat AimInFrame(const JointFrame& frame, const glm::vec3& axis_local,
   const float scale2 = glm::dot(axis_model, axis_model) + glm::dot(frame.origin, frame.origin);
   if (!(glm::dot(to_target_model, to_target_model) > 1e-12f * scale2)) {
     SetFallback(fallback, AimFallback::kTargetAtJoint);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   const glm::vec3 d = internal::ToFrame(frame, to_target_model);
   RotationFallback rf;
@@ -86,7 +85,7 @@ glm::quat AimInFrame(const JointFrame& frame, const glm::vec3& axis_local,
       RotationBetween(axis_local, d, up_local ? *up_local : glm::vec3(0.0f), &rf);
   if (rf == RotationFallback::kZeroVector) {
     SetFallback(fallback, AimFallback::kTargetAtJoint);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   if (rf == RotationFallback::kAntiparallel) SetFallback(fallback, AimFallback::kAntiparallel);
   if (!up_local || !up_reference_local) return swing;
@@ -157,20 +156,20 @@ glm::quat AimCorrection(const glm::mat4& joint_frame_model, const glm::vec3& axi
       (up_local && !IsFinite(*up_local)) ||
       (up_reference_local && !IsFinite(*up_reference_local))) {
     SetFallback(fallback, AimFallback::kNonFiniteInput);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   JointFrame frame;
   if (!internal::MakeJointFrame(joint_frame_model, glm::vec3(1.0f), &frame)) {
     SetFallback(fallback, AimFallback::kSingularFrame);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   if (!NonZero(axis_local)) {
     SetFallback(fallback, AimFallback::kNoAxis);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   const glm::quat q = AimInFrame(frame, axis_local, target_model, up_local ? &*up_local : nullptr,
                                  up_reference_local ? &*up_reference_local : nullptr, fallback);
-  return IsFinite(q) ? internal::Normalize(q) : IdentityQuat();
+  return IsFinite(q) ? NormalizeOrIdentity(q) : IdentityRotation();
 }
 
 AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
@@ -261,7 +260,7 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   result.axis_before_model = glm::normalize(axis_model_before);
   result.axis_after_model = result.axis_before_model;
   result.angle_before =
-      internal::AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
+      AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
   result.angle_after = result.angle_before;
 
   // Up: the local axis and how to find the reference in a frame.
@@ -311,8 +310,8 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
     }
     const glm::quat full =
         RotationBetween(internal::ToFrame(fk, bone_model), internal::ToFrame(fk, wanted_model));
-    const glm::quat part = internal::ScaleRotation(full, fraction);
-    glm::quat rotation = internal::Normalize(path_locals[k].rotation * part);
+    const glm::quat part = ScaleRotation(full, fraction);
+    glm::quat rotation = NormalizeOrIdentity(path_locals[k].rotation * part);
     if (const JointLimit* limit = limit_of(k)) {
       bool clamped = false;
       rotation = ClampRotation(*limit, rest_locals[path[k]].rotation, rotation, &clamped);
@@ -344,7 +343,7 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
       AimInFrame(f0, axis_local, target_model, have_up_local ? &up_local : nullptr,
                  have_up_reference ? &up_reference : nullptr, &aim_fallback);
   SetFallback(&result.fallback, aim_fallback);
-  glm::quat rotation = internal::Normalize(path_locals[0].rotation * correction);
+  glm::quat rotation = NormalizeOrIdentity(path_locals[0].rotation * correction);
   if (const JointLimit* limit = limit_of(0)) {
     bool clamped = false;
     rotation = ClampPointing(*limit, rest_locals[joint].rotation, rotation, axis_local, &clamped);
@@ -381,7 +380,7 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   const glm::vec3 axis_after = internal::FromFrame(after, axis_local);
   result.origin_model = after.origin;
   result.axis_after_model = glm::normalize(axis_after);
-  result.angle_after = internal::AngleBetweenDirections(axis_after, target_model - after.origin);
+  result.angle_after = AngleBetweenDirections(axis_after, target_model - after.origin);
   if (!IsFinite(result.axis_after_model) || !std::isfinite(result.angle_after)) {
     restore();
     return fail(AimFallback::kNonFiniteInput);

@@ -89,8 +89,7 @@ const char* EndOrientationName(EndOrientation e) {
 
 namespace {
 
-constexpr float kPi = 3.14159265f;
-const glm::quat kIdentity(1.0f, 0.0f, 0.0f, 0.0f);
+const glm::quat kIdentity = IdentityRotation();
 // Copied rather than default-constructed: GCC turns the many zero fields into a `rep stos`
 // whose startup costs about 10 ns, more than a tenth of a solve.
 const TwoBoneIkResult kEmptyResult{};
@@ -155,13 +154,8 @@ inline glm::vec3 Times(const glm::mat4& m, const glm::vec3& v) {
   return glm::vec3(m[0]) * v.x + glm::vec3(m[1]) * v.y + glm::vec3(m[2]) * v.z;
 }
 
-inline glm::quat Conjugate(const glm::quat& q) { return glm::quat(q.w, -q.x, -q.y, -q.z); }
-
-inline glm::quat Mul(const glm::quat& a, const glm::quat& b) {
-  return glm::quat(
-      a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-      a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w);
-}
+inline glm::quat Conjugate(const glm::quat& q) { return glm::conjugate(q); }
+inline glm::quat Mul(const glm::quat& a, const glm::quat& b) { return a * b; }
 
 inline glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
   return v - glm::dot(v, unit_axis) * unit_axis;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ik/rotation.h"
 #include "ik/skeleton.h"
 
 namespace ik {
@@ -77,7 +78,7 @@ struct TwoBoneIkOptions {
   // set. Exact when both bones are perpendicular to the axis.
   bool hinge = false;
   float hinge_min_angle = 0.0f;
-  float hinge_max_angle = 3.14159265f;
+  float hinge_max_angle = kPi;
 
   // Soft IK, as a fraction of the chain length L = ℓ_ab + ℓ_bc, in [0, 1]; 0 = off. Targets
   // farther than (1 - soft)·L are eased with an exponential so the chain only approaches full

@@ -345,7 +345,7 @@ TEST(Aim, TargetStraightBehindTurnsHalfWayRoundAndStillPoints) {
   const ik::AimResult r =
       ik::SolveAimPose(h.skeleton, calf, behind, options, nullptr, &h.pose, &h.models);
   EXPECT_EQ(r.fallback, ik::AimFallback::kAntiparallel);
-  EXPECT_NEAR(r.angle_before, 3.14159f, 1e-3f);
+  EXPECT_NEAR(r.angle_before, ik::kPi, 1e-3f);
   EXPECT_LE(AngleBetween(BoneModel(h.models, calf, calf + 1), behind - knee), kExact);
   // Turned about the up axis (local x), which therefore stayed put.
   const glm::vec3 x_before = glm::mat3(iktest::MakeHumanoid().models[calf]) * glm::vec3(1, 0, 0);

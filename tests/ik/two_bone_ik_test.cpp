@@ -1065,7 +1065,7 @@ TEST(TwoBoneIkDrift, TenThousandFramesOfAMovingTargetLeaveNoDrift) {
   const float swing = 0.4f * (len - std::abs(rig.upper - rig.lower));
   const glm::vec3 pole = a + glm::vec3(0.0f, 0.0f, 2.0f * len);
   auto target_at = [&](int frame) {
-    const float phase = 6.2831853f * static_cast<float>(frame) / 10000.0f;
+    const float phase = ik::kTwoPi * static_cast<float>(frame) / 10000.0f;
     const glm::vec3 dir =
         glm::normalize(glm::vec3(std::cos(3.0f * phase), -1.0f, 0.5f * std::sin(2.0f * phase)));
     return a + dir * (mid_reach + swing * std::sin(5.0f * phase));
@@ -1117,7 +1117,7 @@ TEST(TwoBoneIkDrift, HingeWithPoleReturnsTheWholePoseAfterAClosedPath) {
   options.bend_axis_local = glm::vec3(1, 0, 0);
   options.pole_model = a + glm::vec3(0.0f, 0.0f, 3.0f * len);
   auto target_at = [&](int frame) {
-    const float phase = 6.2831853f * static_cast<float>(frame) / 10000.0f;
+    const float phase = ik::kTwoPi * static_cast<float>(frame) / 10000.0f;
     const glm::vec3 dir =
         glm::normalize(glm::vec3(0.6f * std::sin(phase), -1.0f, 0.3f * std::sin(2.0f * phase)));
     return a + dir * (lo + (len - lo) * (0.5f + 0.3f * std::cos(phase)));
