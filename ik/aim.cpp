@@ -259,8 +259,7 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   }
   result.axis_before_model = glm::normalize(axis_model_before);
   result.axis_after_model = result.axis_before_model;
-  result.angle_before =
-      AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
+  result.angle_before = AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
   result.angle_after = result.angle_before;
 
   // Up: the local axis and how to find the reference in a frame.

@@ -25,8 +25,11 @@ inline void Multiply(const glm::mat4& a, const glm::mat4& b, glm::mat4* out) {
     const __m128 y = _mm_shuffle_ps(col, col, _MM_SHUFFLE(1, 1, 1, 1));
     const __m128 z = _mm_shuffle_ps(col, col, _MM_SHUFFLE(2, 2, 2, 2));
     const __m128 w = _mm_shuffle_ps(col, col, _MM_SHUFFLE(3, 3, 3, 3));
-    _mm_storeu_ps(&(*out)[c][0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, x), _mm_mul_ps(a1, y)),
-                                            _mm_add_ps(_mm_mul_ps(a2, z), _mm_mul_ps(a3, w))));
+    // a3·w (the parent's translation, for the translation column) is added last, so that a
+    // point far from the origin is rounded once per joint, not twice.
+    const __m128 xyz =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, x), _mm_mul_ps(a1, y)), _mm_mul_ps(a2, z));
+    _mm_storeu_ps(&(*out)[c][0], _mm_add_ps(xyz, _mm_mul_ps(a3, w)));
   };
   column(0);
   column(1);

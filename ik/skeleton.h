@@ -2,12 +2,11 @@
 // one forward loop turns local transforms into model-space matrices.
 #pragma once
 
+#include <glm/glm.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/glm.hpp>
 
 #include "ik/transform.h"
 
@@ -16,8 +15,8 @@ namespace ik {
 // One joint as given to Skeleton::Build.
 struct JointDesc {
   std::string name;
-  int parent = -1;               // index of an earlier joint, or -1 for a root
-  Transform rest;                // rest (bind-time) local transform relative to the parent
+  int parent = -1;                        // index of an earlier joint, or -1 for a root
+  Transform rest;                         // rest (bind-time) local transform relative to the parent
   std::optional<glm::mat4> inverse_bind;  // S⁻¹: model space -> joint space at bind time.
                                           // When absent, the inverse of the rest model matrix.
 };

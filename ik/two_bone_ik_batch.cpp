@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "ik/cpu_features.h"
+#include "ik/internal/two_bone_ik_internal.h"
 
 namespace ik {
 
@@ -94,6 +95,7 @@ void TwoBoneIkBatch::Solve(const TwoBoneIkOptions& options, Kernel kernel) {
   }
   Params params{};
   params.epsilon = options.epsilon;
+  params.reach_fuzz = internal::kReachLimitFuzz;
   params.weight = options.weight;
   params.has_pole = options.pole_model.has_value();
   if (options.pole_model) {

@@ -36,6 +36,7 @@ struct alignas(64) Block {
 
 struct Params {
   float epsilon;
+  float reach_fuzz;  // kReachLimitFuzz (two_bone_ik_internal.h)
   float weight;
   bool has_pole;  // every chain's knee goes toward `pole` (model space)
   float pole[3];

@@ -17,7 +17,8 @@ bool SolveTwoBoneIkFast(const glm::mat4& start_model, const glm::mat4& mid_model
                      &end_model[0][0],
                      &target_model.x,
                      options.pole_model ? &options.pole_model->x : nullptr,
-                     options.epsilon};
+                     options.epsilon,
+                     kReachLimitFuzz};
   FastOutput out;
   if (!(CpuHasAvx2Fma() ? SolveFastAvx2(in, &out) : SolveFastSse2(in, &out))) return false;
   result->solve_case = static_cast<TwoBoneCase>(out.solve_case);

@@ -10,6 +10,7 @@
 
 #include "ik/cpu_features.h"
 #include "ik/internal/two_bone_ik_fast_io.h"
+#include "ik/internal/two_bone_ik_internal.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 #include "tests/ik/ik_test_util.h"
@@ -178,7 +179,8 @@ void ExpectFastBuildReaches(FastBuild solve, uint32_t seed) {
     const float len = rig.upper + rig.lower;
     const glm::vec3 t =
         iktest::TargetAt(rng, Position(m, 1), RandomTargetDistance(rng, rig.upper, rig.lower));
-    const ik::internal::FastInput in{&m[1][0][0], &m[2][0][0], &m[3][0][0], &t.x, nullptr, 1e-5f};
+    const ik::internal::FastInput in{
+        &m[1][0][0], &m[2][0][0], &m[3][0][0], &t.x, nullptr, 1e-5f, ik::internal::kReachLimitFuzz};
     ik::internal::FastOutput out;
     if (!solve(in, &out)) continue;  // the general path's business
     ++solved;
@@ -555,12 +557,22 @@ TEST(TwoBoneIkDegenerate, NearlyAntiparallelTurnsStayAccurate) {
   }
 }
 
-// --- Positions-only API ----------------------------------------------------------------------
+// --- The knee circle -------------------------------------------------------------------------
 
-TEST(TwoBonePositions, GiveTheKneeCircleOfTheSeed) {
+// A chain with identity frames at positions a, b, c.
+Leg LegAt(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+  Leg leg;
+  leg.start[3] = glm::vec4(a, 1.0f);
+  leg.mid[3] = glm::vec4(b, 1.0f);
+  leg.end[3] = glm::vec4(c, 1.0f);
+  return leg;
+}
+
+TEST(TwoBoneKneeCircle, IsTheSeedsCircle) {
   const glm::vec3 a(0.0f), b(0.0f, -0.45f, 0.1f), c(0.0f, -0.87f, 0.1f);
   const glm::vec3 t(0.0f, -0.6f, 0.0f);
-  const ik::TwoBonePositions p = ik::SolveTwoBonePositions(a, b, c, t, {});
+  const Leg leg = LegAt(a, b, c);
+  const ik::TwoBoneIkResult p = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, t);
   const float l_ab = glm::length(b - a), l_bc = glm::length(c - b);
   EXPECT_EQ(p.solve_case, ik::TwoBoneCase::kReachable);
   // Law of cosines, as in the seed: cos θ = (ℓ_bc² - ℓ_ab² - d²) / (-2 ℓ_ab d).
@@ -577,16 +589,7 @@ TEST(TwoBonePositions, GiveTheKneeCircleOfTheSeed) {
   EXPECT_NEAR(p.reach_min, std::abs(l_ab - l_bc), 1e-6f);
 }
 
-TEST(TwoBonePositions, NonFiniteInputIsDegenerateAndFinite) {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const ik::TwoBonePositions p = ik::SolveTwoBonePositions(glm::vec3(0.0f), glm::vec3(0, -1, 0),
-                                                           glm::vec3(0, -2, 0), glm::vec3(nan), {});
-  EXPECT_EQ(p.solve_case, ik::TwoBoneCase::kDegenerate);
-  EXPECT_EQ(p.fallback, ik::TwoBoneFallback::kNonFiniteInput);
-  EXPECT_TRUE(ik::IsFinite(p.b_final) && ik::IsFinite(p.c_final));
-}
-
-TEST(TwoBonePositions, AtTheReachLimitTheRadiusIsZeroNotNaN) {
+TEST(TwoBoneKneeCircle, AtTheReachLimitTheRadiusIsZeroNotNaN) {
   // Lengths and a target distance whose float sum rounds past ℓ_ab + ℓ_bc.
   std::mt19937 rng(5);
   for (int i = 0; i < 10000; ++i) {
@@ -595,7 +598,8 @@ TEST(TwoBonePositions, AtTheReachLimitTheRadiusIsZeroNotNaN) {
     const glm::vec3 a = dir * Uniform(rng, -1.0f, 1.0f);
     const glm::vec3 b = a + glm::vec3(l_ab, 0, 0), c = b + glm::vec3(0, l_bc, 0);
     const float d = (i % 2 ? l_ab + l_bc : std::abs(l_ab - l_bc));
-    const ik::TwoBonePositions p = ik::SolveTwoBonePositions(a, b, c, a + d * dir, {});
+    const Leg leg = LegAt(a, b, c);
+    const ik::TwoBoneIkResult p = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, a + d * dir);
     ASSERT_TRUE(std::isfinite(p.circle.radius)) << i;
     ASSERT_TRUE(ik::IsFinite(p.b_final)) << i;
     ASSERT_LE(p.circle.radius, std::min(l_ab, l_bc) * 1.00001f) << i;
@@ -987,11 +991,17 @@ TEST(TwoBoneIkPose, NonFiniteInputLeavesPoseAndModelsUnchanged) {
 TEST(TwoBoneIkPose, InvalidChainsAreDegenerateAndExplained) {
   std::mt19937 rng(27);
   ChainRig rig = RandomChainRig(rng);
-  EXPECT_EQ(ik::ValidateChain(rig.skeleton, {1, 2, 3}), "");
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {2, 1, 3}).find("not a descendant"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 3, 2}).find("not a descendant"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 2, 9}).find("out of range"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 1, 3}), "");
+  auto why_not = [&](const ik::TwoBoneChain& chain) {
+    std::string why;
+    return chain.Validate(rig.skeleton, &why) ? std::string("valid") : why;
+  };
+  EXPECT_TRUE(ik::TwoBoneChain({1, 2, 3}).Validate(rig.skeleton));
+  EXPECT_EQ(why_not({1, 2, 3}), "valid");
+  EXPECT_NE(why_not({2, 1, 3}).find("not a descendant"), std::string::npos);
+  EXPECT_NE(why_not({1, 3, 2}).find("not a descendant"), std::string::npos);
+  EXPECT_NE(why_not({1, 2, 9}).find("out of range"), std::string::npos);
+  EXPECT_NE(why_not({1, 1, 3}).find("not a descendant"), std::string::npos);
+  EXPECT_FALSE(ik::TwoBoneChain({1, 1, 3}).Validate(rig.skeleton));  // the reason is optional
   const auto r = ik::SolveTwoBoneIkPose(rig.skeleton, {2, 1, 3}, {glm::vec3(0.0f), {}}, {},
                                         &rig.pose, &rig.models);
   EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kDegenerate);
