@@ -21,7 +21,8 @@ void LocalToModel(const Skeleton& skeleton, const Pose& pose, const glm::mat4& r
 void MultiplyInto(const glm::mat4& a, const glm::mat4& b, glm::mat4* out);
 
 // Recomputes 𝕋 for `joint` and all its descendants only, leaving the others as they are; `models`
-// must already hold valid matrices for the ancestors of `joint`.
+// must already hold valid matrices for the ancestors of `joint`. Allocates nothing, whatever the
+// joint order.
 void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
                       std::vector<glm::mat4>* models);
 
