@@ -30,9 +30,4 @@ void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
 void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,
                  std::vector<glm::mat4>* palette);
 
-// World position of a joint (translation column of its model matrix).
-inline glm::vec3 JointPosition(const std::vector<glm::mat4>& models, int joint) {
-  return glm::vec3(models[joint][3]);
-}
-
 }  // namespace ik
