@@ -224,10 +224,14 @@ float AngleBetweenRotations(const glm::quat& a, const glm::quat& b) {
   return RotationAngle(glm::conjugate(a) * b);
 }
 
+double AngleBetweenDirections(const glm::dvec3& a, const glm::dvec3& b) {
+  if (ZeroOrNonFinite(a) || ZeroOrNonFinite(b)) return 0.0;
+  const glm::dvec3 u = Unitish(a), v = Unitish(b);
+  return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v));
+}
+
 float AngleBetweenDirections(const glm::vec3& a, const glm::vec3& b) {
-  if (ZeroOrNonFinite(a) || ZeroOrNonFinite(b)) return 0.0f;
-  const glm::dvec3 u = Unitish(glm::dvec3(a)), v = Unitish(glm::dvec3(b));
-  return static_cast<float>(std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v)));
+  return static_cast<float>(AngleBetweenDirections(glm::dvec3(a), glm::dvec3(b)));
 }
 
 glm::quat ScaleRotation(const glm::quat& q_in, float fraction) {

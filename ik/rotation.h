@@ -87,6 +87,7 @@ float AngleBetweenRotations(const glm::quat& a, const glm::quat& b);
 // Angle between two directions (any finite lengths), radians in [0, π], accurate at every angle
 // (atan2, not acos). 0 when either is zero.
 float AngleBetweenDirections(const glm::vec3& a, const glm::vec3& b);
+double AngleBetweenDirections(const glm::dvec3& a, const glm::dvec3& b);
 
 // The same axis, `fraction` of the angle (the short way round). Exact in angle, unlike Nlerp.
 glm::quat ScaleRotation(const glm::quat& q, float fraction);
