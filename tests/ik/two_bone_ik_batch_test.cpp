@@ -164,6 +164,36 @@ TEST(TwoBoneIkBatch, Avx2KernelWeightedSolvesAgreeWithSingleSolves) {
   ExpectBatchMatchesSingle(RandomChains(10000, 45), Weighted(), ik::TwoBoneIkBatch::Kernel::kAuto);
 }
 
+// A pole so far away that its squares overflow float: the kernel must not place the knee itself
+// (it would land off the spheres and report reached); the scalar solver takes those chains.
+TEST(TwoBoneIkBatch, FarPolesGoToTheScalarSolverAndReachedStaysHonest) {
+  const std::vector<Chain> chains = RandomChains(2000, 49);
+  for (float distance : {1e20f, 3e38f}) {
+    ik::TwoBoneIkOptions options;
+    options.pole_model = glm::normalize(glm::vec3(1.0f, 0.2f, 1.0f)) * distance;
+    for (auto kernel : {ik::TwoBoneIkBatch::Kernel::kSse2, ik::TwoBoneIkBatch::Kernel::kAuto}) {
+      ik::TwoBoneIkBatch batch(static_cast<int>(chains.size()));
+      for (int i = 0; i < batch.size(); ++i) {
+        batch.SetChain(i, chains[i].start, chains[i].mid, chains[i].end, chains[i].target);
+      }
+      batch.Solve(options, kernel);
+      int reached = 0;
+      for (int i = 0; i < batch.size(); ++i) {
+        const Chain& c = chains[i];
+        const ik::TwoBoneIkResult single =
+            ik::SolveTwoBoneIk(c.start, c.mid, c.end, c.target, options);
+        ASSERT_EQ(batch.reached(i), single.reached) << i;
+        if (!batch.reached(i)) continue;
+        ++reached;
+        glm::vec3 knee, end;
+        Apply(c, batch.start_correction(i), batch.mid_correction(i), &knee, &end);
+        ASSERT_LE(glm::length(end - c.target), 1e-5f * c.length) << i;
+      }
+      EXPECT_GT(reached, batch.size() / 3);
+    }
+  }
+}
+
 TEST(TwoBoneIkBatch, HingeAndSoftGoThroughTheScalarSolverForEveryChain) {
   const std::vector<Chain> chains = RandomChains(500, 46);
   ik::TwoBoneIkBatch batch(static_cast<int>(chains.size()));

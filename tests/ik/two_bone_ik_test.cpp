@@ -499,12 +499,15 @@ TEST(TwoBoneIkDegenerate, NonFiniteJointMatricesAreDegenerate) {
   }
 }
 
-TEST(TwoBoneIkDegenerate, CoordinatesThatOverflowAreDegenerateNotNaN) {
+TEST(TwoBoneIkDegenerate, TargetsWhoseDistanceOverflowsFloatAreOutOfRangeNotNaN) {
   Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
   const ik::TwoBoneIkResult r =
       ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, glm::vec3(3e38f, -3e38f, 3e38f));
   ExpectAllFinite(r);
   EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kDegenerate);
+  EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kOutOfRange);
+  EXPECT_FALSE(r.reached);
+  EXPECT_STREQ(ik::FallbackName(ik::TwoBoneFallback::kOutOfRange), "out_of_range");
 }
 
 TEST(TwoBoneIkDegenerate, SingularStartFrameIsDegenerate) {
@@ -1062,6 +1065,230 @@ TEST(TwoBoneIkPose, StraightRestLegWithDetectedAxisBendsTheRightWay) {
   EXPECT_TRUE(r.reached);
   EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kColinearChain);
   EXPECT_GT(r.b_final.z, 0.1f);  // forward, like the rest pose's knee
+}
+
+// --- Extreme finite inputs --------------------------------------------------------------------
+// Any finite input gets a finite answer, and `reached` is true only when the end, where the
+// corrections really put it, is within ReachTolerance of the target.
+
+// Where a job-level result's corrections put the end, in double: the start's turn D = A_k q_k A_k⁻¹
+// applied to both bones, the mid's A_j q_j A_j⁻¹ to the lower one.
+glm::dvec3 EndAfter(const glm::mat4& start, const glm::mat4& mid, const glm::mat4& end,
+                    const ik::TwoBoneIkResult& r) {
+  const glm::dmat3 k{glm::dvec3(glm::vec3(start[0])), glm::dvec3(glm::vec3(start[1])),
+                     glm::dvec3(glm::vec3(start[2]))};
+  const glm::dmat3 j{glm::dvec3(glm::vec3(mid[0])), glm::dvec3(glm::vec3(mid[1])),
+                     glm::dvec3(glm::vec3(mid[2]))};
+  const glm::dquat qk = glm::normalize(glm::dquat(r.start_correction.w, r.start_correction.x,
+                                                  r.start_correction.y, r.start_correction.z));
+  const glm::dquat qj = glm::normalize(
+      glm::dquat(r.mid_correction.w, r.mid_correction.x, r.mid_correction.y, r.mid_correction.z));
+  const glm::dmat3 d_k = k * glm::mat3_cast(qk) * glm::inverse(k);
+  const glm::dmat3 d_j = j * glm::mat3_cast(qj) * glm::inverse(j);
+  const glm::dvec3 a = glm::dvec3(glm::vec3(start[3])), b = glm::dvec3(glm::vec3(mid[3])),
+                   c = glm::dvec3(glm::vec3(end[3]));
+  return a + d_k * (b - a) + d_k * (d_j * (c - b));
+}
+
+// The honesty every solve owes: finite, and reached only when the end really is on the target.
+void ExpectHonest(const glm::mat4& start, const glm::mat4& mid, const glm::mat4& end,
+                  const glm::vec3& target, const ik::TwoBoneIkResult& r, const std::string& what) {
+  ExpectAllFinite(r);
+  if (r.solve_case == ik::TwoBoneCase::kDegenerate) {
+    EXPECT_FALSE(r.reached) << what;
+    return;
+  }
+  const glm::dvec3 a = glm::dvec3(glm::vec3(start[3])), b = glm::dvec3(glm::vec3(mid[3])),
+                   c = glm::dvec3(glm::vec3(end[3]));
+  const double length = glm::length(b - a) + glm::length(c - b);
+  const double miss = glm::length(EndAfter(start, mid, end, r) - glm::dvec3(target));
+  const double tolerance = static_cast<double>(
+      ik::ReachTolerance(static_cast<float>(length), glm::vec3(start[3]), target));
+  if (r.reached) {
+    EXPECT_LE(miss, tolerance) << what << ": reported reached";
+  }
+  // The reported error is the measured one (to float precision of the chain).
+  EXPECT_NEAR(static_cast<double>(r.error), miss, 2e-6 * length + tolerance) << what;
+}
+
+// A bent leg scaled by `scale` (in its translations: a rig in other units) and moved by `offset`.
+Leg ScaledLeg(float scale, const glm::vec3& offset) {
+  Leg leg = MakeLeg(0.45f * scale, 0.42f * scale, glm::vec3(0.0f, 0.0f, 0.1f));
+  for (glm::mat4* m : {&leg.start, &leg.mid, &leg.end}) (*m)[3] += glm::vec4(offset, 0.0f);
+  return leg;
+}
+
+TEST(TwoBoneIkExtreme, PolesAnyDistanceAwayPlaceTheKneeTowardThem) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const glm::vec3 target(0.1f, -0.6f, 0.05f);
+  for (const glm::vec3& pole_dir :
+       {glm::vec3(1, 0, 1), glm::vec3(-1, 0.3f, 0), glm::vec3(0, 0, -1)}) {
+    for (float distance : {1.0f, 1e10f, 1e20f, 1e30f, 3e38f}) {
+      ik::TwoBoneIkOptions options;
+      options.pole_model = glm::normalize(pole_dir) * distance;
+      for (bool hinge : {false, true}) {
+        options.hinge = hinge;
+        options.bend_axis_local = glm::vec3(1, 0, 0);
+        const std::string what = "pole " + std::to_string(distance) + (hinge ? " hinge" : "");
+        const ik::TwoBoneIkResult r =
+            ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+        ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+        EXPECT_TRUE(r.reached) << what;
+        EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kNone) << what;
+        // The knee is on the pole's side of the start-target line.
+        const glm::dvec3 s = glm::normalize(glm::dvec3(target));
+        const glm::dvec3 knee = glm::dvec3(r.b_final) - glm::dot(glm::dvec3(r.b_final), s) * s;
+        const glm::dvec3 pole = glm::dvec3(glm::normalize(pole_dir));
+        EXPECT_GT(glm::dot(knee, pole - glm::dot(pole, s) * s), 0.0) << what;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, PolesOnTheStartTargetLineAtAnyDistanceFallBack) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const glm::vec3 target(0.0f, -0.6f, 0.0f);
+  for (float distance : {-1e30f, -2.0f, 1e-30f, 1e-40f, 0.3f, 1e20f, 3e38f}) {
+    ik::TwoBoneIkOptions options;
+    options.pole_model = glm::vec3(0.0f, -distance, 0.0f);
+    const ik::TwoBoneIkResult r = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+    ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(distance));
+    EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kPoleColinear) << distance;
+    EXPECT_TRUE(r.reached) << distance;
+  }
+}
+
+TEST(TwoBoneIkExtreme, TargetsAtAnyFiniteDistanceAreSolvedOrOutOfRange) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const float denormal = 1e-40f;
+  for (const glm::vec3& target :
+       {glm::vec3(1e20f, 0.0f, 1e20f), glm::vec3(-3e38f, 1.0f, 0.0f), glm::vec3(0.0f, 3e38f, 0.0f),
+        glm::vec3(1e-30f, 0.0f, 0.0f), glm::vec3(denormal, -denormal, 0.0f), glm::vec3(0.0f),
+        glm::vec3(0.0f, -0.87f, 0.1f), glm::vec3(1e-30f, -0.6f, 1e-30f)}) {
+    for (bool hinge : {false, true}) {
+      ik::TwoBoneIkOptions options;
+      options.hinge = hinge;
+      const ik::TwoBoneIkResult r =
+          ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+      const std::string what =
+          std::to_string(target.x) + "," + std::to_string(target.y) + (hinge ? " hinge" : "");
+      ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+      EXPECT_NE(r.fallback, ik::TwoBoneFallback::kNonFiniteInput) << what;
+      EXPECT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate) << what;
+      if (glm::length(target) > 1e10f) {
+        // Far beyond reach: fully extended toward the target.
+        EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kTooFar) << what;
+        const glm::dvec3 dir = glm::normalize(glm::dvec3(target));
+        EXPECT_NEAR(glm::dot(glm::dvec3(r.c_final), dir), 0.87, 1e-5) << what;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, HugeAndTinyRigsReachTheirTargetsAtAnyPlacement) {
+  std::mt19937 rng(91);
+  int reached = 0, solves = 0;
+  for (float scale : {1e-30f, 1e-20f, 1e-6f, 1.0f, 1e6f, 1e15f, 1e30f}) {
+    for (float offset_scale : {0.0f, 1.0f, 100.0f}) {
+      const glm::vec3 offset = iktest::RandomUnit(rng) * (offset_scale * scale);
+      const Leg leg = ScaledLeg(scale, offset);
+      for (int i = 0; i < 50; ++i) {
+        const float d = scale * (0.05f + 0.8f * Uniform(rng, 0.0f, 1.0f));
+        const glm::vec3 target = offset + iktest::RandomUnit(rng) * d;
+        for (bool hinge : {false, true}) {
+          ik::TwoBoneIkOptions options;
+          options.hinge = hinge;
+          const ik::TwoBoneIkResult r =
+              ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+          const std::string what = "scale " + std::to_string(scale) + " offset " +
+                                   std::to_string(offset_scale) + " #" + std::to_string(i);
+          ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+          ASSERT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate) << what;
+          if (!hinge && r.solve_case == ik::TwoBoneCase::kReachable) {
+            ++solves;
+            reached += r.reached ? 1 : 0;
+          }
+        }
+      }
+    }
+  }
+  // Every reachable target is reached: the tolerance grows with what float positions can resolve.
+  EXPECT_GT(solves, 500);
+  EXPECT_EQ(reached, solves);
+}
+
+TEST(TwoBoneIkExtreme, DenormalRigsStayFiniteAndHonest) {
+  const Leg leg = ScaledLeg(1e-40f, glm::vec3(0.0f));
+  for (const glm::vec3& target : {glm::vec3(0.0f, -6e-41f, 0.0f), glm::vec3(3e-41f, -3e-41f, 0.0f),
+                                  glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f)}) {
+    for (bool hinge : {false, true}) {
+      ik::TwoBoneIkOptions options;
+      options.hinge = hinge;
+      const ik::TwoBoneIkResult r =
+          ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+      ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(target.y));
+      EXPECT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate);
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, HugeAndTinyFrameScalesWork) {
+  // The scale in the matrices (a root scaled by 1e15 or 1e-15), not in the translations.
+  for (float scale : {1e-15f, 1e15f}) {
+    Leg leg = MakeLeg(0.45f * scale, 0.42f * scale, glm::vec3(0.0f, 0.0f, 0.1f));
+    for (glm::mat4* m : {&leg.start, &leg.mid}) {
+      for (int col = 0; col < 3; ++col) (*m)[col] *= scale;
+    }
+    const glm::vec3 target = glm::vec3(0.1f, -0.6f, 0.05f) * scale;
+    const ik::TwoBoneIkResult r = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target);
+    ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(scale));
+    EXPECT_TRUE(r.reached) << scale;
+  }
+}
+
+// The pose level on rigs whose root puts them far away, in huge or tiny units: measured on the
+// recomputed matrices, reached exactly when the end is within tolerance, and every reachable
+// target reached while float positions there resolve the chain (the rig no more than 1,000
+// chain lengths from the origin); beyond that, still never a false `reached`.
+TEST(TwoBoneIkExtreme, PoseLevelReachesOnRigsOfAnyScaleAndPlacementAndNeverLies) {
+  std::mt19937 rng(92);
+  for (float scale : {1e-20f, 1e-3f, 100.0f, 1e20f}) {
+    for (float distance : {0.0f, 1000.0f, 1e6f}) {
+      iktest::ChainRig rig = iktest::RandomChainRig(rng, false);
+      ik::Transform& root = rig.pose.locals[0];
+      root.scale *= scale;
+      root.translation = root.translation * scale + iktest::RandomUnit(rng) * (distance * scale);
+      ik::LocalToModel(rig.skeleton, rig.pose, &rig.models);
+      // Lengths in double: squares of 1e20 overflow float.
+      const glm::vec3 a = Position(rig.models, 1);
+      const glm::dvec3 b(Position(rig.models, 2)), c(Position(rig.models, 3));
+      const double upper = glm::length(b - glm::dvec3(a)), lower = glm::length(c - b);
+      const double lo = std::abs(upper - lower);
+      const float hi = static_cast<float>(upper + lower);
+      for (int i = 0; i < 30; ++i) {
+        iktest::ChainRig solved = rig;
+        const double d =
+            lo + (static_cast<double>(hi) - lo) * static_cast<double>(Uniform(rng, 0.05f, 0.95f));
+        const glm::vec3 target(glm::dvec3(a) + glm::dvec3(iktest::RandomUnit(rng)) * d);
+        ik::TwoBoneIkOptions options;
+        options.pole_model = a + iktest::RandomUnit(rng) * (1e17f * scale);
+        const ik::TwoBoneIkResult r = ik::SolveTwoBoneIkPose(
+            solved.skeleton, solved.chain, {target, {}}, options, &solved.pose, &solved.models);
+        const std::string what = "scale " + std::to_string(scale) + " at " +
+                                 std::to_string(distance) + " #" + std::to_string(i);
+        ExpectAllFinite(r);
+        const float miss = static_cast<float>(
+            glm::length(glm::dvec3(Position(solved.models, 3)) - glm::dvec3(target)));
+        EXPECT_EQ(r.error, miss) << what;
+        if (r.reached) {
+          EXPECT_LE(miss, ik::ReachTolerance(hi, a, target)) << what;
+        }
+        if (distance <= 1000.0f) {
+          EXPECT_TRUE(r.reached) << what;
+        }
+      }
+    }
+  }
 }
 
 // --- Drift ----------------------------------------------------------------------------------
