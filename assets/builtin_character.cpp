@@ -15,11 +15,12 @@
 #include "assets/animation.h"
 #include "assets/isosurface.h"
 #include "ik/kinematics.h"
+#include "ik/rotation.h"
 
 namespace assets {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using ik::kPi;
 constexpr float kGridSpacing = 0.022f;  // metres between field samples
 constexpr float kLimbBlend = 0.022f;    // smooth-union width between limb parts, metres
 constexpr float kTorsoBlend = 0.06f;    // wider on the torso, so that it reads as one body

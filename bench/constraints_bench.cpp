@@ -264,12 +264,13 @@ void BM_Aim(benchmark::State& state) {
   std::vector<glm::mat4> models = p.models;
   ik::AimOptions options;
   options.spread = static_cast<int>(state.range(0));
+  ik::AimWorkspace workspace;
   size_t i = 0;
   for (auto _ : state) {
     std::copy(p.pose.locals.begin(), p.pose.locals.end(), pose.locals.begin());
     std::copy(p.models.begin(), p.models.end(), models.begin());
     const ik::AimResult r = ik::SolveAimPose(p.skeleton, 6, p.targets[i++ % p.targets.size()],
-                                             options, nullptr, &pose, &models);
+                                             options, nullptr, &pose, &models, &workspace);
     benchmark::DoNotOptimize(r.angle_after);
   }
   state.SetItemsProcessed(state.iterations());
@@ -287,12 +288,13 @@ void BM_AimUpLimit(benchmark::State& state) {
   options.up_direction_model = glm::vec3(0, 1, 0);
   ik::JointLimits limits;
   limits.Set(6, ik::JointLimit::Cone(glm::vec3(0, 1, 0), 1.0f, -0.5f, 0.5f));
+  ik::AimWorkspace workspace;
   size_t i = 0;
   for (auto _ : state) {
     std::copy(p.pose.locals.begin(), p.pose.locals.end(), pose.locals.begin());
     std::copy(p.models.begin(), p.models.end(), models.begin());
     const ik::AimResult r = ik::SolveAimPose(p.skeleton, 6, p.targets[i++ % p.targets.size()],
-                                             options, &limits, &pose, &models);
+                                             options, &limits, &pose, &models, &workspace);
     benchmark::DoNotOptimize(r.angle_after);
   }
   state.SetItemsProcessed(state.iterations());

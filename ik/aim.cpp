@@ -13,16 +13,14 @@
 #include "ik/aim.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 
 namespace ik {
 
-using internal::IdentityQuat;
 using internal::JointFrame;
 
 const char* AimFallbackName(AimFallback f) {
@@ -55,10 +53,46 @@ namespace {
 
 constexpr int kMaxSpread = 64;
 
-bool NonZero(const glm::vec3& v) { return glm::dot(v, v) > 1e-20f; }
+using D3 = glm::dvec3;
+
+// Any component nonzero: a direction, however short.
+bool NonZero(const glm::vec3& v) { return v.x != 0.0f || v.y != 0.0f || v.z != 0.0f; }
 
 void SetFallback(AimFallback* slot, AimFallback f) {
   if (slot && *slot == AimFallback::kNone) *slot = f;
+}
+
+// `to - from` in double: the difference of any two finite floats fits there.
+D3 Offset(const glm::vec3& to, const glm::vec3& from) { return D3(to) - D3(from); }
+
+// A model-space direction taken into a joint frame, in double.
+D3 ToFrame(const JointFrame& frame, const D3& direction_model) {
+  return glm::dmat3(frame.inverse) * direction_model;
+}
+
+// A double direction as a float vector of the same direction: scaled so its largest component
+// is 1, which float holds whatever the original magnitude.
+glm::vec3 FloatDirection(const D3& v) {
+  const double big = std::max(std::abs(v.x), std::max(std::abs(v.y), std::abs(v.z)));
+  return big > 0.0 ? glm::vec3(v / big) : glm::vec3(0.0f);
+}
+
+// The unit float vector along a double direction.
+glm::vec3 UnitDirection(const D3& v) {
+  const double big = std::max(std::abs(v.x), std::max(std::abs(v.y), std::abs(v.z)));
+  return big > 0.0 ? glm::vec3(glm::normalize(v / big)) : glm::vec3(0.0f);
+}
+
+glm::quat ToFloat(const glm::dquat& q) {
+  return NormalizeOrIdentity(glm::quat(static_cast<float>(q.w), static_cast<float>(q.x),
+                                       static_cast<float>(q.y), static_cast<float>(q.z)));
+}
+
+// The target counts as at the joint when it is nearer than float positions around the joint can
+// resolve a direction: 1e-6 of the larger of the bone and the joint's distance from the origin.
+bool TargetAtJoint(const D3& to_target_model, const D3& axis_model, const glm::vec3& origin) {
+  const double scale2 = glm::dot(axis_model, axis_model) + glm::dot(D3(origin), D3(origin));
+  return !(glm::dot(to_target_model, to_target_model) > 1e-12 * scale2);
 }
 
 // The basis axis of a frame most perpendicular to `axis`: a deterministic default up.
@@ -69,41 +103,39 @@ glm::vec3 MostPerpendicularBasisAxis(const glm::vec3& axis) {
   return glm::vec3(0.0f, 0.0f, 1.0f);
 }
 
-// The aim in an already built frame. `up_reference_local` is a direction in the frame.
+// The aim in an already built frame, in double. `up_reference_local` is a direction in the frame.
 glm::quat AimInFrame(const JointFrame& frame, const glm::vec3& axis_local,
                      const glm::vec3& target_model, const glm::vec3* up_local,
-                     const glm::vec3* up_reference_local, AimFallback* fallback) {
-  const glm::vec3 to_target_model = target_model - frame.origin;
-  const glm::vec3 axis_model = internal::FromFrame(frame, axis_local);
-  const float scale2 = glm::dot(axis_model, axis_model) + glm::dot(frame.origin, frame.origin);
-  if (!(glm::dot(to_target_model, to_target_model) > 1e-12f * scale2)) {
+                     const D3* up_reference_local, AimFallback* fallback) {
+  const D3 to_target_model = Offset(target_model, frame.origin);
+  const D3 axis_model = glm::dmat3(frame.basis) * D3(axis_local);
+  if (TargetAtJoint(to_target_model, axis_model, frame.origin)) {
     SetFallback(fallback, AimFallback::kTargetAtJoint);
-    return IdentityQuat();
+    return IdentityRotation();
   }
-  const glm::vec3 d = internal::ToFrame(frame, to_target_model);
+  const D3 d = ToFrame(frame, to_target_model);
+  const D3 up = up_local ? D3(*up_local) : D3(0.0);
   RotationFallback rf;
-  const glm::quat swing =
-      RotationBetween(axis_local, d, up_local ? *up_local : glm::vec3(0.0f), &rf);
+  const glm::dquat swing = RotationBetween(D3(axis_local), d, up, &rf);
   if (rf == RotationFallback::kZeroVector) {
     SetFallback(fallback, AimFallback::kTargetAtJoint);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   if (rf == RotationFallback::kAntiparallel) SetFallback(fallback, AimFallback::kAntiparallel);
-  if (!up_local || !up_reference_local) return swing;
+  if (!up_local || !up_reference_local) return ToFloat(swing);
   // Twist about the new axis so up_local (after the swing) faces the reference. Both must have a
-  // part perpendicular to the axis, or the twist is undefined.
-  const glm::vec3 axis_now = glm::normalize(d);
-  const glm::vec3 up_now = Rotate(swing, *up_local);
-  const glm::vec3 up_perp = up_now - glm::dot(up_now, axis_now) * axis_now;
-  const glm::vec3 ref_perp =
-      *up_reference_local - glm::dot(*up_reference_local, axis_now) * axis_now;
-  if (!(glm::dot(up_perp, up_perp) > 1e-8f * glm::dot(up_now, up_now)) ||
-      !(glm::dot(ref_perp, ref_perp) >
-        1e-8f * glm::dot(*up_reference_local, *up_reference_local))) {
+  // part perpendicular to the axis, or the twist is undefined. Directions only: the reference is
+  // brought to unit size first, however far the up target is.
+  const D3 axis_now = D3(UnitDirection(d));
+  const D3 up_now = Rotate(swing, glm::normalize(up));
+  const D3 ref = D3(UnitDirection(*up_reference_local));
+  const D3 up_perp = up_now - glm::dot(up_now, axis_now) * axis_now;
+  const D3 ref_perp = ref - glm::dot(ref, axis_now) * axis_now;
+  if (!(glm::dot(up_perp, up_perp) > 1e-8) || !(glm::dot(ref_perp, ref_perp) > 1e-8)) {
     SetFallback(fallback, AimFallback::kUpColinear);
-    return swing;
+    return ToFloat(swing);
   }
-  return RotationAbout(axis_now, up_now, *up_reference_local) * swing;
+  return ToFloat(RotationAbout(axis_now, up_now, ref) * swing);
 }
 
 // Recomputes the model matrices of the path joints from index `from` down to 0 (joint k's parent
@@ -157,25 +189,25 @@ glm::quat AimCorrection(const glm::mat4& joint_frame_model, const glm::vec3& axi
       (up_local && !IsFinite(*up_local)) ||
       (up_reference_local && !IsFinite(*up_reference_local))) {
     SetFallback(fallback, AimFallback::kNonFiniteInput);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   JointFrame frame;
   if (!internal::MakeJointFrame(joint_frame_model, glm::vec3(1.0f), &frame)) {
     SetFallback(fallback, AimFallback::kSingularFrame);
-    return IdentityQuat();
+    return IdentityRotation();
   }
   if (!NonZero(axis_local)) {
     SetFallback(fallback, AimFallback::kNoAxis);
-    return IdentityQuat();
+    return IdentityRotation();
   }
-  const glm::quat q = AimInFrame(frame, axis_local, target_model, up_local ? &*up_local : nullptr,
-                                 up_reference_local ? &*up_reference_local : nullptr, fallback);
-  return IsFinite(q) ? internal::Normalize(q) : IdentityQuat();
+  const D3 reference = up_reference_local ? D3(*up_reference_local) : D3(0.0);
+  return AimInFrame(frame, axis_local, target_model, up_local ? &*up_local : nullptr,
+                    up_reference_local ? &reference : nullptr, fallback);
 }
 
 AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
                        const AimOptions& options, const JointLimits* limits, Pose* pose,
-                       std::vector<glm::mat4>* models) {
+                       std::vector<glm::mat4>* models, AimWorkspace* workspace) {
   AimResult result;
   result.target_model = IsFinite(target_model) ? target_model : glm::vec3(0.0f);
   const int n = skeleton.joint_count();
@@ -184,8 +216,8 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
     result.fallback = why;
     return result;
   };
-  if (!pose || !models || joint < 0 || joint >= n || static_cast<int>(pose->locals.size()) != n ||
-      static_cast<int>(models->size()) != n) {
+  if (!pose || !models || !workspace || joint < 0 || joint >= n ||
+      static_cast<int>(pose->locals.size()) != n || static_cast<int>(models->size()) != n) {
     return fail(AimFallback::kInvalidJoint);
   }
   if (!options.Validate() || (limits && !limits->Validate(skeleton))) {
@@ -197,16 +229,16 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   }
   auto& locals = pose->locals;
   const auto& m = *models;
+  AimWorkspace& ws = *workspace;
 
   // The path: the joint, then the ancestors sharing the turn.
-  // Fixed-size buffers: no allocation per solve.
-  std::array<int, kMaxSpread + 1> path;
-  int path_size = 1;
-  path[0] = joint;
-  while (path_size <= options.spread && skeleton.parent(path[path_size - 1]) >= 0) {
-    path[path_size] = skeleton.parent(path[path_size - 1]);
-    ++path_size;
+  std::vector<int>& path = ws.path;
+  path.clear();
+  path.push_back(joint);
+  while (static_cast<int>(path.size()) <= options.spread && skeleton.parent(path.back()) >= 0) {
+    path.push_back(skeleton.parent(path.back()));
   }
+  const int path_size = static_cast<int>(path.size());
   const int top_index = path_size - 1;
   const int top = path[top_index];
   const int top_parent = skeleton.parent(top);
@@ -253,15 +285,14 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   result.degenerate = false;
   result.origin_model = frame0.origin;
   const glm::vec3 axis_model_before = internal::FromFrame(frame0, axis_local);
-  const float axis_len2 = glm::dot(axis_local, axis_local);
-  if (!(axis_len2 > 1e-24f) || !(glm::dot(axis_model_before, axis_model_before) > 1e-30f)) {
+  if (!NonZero(axis_local) || !NonZero(axis_model_before) || !IsFinite(axis_local)) {
     result.fallback = AimFallback::kNoAxis;
     return result;
   }
-  result.axis_before_model = glm::normalize(axis_model_before);
+  result.axis_before_model = UnitDirection(D3(axis_model_before));
   result.axis_after_model = result.axis_before_model;
-  result.angle_before =
-      internal::AngleBetweenDirections(axis_model_before, target_model - frame0.origin);
+  result.angle_before = static_cast<float>(
+      AngleBetweenDirections(D3(axis_model_before), Offset(target_model, frame0.origin)));
   result.angle_after = result.angle_before;
 
   // Up: the local axis and how to find the reference in a frame.
@@ -269,10 +300,15 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
       options.up_target_model.has_value() || options.up_direction_model.has_value();
   const glm::vec3 up_local = options.up_local
                                  ? *options.up_local
-                                 : MostPerpendicularBasisAxis(axis_local / std::sqrt(axis_len2));
+                                 : MostPerpendicularBasisAxis(FloatDirection(D3(axis_local)));
 
-  std::array<Transform, kMaxSpread + 1> path_locals;  // working copy; pose->locals untouched
-  std::array<glm::mat4, kMaxSpread + 1> path_models;
+  // Working copies; pose->locals untouched until the end.
+  ws.path_locals.resize(path_size);
+  ws.path_models.resize(path_size);
+  ws.share_prefix.resize(path_size);
+  ws.original.resize(path_size);
+  Transform* path_locals = ws.path_locals.data();
+  glm::mat4* path_models = ws.path_models.data();
   for (int k = 0; k <= top_index; ++k) {
     path_locals[k] = locals[path[k]];
     path_models[k] = m[path[k]];
@@ -285,8 +321,8 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   };
 
   // Ancestors, topmost first, each by its share of what remains.
+  float* share_prefix = ws.share_prefix.data();
   float share_sum = 1.0f;  // Σ falloff^i for i = 0..k, built up below
-  std::array<float, kMaxSpread + 1> share_prefix;
   share_prefix[0] = 1.0f;
   for (int k = 1; k <= top_index; ++k) {
     float s = 1.0f;
@@ -303,24 +339,22 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
         !internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
       continue;  // a turn made a frame singular: leave this ancestor as it is
     }
-    const glm::vec3 bone_model = internal::FromFrame(f0, axis_local);
-    const glm::vec3 wanted_model = target_model - f0.origin;
-    if (!(glm::dot(wanted_model, wanted_model) >
-          1e-12f * (glm::dot(bone_model, bone_model) + glm::dot(f0.origin, f0.origin)))) {
+    const D3 bone_model = glm::dmat3(f0.basis) * D3(axis_local);
+    const D3 wanted_model = Offset(target_model, f0.origin);
+    if (TargetAtJoint(wanted_model, bone_model, f0.origin)) {
       break;  // the target reached the joint's position: no direction left to share
     }
     const glm::quat full =
-        RotationBetween(internal::ToFrame(fk, bone_model), internal::ToFrame(fk, wanted_model));
-    const glm::quat part = internal::ScaleRotation(full, fraction);
-    glm::quat rotation = internal::Normalize(path_locals[k].rotation * part);
+        ToFloat(RotationBetween(ToFrame(fk, bone_model), ToFrame(fk, wanted_model)));
+    const glm::quat part = ScaleRotation(full, fraction);
+    glm::quat rotation = NormalizeOrIdentity(path_locals[k].rotation * part);
     if (const JointLimit* limit = limit_of(k)) {
       bool clamped = false;
       rotation = ClampRotation(*limit, rest_locals[path[k]].rotation, rotation, &clamped);
       result.limited = result.limited || clamped;
     }
     path_locals[k].rotation = rotation;
-    UpdatePath(top_index, path_locals.data(), k, top_parent_model, top_parent >= 0,
-               path_models.data());
+    UpdatePath(top_index, path_locals, k, top_parent_model, top_parent >= 0, path_models);
   }
 
   // The joint itself: the exact aim, in its frame after the ancestors turned.
@@ -328,13 +362,13 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   if (!internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
     return fail(AimFallback::kSingularFrame);
   }
-  glm::vec3 up_reference(0.0f);
+  D3 up_reference(0.0);
   bool have_up_reference = false;
   if (options.up_target_model) {
-    up_reference = internal::ToFrame(f0, *options.up_target_model - f0.origin);
+    up_reference = ToFrame(f0, Offset(*options.up_target_model, f0.origin));
     have_up_reference = true;
   } else if (options.up_direction_model) {
-    up_reference = internal::ToFrame(f0, *options.up_direction_model);
+    up_reference = ToFrame(f0, D3(*options.up_direction_model));
     have_up_reference = true;
   }
   AimFallback aim_fallback = AimFallback::kNone;
@@ -344,7 +378,7 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
       AimInFrame(f0, axis_local, target_model, have_up_local ? &up_local : nullptr,
                  have_up_reference ? &up_reference : nullptr, &aim_fallback);
   SetFallback(&result.fallback, aim_fallback);
-  glm::quat rotation = internal::Normalize(path_locals[0].rotation * correction);
+  glm::quat rotation = NormalizeOrIdentity(path_locals[0].rotation * correction);
   if (const JointLimit* limit = limit_of(0)) {
     bool clamped = false;
     rotation = ClampPointing(*limit, rest_locals[joint].rotation, rotation, axis_local, &clamped);
@@ -352,8 +386,10 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   }
   path_locals[0].rotation = rotation;
 
-  // Weight, then write back and recompute the subtree.
-  std::array<glm::quat, kMaxSpread + 1> original;  // restored on failure
+  // Weight, then write back and recompute the subtree (unless nothing turned: then the pose and
+  // models stay exactly as they were).
+  glm::quat* original = ws.original.data();
+  bool changed = false;
   for (int k = 0; k <= top_index; ++k) {
     original[k] = locals[path[k]].rotation;
     glm::quat q = path_locals[k].rotation;
@@ -365,13 +401,14 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
         q = ClampRotation(*limit, rest_locals[path[k]].rotation, q);
       }
     }
+    changed = changed || !(q == original[k]);
     locals[path[k]].rotation = q;
   }
-  LocalToModelFrom(skeleton, *pose, top, models);
+  if (changed) LocalToModelFrom(skeleton, *pose, top, models);
 
   auto restore = [&]() {
     for (int k = 0; k <= top_index; ++k) locals[path[k]].rotation = original[k];
-    LocalToModelFrom(skeleton, *pose, top, models);
+    if (changed) LocalToModelFrom(skeleton, *pose, top, models);
   };
   JointFrame after;
   if (!internal::MakeJointFrame((*models)[joint], locals[joint].scale, &after)) {
@@ -380,8 +417,9 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   }
   const glm::vec3 axis_after = internal::FromFrame(after, axis_local);
   result.origin_model = after.origin;
-  result.axis_after_model = glm::normalize(axis_after);
-  result.angle_after = internal::AngleBetweenDirections(axis_after, target_model - after.origin);
+  result.axis_after_model = UnitDirection(D3(axis_after));
+  result.angle_after = static_cast<float>(
+      AngleBetweenDirections(D3(axis_after), Offset(target_model, after.origin)));
   if (!IsFinite(result.axis_after_model) || !std::isfinite(result.angle_after)) {
     restore();
     return fail(AimFallback::kNonFiniteInput);
@@ -393,11 +431,12 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
 
 AimResult SolveAimPoseAtJoint(const Skeleton& skeleton, int joint, int target_joint,
                               const AimOptions& options, const JointLimits* limits, Pose* pose,
-                              std::vector<glm::mat4>* models) {
+                              std::vector<glm::mat4>* models, AimWorkspace* workspace) {
   const int n = skeleton.joint_count();
   AimResult result;
-  if (!pose || !models || joint < 0 || joint >= n || target_joint < 0 || target_joint >= n ||
-      static_cast<int>(models->size()) != n || static_cast<int>(pose->locals.size()) != n) {
+  if (!pose || !models || !workspace || joint < 0 || joint >= n || target_joint < 0 ||
+      target_joint >= n || static_cast<int>(models->size()) != n ||
+      static_cast<int>(pose->locals.size()) != n) {
     result.fallback = AimFallback::kInvalidJoint;
     return result;
   }
@@ -413,7 +452,7 @@ AimResult SolveAimPoseAtJoint(const Skeleton& skeleton, int joint, int target_jo
     return result;
   }
   return SolveAimPose(skeleton, joint, glm::vec3((*models)[target_joint][3]), options, limits, pose,
-                      models);
+                      models, workspace);
 }
 
 }  // namespace ik

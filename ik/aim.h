@@ -53,8 +53,8 @@ struct AimOptions {
 // and models were left unchanged).
 enum class AimFallback {
   kNone,                 // "none"
-  kInvalidJoint,         // "invalid_joint": joint (or target joint) out of range, or the pose or
-                         // models don't match the skeleton
+  kInvalidJoint,         // "invalid_joint": joint (or target joint) out of range, the pose or
+                         // models don't match the skeleton, or a null pointer
   kInvalidOptions,       // "invalid_options": AimOptions::Validate() or the limits failed, or
                          // axis_child is not a descendant
   kNonFiniteInput,       // "non_finite_input": a NaN/Inf target, local, model matrix or option
@@ -62,8 +62,8 @@ enum class AimFallback {
   kTargetMovesWithBone,  // "target_moves_with_bone": the target joint is below a turned joint
   kNoAxis,               // "no_axis": no axis_local and the bone has no direction (a leaf at its
                          // parent's position, or a zero-length bone); nothing turned
-  kTargetAtJoint,        // "target_at_joint": the target is at the joint: no direction; nothing
-                         // turned
+  kTargetAtJoint,        // "target_at_joint": the target is at the joint (nearer than float
+                         // positions there can resolve a direction); nothing turned
   kAntiparallel,         // "antiparallel": the target is straight behind the bone: it turned 180°
                          // about the up axis (or an arbitrary perpendicular)
   kUpColinear,  // "up_colinear": the up reference lies along the aim direction (or up_local
@@ -91,6 +91,17 @@ struct AimResult {
   int joints_turned = 0;  // 1 + the ancestors that shared the turn
 };
 
+// Scratch space SolveAimPose works in, owned by the caller and reused from call to call: once it
+// has served a solve with a given spread, later solves with that spread or less allocate nothing.
+// Its contents between calls mean nothing; one workspace per thread.
+struct AimWorkspace {
+  std::vector<int> path;               // the joint, then the ancestors sharing the turn
+  std::vector<Transform> path_locals;  // their local transforms while the solve turns them
+  std::vector<glm::mat4> path_models;  // and their model matrices
+  std::vector<float> share_prefix;     // Σ falloff^i, i = 0..k
+  std::vector<glm::quat> original;     // their rotations on input (restored on failure)
+};
+
 // The correction, in the frame `joint_frame_model` (a joint's model matrix without its own scale),
 // that points `axis_local` at `target_model`: target → frame via the inverse, the minimal rotation
 // there (180° turns about `up_local` when given), then, when `up_reference_local` is given (the up
@@ -106,19 +117,20 @@ glm::quat AimCorrection(const glm::mat4& joint_frame_model, const glm::vec3& axi
 // Pose level: points `joint`'s bone at `target_model` (model space), spreading over ancestors as
 // options say, clamping each turned joint by its limit in `limits` (optional; nullptr = none),
 // writing the new local rotations into `pose` and recomputing `models` for the topmost turned
-// joint's subtree. `models` must hold the model matrices of `pose` on input (LocalToModel).
-// Leaves pose and models unchanged and returns degenerate when the joint is out of range, the
-// sizes don't match, the options or limits are invalid, an input is not finite or a frame is
-// singular.
+// joint's subtree. `models` must hold the model matrices of `pose` on input (LocalToModel);
+// `workspace` is the caller's scratch space (see AimWorkspace). Any finite target works, however
+// far (directions are taken in double). Leaves pose and models unchanged and returns degenerate
+// when the joint is out of range, pose, models or workspace is null, the sizes don't match, the
+// options or limits are invalid, an input is not finite or a frame is singular.
 AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
                        const AimOptions& options, const JointLimits* limits, Pose* pose,
-                       std::vector<glm::mat4>* models);
+                       std::vector<glm::mat4>* models, AimWorkspace* workspace);
 
 // The same with another joint of the skeleton as the target (the seed's left calf pointing at the
 // right ankle): its current model position. Degenerate (kTargetMovesWithBone) when `target_joint`
 // lies in the subtree of a joint the solve would turn, since the target would move with the bone.
 AimResult SolveAimPoseAtJoint(const Skeleton& skeleton, int joint, int target_joint,
                               const AimOptions& options, const JointLimits* limits, Pose* pose,
-                              std::vector<glm::mat4>* models);
+                              std::vector<glm::mat4>* models, AimWorkspace* workspace);
 
 }  // namespace ik

@@ -25,8 +25,11 @@ inline void Multiply(const glm::mat4& a, const glm::mat4& b, glm::mat4* out) {
     const __m128 y = _mm_shuffle_ps(col, col, _MM_SHUFFLE(1, 1, 1, 1));
     const __m128 z = _mm_shuffle_ps(col, col, _MM_SHUFFLE(2, 2, 2, 2));
     const __m128 w = _mm_shuffle_ps(col, col, _MM_SHUFFLE(3, 3, 3, 3));
-    _mm_storeu_ps(&(*out)[c][0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, x), _mm_mul_ps(a1, y)),
-                                            _mm_add_ps(_mm_mul_ps(a2, z), _mm_mul_ps(a3, w))));
+    // a3·w (the parent's translation, for the translation column) is added last, so that a
+    // point far from the origin is rounded once per joint, not twice.
+    const __m128 xyz =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, x), _mm_mul_ps(a1, y)), _mm_mul_ps(a2, z));
+    _mm_storeu_ps(&(*out)[c][0], _mm_add_ps(xyz, _mm_mul_ps(a3, w)));
   };
   column(0);
   column(1);
@@ -74,8 +77,8 @@ void LocalToModel(const Skeleton& skeleton, const Pose& pose, std::vector<glm::m
 
 void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
                       std::vector<glm::mat4>* models) {
-  const int n = skeleton.joint_count();
-  assert(static_cast<int>(models->size()) == n && joint >= 0 && joint < n);
+  assert(static_cast<int>(models->size()) == skeleton.joint_count() && joint >= 0 &&
+         joint < skeleton.joint_count());
   auto& out = *models;
   const auto& parents = skeleton.parents();
   auto update = [&](int i) {
@@ -91,16 +94,11 @@ void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
     for (int i = joint; i < end; ++i) update(i);
     return;
   }
-  // General order: a joint after `joint` is in the subtree when its parent is.
-  std::vector<char> in_subtree(n, 0);
-  in_subtree[joint] = 1;
-  update(joint);
-  for (int i = joint + 1; i < n; ++i) {
-    if (parents[i] >= 0 && in_subtree[parents[i]]) {
-      in_subtree[i] = 1;
-      update(i);
-    }
-  }
+  // Other orders: the subtree is contiguous in the skeleton's depth-first order (no allocation).
+  const std::vector<int>& order = skeleton.depth_first();
+  const int begin = skeleton.depth_first_position(joint);
+  const int end = begin + skeleton.subtree_size(joint);
+  for (int k = begin; k < end; ++k) update(order[k]);
 }
 
 void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,

@@ -21,17 +21,13 @@ void LocalToModel(const Skeleton& skeleton, const Pose& pose, const glm::mat4& r
 void MultiplyInto(const glm::mat4& a, const glm::mat4& b, glm::mat4* out);
 
 // Recomputes 𝕋 for `joint` and all its descendants only, leaving the others as they are; `models`
-// must already hold valid matrices for the ancestors of `joint`.
+// must already hold valid matrices for the ancestors of `joint`. Allocates nothing, whatever the
+// joint order.
 void LocalToModelFrom(const Skeleton& skeleton, const Pose& pose, int joint,
                       std::vector<glm::mat4>* models);
 
 // Skin palette 𝕋_i · S_i⁻¹ with the skeleton's inverse bind matrices.
 void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,
                  std::vector<glm::mat4>* palette);
-
-// World position of a joint (translation column of its model matrix).
-inline glm::vec3 JointPosition(const std::vector<glm::mat4>& models, int joint) {
-  return glm::vec3(models[joint][3]);
-}
 
 }  // namespace ik

@@ -175,6 +175,11 @@ const char* LimbSideName(LimbSide side) {
   return "center";
 }
 
+namespace {
+
+// Words of a joint name, lower case, split at non-alphanumeric characters, lower/upper case
+// changes and digits: "mixamorig:LeftUpLeg" → {"mixamorig", "left", "up", "leg"},
+// "thigh.L" → {"thigh", "l"}, "B_Hip_Left" → {"b", "hip", "left"}, "IKFoot" → {"ik", "foot"}.
 std::vector<std::string> NameTokens(const std::string& name) {
   std::vector<std::string> tokens;
   std::string current;
@@ -203,6 +208,8 @@ std::vector<std::string> NameTokens(const std::string& name) {
   flush();
   return tokens;
 }
+
+}  // namespace
 
 std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>* is_bone) {
   const int n = skeleton.joint_count();

@@ -40,9 +40,4 @@ const char* LimbSideName(LimbSide side);  // "left", "right", "center"
 // feet's toe direction (+Z without toes).
 std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>* is_bone = nullptr);
 
-// Words of a joint name, lower case, split at non-alphanumeric characters, lower/upper case
-// changes and digits: "mixamorig:LeftUpLeg" → {"mixamorig", "left", "up", "leg"},
-// "thigh.L" → {"thigh", "l"}, "B_Hip_Left" → {"b", "hip", "left"}.
-std::vector<std::string> NameTokens(const std::string& name);
-
 }  // namespace ik

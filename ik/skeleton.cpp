@@ -64,6 +64,22 @@ std::optional<Skeleton> Skeleton::Build(std::vector<JointDesc> joints, std::stri
       expected = c + size[c];
     }
   }
+  // Depth-first order: each joint followed by its children's subtrees in index order.
+  s.depth_first_.reserve(n);
+  s.depth_first_position_.assign(n, 0);
+  std::vector<int> stack;
+  for (int root = 0; root < n; ++root) {
+    if (s.parents_[root] >= 0) continue;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const int j = stack.back();
+      stack.pop_back();
+      s.depth_first_position_[j] = static_cast<int>(s.depth_first_.size());
+      s.depth_first_.push_back(j);
+      const std::vector<int>& children = s.children_[j];
+      for (auto c = children.rbegin(); c != children.rend(); ++c) stack.push_back(*c);
+    }
+  }
   return s;
 }
 

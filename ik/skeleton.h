@@ -50,6 +50,12 @@ class Skeleton {
   int subtree_end(int joint) const { return subtree_end_[joint]; }
   // True when every subtree occupies a contiguous index range [joint, subtree_end(joint)).
   bool subtree_contiguous() const { return subtree_contiguous_; }
+  // The joints in depth-first order (parents before children, each subtree contiguous: the
+  // subtree of `joint` is depth_first()[p, p + subtree_size(joint)) with p =
+  // depth_first_position(joint)). The identity order when subtree_contiguous().
+  const std::vector<int>& depth_first() const { return depth_first_; }
+  int depth_first_position(int joint) const { return depth_first_position_[joint]; }
+  int subtree_size(int joint) const { return subtree_end_[joint] - joint; }
 
   // Index of the first joint with this exact name, or -1.
   int Find(std::string_view name) const;
@@ -66,6 +72,8 @@ class Skeleton {
   std::vector<glm::mat4> inverse_binds_;
   std::vector<std::vector<int>> children_;
   std::vector<int> subtree_end_;
+  std::vector<int> depth_first_;
+  std::vector<int> depth_first_position_;
   bool subtree_contiguous_ = true;
 };
 

@@ -5,10 +5,6 @@
 
 namespace ik {
 
-glm::mat4 Compose(const glm::mat4& parent_model, const Transform& child_local) {
-  return parent_model * child_local.ToMatrix();
-}
-
 bool IsFinite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
@@ -40,14 +36,6 @@ bool Transform::FromMatrix(const glm::mat4& m, Transform* out) {
   out->rotation = q / len;
   out->scale = s;
   return true;
-}
-
-glm::mat4 AffineInverse(const glm::mat4& m) {
-  const glm::mat3 a(m);
-  const glm::mat3 a_inv = glm::inverse(a);
-  glm::mat4 r(a_inv);
-  r[3] = glm::vec4(-(a_inv * glm::vec3(m[3])), 1.0f);
-  return r;
 }
 
 }  // namespace ik

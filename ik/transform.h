@@ -13,8 +13,6 @@ struct Transform {
   glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // identity: w = 1 (glm's constructor is w, x, y, z)
   glm::vec3 scale{1.0f};
 
-  static Transform Identity() { return {}; }
-
   // The matrix trans(t) · rot(q) · scale(s). Unlike the seed's printed scale matrix, the scale
   // part's last column is (0, 0, 0, 1).
   glm::mat4 ToMatrix() const;
@@ -25,13 +23,6 @@ struct Transform {
 
   bool IsFinite() const;
 };
-
-// Composition of transforms as matrices: parent.ToMatrix() * child.ToMatrix().
-glm::mat4 Compose(const glm::mat4& parent_model, const Transform& child_local);
-
-// The inverse of a rigid-with-scale affine matrix (upper 3x3 invertible, last row 0,0,0,1),
-// cheaper than glm::inverse and exact for rotations.
-glm::mat4 AffineInverse(const glm::mat4& m);
 
 // Rotation matrix of a unit quaternion, written out (entry (3,2) is 2(yz + wx), not the seed's
 // printed 2(yz - wx)). Inline: forward kinematics builds one per joint.

@@ -15,19 +15,24 @@
 //     lower bone onto c′ - b′ in its local frame after the start's turn. Minimal rotations come
 //     from RotationBetween (no acos). Inverses are adjugates: directions need no division by the
 //     determinant, and they stay exact for any invertible frame, scaled or mirrored.
-// This file holds that general path (every option and fallback); common chains take the SIMD fast
-// path in two_bone_ik_fast.inc, which computes the same thing.
+// This file holds that general path (every option and fallback), in double: the squares and
+// products of any finite float fit there, so a target at 1e30 or a rig of denormal size needs no
+// special case, and every threshold is relative to the chain. Common chains take the SIMD fast
+// path in internal/two_bone_ik_fast.inc, which computes the same thing in float.
 // The hinge replaces step 1's knee choice: bend the knee about its axis to the distance needed,
 // swing the limb onto the target, and twist it about the start-target line toward the pole.
+// `reached` is measured: the end is put where the corrections really take it (the start's and
+// the mid's turns applied to the bones in their frames) and compared with the target.
 #include "ik/two_bone_ik.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "ik/internal/two_bone_ik_internal.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 #include "ik/transform.h"
-#include "ik/two_bone_ik_internal.h"
 
 namespace ik {
 
@@ -51,6 +56,8 @@ const char* FallbackName(TwoBoneFallback f) {
       return "none";
     case TwoBoneFallback::kNonFiniteInput:
       return "non_finite_input";
+    case TwoBoneFallback::kOutOfRange:
+      return "out_of_range";
     case TwoBoneFallback::kSingularFrame:
       return "singular_frame";
     case TwoBoneFallback::kInvalidOptions:
@@ -75,39 +82,37 @@ const char* FallbackName(TwoBoneFallback f) {
   return "none";
 }
 
-const char* EndOrientationName(EndOrientation e) {
-  switch (e) {
-    case EndOrientation::kKeepLocal:
-      return "keep_local";
-    case EndOrientation::kKeepModel:
-      return "keep_model";
-    case EndOrientation::kTarget:
-      return "target";
-  }
-  return "keep_local";
+float ReachTolerance(float chain_length, const glm::vec3& start_model,
+                     const glm::vec3& target_model) {
+  const glm::vec3 s = glm::abs(start_model), t = glm::abs(target_model);
+  const float largest =
+      std::max(std::max(std::max(s.x, s.y), std::max(s.z, t.x)), std::max(t.y, t.z));
+  return kReachTolerance * chain_length + 4.0f * std::numeric_limits<float>::epsilon() * largest +
+         8.0f * std::numeric_limits<float>::denorm_min();
 }
 
 namespace {
 
-constexpr float kPi = 3.14159265f;
-const glm::quat kIdentity(1.0f, 0.0f, 0.0f, 0.0f);
-// Copied rather than default-constructed: GCC turns the many zero fields into a `rep stos`
-// whose startup costs about 10 ns, more than a tenth of a solve.
-const TwoBoneIkResult kEmptyResult{};
+using D3 = glm::dvec3;
+using DQ = glm::dquat;
+using DM3 = glm::dmat3;
 
-bool Finite(float x) { return std::isfinite(x); }
+// Copied rather than default-constructed: GCC turns the many zero fields into a `rep stos`
+// whose start-up is a noticeable part of a fast-path solve.
+const TwoBoneIkResult kEmptyResult{};
+const DQ kIdentityD(1.0, 0.0, 0.0, 0.0);
 
 // Why the options are invalid, or nullptr.
 const char* OptionsProblem(const TwoBoneIkOptions& o) {
   if (o.pole_model && !IsFinite(*o.pole_model)) return "pole_model is not finite";
   if (o.bend_axis_local) {
     if (!IsFinite(*o.bend_axis_local)) return "bend_axis_local is not finite";
-    if (!(glm::dot(*o.bend_axis_local, *o.bend_axis_local) > 1e-20f)) {
-      return "bend_axis_local is zero";
-    }
+    const glm::vec3& v = *o.bend_axis_local;
+    if (v.x == 0.0f && v.y == 0.0f && v.z == 0.0f) return "bend_axis_local is zero";
   }
-  if (!Finite(o.hinge_min_angle) || !Finite(o.hinge_max_angle) || !(o.hinge_min_angle >= 0.0f) ||
-      !(o.hinge_min_angle <= o.hinge_max_angle) || !(o.hinge_max_angle <= kPi + 1e-5f)) {
+  if (!std::isfinite(o.hinge_min_angle) || !std::isfinite(o.hinge_max_angle) ||
+      !(o.hinge_min_angle >= 0.0f) || !(o.hinge_min_angle <= o.hinge_max_angle) ||
+      !(o.hinge_max_angle <= kPi + 1e-5f)) {
     return "hinge angles must satisfy 0 <= hinge_min_angle <= hinge_max_angle <= pi";
   }
   if (!(o.soft >= 0.0f && o.soft <= 1.0f)) return "soft must be in [0, 1]";
@@ -124,57 +129,50 @@ const char* OptionsProblem(const TwoBoneIkOptions& o) {
   return nullptr;
 }
 
-// Rows of the adjugate of the 3x3 matrix with columns c0, c1, c2 (its inverse times det), and det.
-struct Adjugate3 {
-  glm::vec3 r0, r1, r2;
-  float det;
-};
-
-inline Adjugate3 MakeAdjugate(const glm::vec3& c0, const glm::vec3& c1, const glm::vec3& c2) {
-  Adjugate3 m;
-  m.r0 = glm::cross(c1, c2);
-  m.r1 = glm::cross(c2, c0);
-  m.r2 = glm::cross(c0, c1);
-  m.det = glm::dot(c0, m.r0);
-  return m;
+inline void SetFallback(TwoBoneFallback* slot, TwoBoneFallback f) {
+  if (*slot == TwoBoneFallback::kNone) *slot = f;
 }
 
-inline glm::vec3 Apply(const Adjugate3& m, const glm::vec3& v) {
-  return glm::vec3(glm::dot(m.r0, v), glm::dot(m.r1, v), glm::dot(m.r2, v));
+// Rows of the adjugate of the 3x3 matrix with columns c0, c1, c2 (its inverse times det), and det.
+struct Adjugate3 {
+  D3 r0, r1, r2;
+  double det;
+};
+
+Adjugate3 MakeAdjugate(const DM3& m) {
+  Adjugate3 a;
+  a.r0 = glm::cross(m[1], m[2]);
+  a.r1 = glm::cross(m[2], m[0]);
+  a.r2 = glm::cross(m[0], m[1]);
+  a.det = glm::dot(m[0], a.r0);
+  return a;
+}
+
+inline D3 Apply(const Adjugate3& a, const D3& v) {
+  return D3(glm::dot(a.r0, v), glm::dot(a.r1, v), glm::dot(a.r2, v));
 }
 
 // Invertible with room to spare: |det| is not tiny next to the product of the column lengths.
-inline bool Invertible(const glm::vec3& c0, const glm::vec3& c1, const glm::vec3& c2, float det) {
-  const float scale = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
-  return det * det > 1e-12f * scale && scale > 0.0f;
+bool Invertible(const DM3& m, double det) {
+  const double scale = glm::dot(m[0], m[0]) * glm::dot(m[1], m[1]) * glm::dot(m[2], m[2]);
+  return det * det > 1e-12 * scale && scale > 0.0 && std::isfinite(det * det);
 }
 
-inline glm::vec3 Col(const glm::mat4& m, int i) { return glm::vec3(m[i]); }
-
-inline glm::vec3 Times(const glm::mat4& m, const glm::vec3& v) {
-  return glm::vec3(m[0]) * v.x + glm::vec3(m[1]) * v.y + glm::vec3(m[2]) * v.z;
+DM3 Frame3(const glm::mat4& m) {
+  return DM3(D3(glm::vec3(m[0])), D3(glm::vec3(m[1])), D3(glm::vec3(m[2])));
 }
 
-inline glm::quat Conjugate(const glm::quat& q) { return glm::quat(q.w, -q.x, -q.y, -q.z); }
-
-inline glm::quat Mul(const glm::quat& a, const glm::quat& b) {
-  return glm::quat(
-      a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-      a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w);
-}
-
-inline glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
+inline D3 PerpendicularPart(const D3& v, const D3& unit_axis) {
   return v - glm::dot(v, unit_axis) * unit_axis;
 }
 
 // The unit direction of v's part perpendicular to unit_axis, when that part is longer than
 // sqrt(min_len2). Projected twice: once is not enough when v is nearly along the axis, and a knee
 // direction that leans along ŝ by ε changes |b′ - a| by 2·x·r·ε.
-inline bool UnitPerpendicular(const glm::vec3& v, const glm::vec3& unit_axis, float min_len2,
-                              glm::vec3* out) {
-  glm::vec3 perp = PerpendicularPart(v, unit_axis);
-  const float len2 = glm::dot(perp, perp);
-  if (!(len2 > min_len2)) return false;
+bool UnitPerpendicular(const D3& v, const D3& unit_axis, double min_len2, D3* out) {
+  D3 perp = PerpendicularPart(v, unit_axis);
+  const double len2 = glm::dot(perp, perp);
+  if (!(len2 > min_len2) || !std::isfinite(len2)) return false;
   perp = PerpendicularPart(perp, unit_axis);
   *out = perp / std::sqrt(glm::dot(perp, perp));
   return true;
@@ -182,13 +180,13 @@ inline bool UnitPerpendicular(const glm::vec3& v, const glm::vec3& unit_axis, fl
 
 // The column of `frame` most perpendicular to `dir`: a rig-attached stand-in bend axis when
 // neither the options nor the current bend give one.
-glm::vec3 FrameAxisMostPerpendicular(const glm::mat3& frame, const glm::vec3& dir) {
-  float best = 2.0f;
-  glm::vec3 axis(0.0f);
+D3 FrameAxisMostPerpendicular(const DM3& frame, const D3& dir) {
+  double best = 2.0;
+  D3 axis(0.0);
   for (int i = 0; i < 3; ++i) {
-    const float len2 = glm::dot(frame[i], frame[i]);
-    if (!(len2 > 0.0f)) continue;
-    const float cosine = std::abs(glm::dot(frame[i], dir)) / std::sqrt(len2 * glm::dot(dir, dir));
+    const double len2 = glm::dot(frame[i], frame[i]);
+    if (!(len2 > 0.0)) continue;
+    const double cosine = std::abs(glm::dot(frame[i], dir)) / std::sqrt(len2 * glm::dot(dir, dir));
     if (cosine < best) {
       best = cosine;
       axis = frame[i];
@@ -197,50 +195,54 @@ glm::vec3 FrameAxisMostPerpendicular(const glm::mat3& frame, const glm::vec3& di
   return axis;
 }
 
-// The position solve with what the rotation stage needs on top of the public result.
+// The position solve (model space) and what the rotation stage needs on top.
 struct PositionSolve {
-  TwoBonePositions out;
-  glm::vec3 s_hat{0.0f};            // unit direction from a toward the (effective) target
-  glm::vec3 bend_axis{0.0f};        // unit model-space bend axis used, or zero
-  bool hinge = false;               // the hinge path ran
-  glm::vec3 bend_axis_after{0.0f};  // hinge: the bend axis after the start joint's turn
+  TwoBoneCase solve_case = TwoBoneCase::kDegenerate;
+  TwoBoneFallback fallback = TwoBoneFallback::kNone;
+  D3 b_final{0.0};          // new knee, |b_final - a| = ℓ_ab
+  D3 c_final{0.0};          // new end, |c_final - b_final| = ℓ_bc
+  D3 center{0.0};           // knee circle
+  D3 s_hat{0.0, 0.0, 1.0};  // unit direction from a toward the (effective) target
+  double radius = 0.0;
+  double reach_min = 0.0;      // |ℓ_ab - ℓ_bc| (or the hinge's limit)
+  double reach_max = 0.0;      // ℓ_ab + ℓ_bc (or the hinge's limit)
+  bool softened = false;       // soft IK moved the target
+  bool hinge_limited = false;  // the hinge's angle limits kept the end from the target
+  D3 bend_axis{0.0};           // unit model-space bend axis used, or zero
+  bool hinge = false;          // the hinge path ran
+  D3 bend_axis_after{0.0};     // hinge: the bend axis after the start joint's turn
 };
 
-inline void SetFallback(TwoBoneFallback* slot, TwoBoneFallback f) {
-  if (*slot == TwoBoneFallback::kNone) *slot = f;
-}
-
 // `bend_axis_model`: the mid joint's bend axis in model space (zero = unknown: the current bend is
-// used, then `mid_frame`'s most perpendicular column if given, then any perpendicular).
-PositionSolve SolvePositionsImpl(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                 const glm::vec3& t, const TwoBoneIkOptions& options,
-                                 const glm::vec3& bend_axis_model, const glm::mat3* mid_frame) {
-  PositionSolve ps;
-  TwoBonePositions& out = ps.out;
+// used, then `mid_frame`'s most perpendicular column, then any perpendicular).
+PositionSolve SolvePositions(const D3& a, const D3& b, const D3& c, const D3& t,
+                             const TwoBoneIkOptions& options, const D3& bend_axis_model,
+                             const DM3& mid_frame) {
+  PositionSolve out;
   TwoBoneFallback* fallback = &out.fallback;
-  const glm::vec3 p = b - a;
-  const glm::vec3 q = c - b;
-  const glm::vec3 v = t - a;
-  const float l_ab = std::sqrt(glm::dot(p, p));
-  const float l_bc = std::sqrt(glm::dot(q, q));
-  const float d = std::sqrt(glm::dot(v, v));
-  const float sum = l_ab + l_bc;
-  const float diff = std::abs(l_ab - l_bc);
-  const float eps_len = options.epsilon * sum;
+  const D3 p = b - a;
+  const D3 q = c - b;
+  const D3 v = t - a;
+  const double l_ab = std::sqrt(glm::dot(p, p));
+  const double l_bc = std::sqrt(glm::dot(q, q));
+  const double d = std::sqrt(glm::dot(v, v));
+  const double sum = l_ab + l_bc;
+  const double diff = std::abs(l_ab - l_bc);
+  const double eps_len = static_cast<double>(options.epsilon) * sum;
 
   out.b_final = b;
   out.c_final = c;
-  out.circle.center = b;
-  if (!(sum > 1e-30f)) {  // both bones have no length: nothing can move
+  out.center = b;
+  if (!(sum > 0.0)) {  // both bones have no length: nothing can move
     SetFallback(fallback, TwoBoneFallback::kZeroLengthBone);
-    out.solve_case = d > 0.0f ? TwoBoneCase::kTooFar : TwoBoneCase::kReachable;
-    return ps;
+    out.solve_case = d > 0.0 ? TwoBoneCase::kTooFar : TwoBoneCase::kReachable;
+    return out;
   }
   if (l_ab <= eps_len || l_bc <= eps_len) SetFallback(fallback, TwoBoneFallback::kZeroLengthBone);
 
   // Direction toward the target. At the root it is undefined; take the one that keeps the knee
   // where it is (the longer bone's current direction).
-  glm::vec3 s_hat;
+  D3 s_hat;
   if (d > eps_len) {
     s_hat = v / d;
   } else {
@@ -251,26 +253,26 @@ PositionSolve SolvePositionsImpl(const glm::vec3& a, const glm::vec3& b, const g
       s_hat = q / l_bc;
     }
   }
-  ps.s_hat = s_hat;
+  out.s_hat = s_hat;
 
   // The bend axis, when known.
-  glm::vec3 axis = bend_axis_model;
-  bool axis_known = glm::dot(axis, axis) > 0.0f;
+  D3 axis = bend_axis_model;
+  bool axis_known = glm::dot(axis, axis) > 0.0;
   if (!axis_known) {
     axis = glm::cross(p, q);
     axis_known = glm::dot(axis, axis) > eps_len * eps_len * l_ab * l_bc;
   }
   if (axis_known) axis = glm::normalize(axis);
-  ps.bend_axis = axis_known ? axis : glm::vec3(0.0f);
+  out.bend_axis = axis_known ? axis : D3(0.0);
 
   // Hinge geometry: with p = p∥ + p⊥, q = q∥ + q⊥ split along the axis h and ψ the bend between
   // p⊥ and q⊥, the start-end distance is |p + q|² = K + 2 P Q cos ψ.
   bool hinge = options.hinge;
-  float P = 0.0f, Q = 0.0f, K = 0.0f, q_par = 0.0f;
-  glm::vec3 p_perp(0.0f), q_perp(0.0f);
+  double P = 0.0, Q = 0.0, K = 0.0, q_par = 0.0;
+  D3 p_perp(0.0), q_perp(0.0);
   if (hinge) {
     if (axis_known) {
-      const float p_par = glm::dot(p, axis);
+      const double p_par = glm::dot(p, axis);
       q_par = glm::dot(q, axis);
       p_perp = p - p_par * axis;
       q_perp = q - q_par * axis;
@@ -283,28 +285,34 @@ PositionSolve SolvePositionsImpl(const glm::vec3& a, const glm::vec3& b, const g
       hinge = false;
     }
   }
-  ps.hinge = hinge;
+  out.hinge = hinge;
 
   // Reach, case, soft IK and the effective distance.
-  float lo = diff, hi = sum;
-  float cos_at_hi = 1.0f, cos_at_lo = -1.0f;
+  double lo = diff, hi = sum;
+  double cos_at_hi = 1.0, cos_at_lo = -1.0;
   if (hinge) {
-    cos_at_hi = std::cos(options.hinge_min_angle);
-    cos_at_lo = std::cos(options.hinge_max_angle);
-    hi = std::sqrt(std::max(0.0f, K + 2.0f * P * Q * cos_at_hi));
-    lo = std::sqrt(std::max(0.0f, K + 2.0f * P * Q * cos_at_lo));
+    cos_at_hi = std::cos(static_cast<double>(options.hinge_min_angle));
+    cos_at_lo = std::cos(static_cast<double>(options.hinge_max_angle));
+    hi = std::sqrt(std::max(0.0, K + 2.0 * P * Q * cos_at_hi));
+    lo = std::sqrt(std::max(0.0, K + 2.0 * P * Q * cos_at_lo));
   }
   out.reach_min = lo;
   out.reach_max = hi;
-  out.solve_case =
-      d > hi ? TwoBoneCase::kTooFar : (d < lo ? TwoBoneCase::kTooClose : TwoBoneCase::kReachable);
-  out.hinge_limited = hinge && (d > hi || d < lo) && d <= sum && d >= diff;
-  float d_eff = d;
+  // Bone lengths measured on float positions are only known to a few float roundings of the
+  // chain: a target that close to a reach limit is on it (and the clamp below moves it by no
+  // more than that). The fast path and the batch kernel draw the same line.
+  const double fuzz = static_cast<double>(internal::kReachLimitFuzz) * sum;
+  out.solve_case = d > hi + fuzz   ? TwoBoneCase::kTooFar
+                   : d < lo - fuzz ? TwoBoneCase::kTooClose
+                                   : TwoBoneCase::kReachable;
+  out.hinge_limited =
+      hinge && out.solve_case != TwoBoneCase::kReachable && d <= sum + fuzz && d >= diff - fuzz;
+  double d_eff = d;
   if (options.soft > 0.0f) {
-    const float s = options.soft * hi;
-    const float start = hi - s;
-    if (d > start && s > 0.0f) {
-      d_eff = start + s * (1.0f - std::exp(-(d - start) / s));
+    const double s = static_cast<double>(options.soft) * hi;
+    const double start = hi - s;
+    if (d > start && s > 0.0) {
+      d_eff = start + s * (1.0 - std::exp(-(d - start) / s));
       out.softened = true;
     }
   }
@@ -312,23 +320,23 @@ PositionSolve SolvePositionsImpl(const glm::vec3& a, const glm::vec3& b, const g
 
   if (!hinge) {
     // Knee circle from the factored triangle formulas (see the top of the file).
-    float x, r;
+    double x, r;
     if (d_eff > eps_len) {
-      const float half_inv = 0.5f / d_eff;
+      const double half_inv = 0.5 / d_eff;
       x = (d_eff * d_eff + (l_ab - l_bc) * sum) * half_inv;
-      const float r2 = (sum - d_eff) * (sum + d_eff) * (d_eff - diff) * (d_eff + diff);
-      r = std::sqrt(std::max(0.0f, r2)) * half_inv;
+      const double r2 = (sum - d_eff) * (sum + d_eff) * (d_eff - diff) * (d_eff + diff);
+      r = std::sqrt(std::max(0.0, r2)) * half_inv;
     } else {  // equal bones folded onto the root: keep the knee's direction
       x = l_ab >= l_bc ? l_ab : -l_ab;
-      r = 0.0f;
+      r = 0.0;
     }
-    const glm::vec3 center = a + x * s_hat;
-    glm::vec3 u_hat(0.0f);
-    if (r > 0.0f) {
-      const float min_len2 = eps_len * eps_len;
+    const D3 center = a + x * s_hat;
+    D3 u_hat(0.0);
+    if (r > 0.0) {
+      const double min_len2 = eps_len * eps_len;
       bool have = false;
       if (options.pole_model) {
-        have = UnitPerpendicular(*options.pole_model - a, s_hat, min_len2, &u_hat);
+        have = UnitPerpendicular(D3(*options.pole_model) - a, s_hat, min_len2, &u_hat);
         if (!have) SetFallback(fallback, TwoBoneFallback::kPoleColinear);
       }
       if (!have) {
@@ -337,76 +345,76 @@ PositionSolve SolvePositionsImpl(const glm::vec3& a, const glm::vec3& b, const g
       }
       if (!have) {
         // Straight chain: bend so the bend axis stays positive (knee along ŝ × axis).
-        glm::vec3 fallback_axis = axis;
-        if (!axis_known && mid_frame) fallback_axis = FrameAxisMostPerpendicular(*mid_frame, p);
+        const D3 fallback_axis = axis_known ? axis : FrameAxisMostPerpendicular(mid_frame, p);
         if (!UnitPerpendicular(glm::cross(s_hat, fallback_axis), s_hat,
-                               1e-12f * glm::dot(fallback_axis, fallback_axis), &u_hat)) {
+                               1e-12 * glm::dot(fallback_axis, fallback_axis), &u_hat)) {
           u_hat = AnyPerpendicular(s_hat);
         }
       }
     }
     out.b_final = center + r * u_hat;
     out.c_final = a + d_eff * s_hat;
-    out.circle.center = center;
-    out.circle.normal = s_hat;
-    out.circle.radius = r;
-    return ps;
+    out.center = center;
+    out.radius = r;
+    return out;
   }
 
   // Hinge: bend the knee about the axis to the angle whose distance is d_eff (one way: ψ >= 0).
-  const float cos_psi =
-      std::min(std::max((d_eff * d_eff - K) / (2.0f * P * Q), cos_at_lo), cos_at_hi);
-  const float sin_psi = std::sqrt(std::max(0.0f, 1.0f - cos_psi * cos_psi));
-  d_eff = std::sqrt(std::max(0.0f, K + 2.0f * P * Q * cos_psi));
-  const glm::vec3 p_hat = p_perp / P;
-  const glm::vec3 q_new = q_par * axis + Q * (cos_psi * p_hat + sin_psi * glm::cross(axis, p_hat));
-  const glm::vec3 end_bent = p + q_new;  // c_h - a
+  const double cos_psi =
+      std::min(std::max((d_eff * d_eff - K) / (2.0 * P * Q), cos_at_lo), cos_at_hi);
+  const double sin_psi = std::sqrt(std::max(0.0, 1.0 - cos_psi * cos_psi));
+  d_eff = std::sqrt(std::max(0.0, K + 2.0 * P * Q * cos_psi));
+  const D3 p_hat = p_perp / P;
+  const D3 q_new = q_par * axis + Q * (cos_psi * p_hat + sin_psi * glm::cross(axis, p_hat));
+  const D3 end_bent = p + q_new;  // c_h - a
   // Swing the bent limb onto the target direction, about the bend axis if it must turn 180°.
   RotationFallback rf;
-  glm::quat swing = RotationBetween(end_bent, s_hat, axis, &rf);
+  DQ swing = RotationBetween(end_bent, s_hat, axis, &rf);
   if (rf == RotationFallback::kAntiparallel) SetFallback(fallback, TwoBoneFallback::kAntiparallel);
   if (options.pole_model) {
     // Twist about the start-target line so the knee faces the pole.
-    const glm::vec3 pole_perp = PerpendicularPart(*options.pole_model - a, s_hat);
-    glm::vec3 knee_perp = PerpendicularPart(Rotate(swing, p), s_hat);
+    const D3 pole_perp = PerpendicularPart(D3(*options.pole_model) - a, s_hat);
+    D3 knee_perp = PerpendicularPart(Rotate(swing, p), s_hat);
     if (!(glm::dot(knee_perp, knee_perp) > eps_len * eps_len)) {
       knee_perp = glm::cross(s_hat, Rotate(swing, axis));  // straight limb: the knee's bend side
     }
     if (glm::dot(pole_perp, pole_perp) > eps_len * eps_len) {
-      swing = Mul(RotationAbout(s_hat, knee_perp, pole_perp), swing);
+      swing = RotationAbout(s_hat, knee_perp, pole_perp) * swing;
     } else {
       SetFallback(fallback, TwoBoneFallback::kPoleColinear);
     }
   }
   out.b_final = a + Rotate(swing, p);
   out.c_final = a + Rotate(swing, end_bent);
-  ps.bend_axis_after = Rotate(swing, axis);
-  const float half_inv = d_eff > eps_len ? 0.5f / d_eff : 0.0f;
-  const float x = d_eff > eps_len ? (d_eff * d_eff + (l_ab - l_bc) * sum) * half_inv : l_ab;
-  out.circle.center = a + x * s_hat;
-  out.circle.normal = s_hat;
-  out.circle.radius =
-      std::sqrt(std::max(0.0f, (sum - d_eff) * (sum + d_eff) * (d_eff - diff) * (d_eff + diff))) *
+  out.bend_axis_after = Rotate(swing, axis);
+  const double half_inv = d_eff > eps_len ? 0.5 / d_eff : 0.0;
+  const double x = d_eff > eps_len ? (d_eff * d_eff + (l_ab - l_bc) * sum) * half_inv : l_ab;
+  out.center = a + x * s_hat;
+  out.radius =
+      std::sqrt(std::max(0.0, (sum - d_eff) * (sum + d_eff) * (d_eff - diff) * (d_eff + diff))) *
       half_inv;
-  return ps;
+  return out;
 }
 
-bool AllFinite(const TwoBoneIkResult& r) {
-  const float sum = r.start_correction.x + r.start_correction.y + r.start_correction.z +
-                    r.start_correction.w + r.mid_correction.x + r.mid_correction.y +
-                    r.mid_correction.z + r.mid_correction.w + r.b_final.x + r.b_final.y +
-                    r.b_final.z + r.c_final.x + r.c_final.y + r.c_final.z + r.circle.center.x +
-                    r.circle.center.y + r.circle.center.z + r.circle.normal.x + r.circle.normal.y +
-                    r.circle.normal.z + r.circle.radius + r.error + r.reach_min + r.reach_max;
-  return std::isfinite(sum);
+// Normalized lerp from the identity to q, in double.
+DQ WeightFromIdentity(DQ q, double weight) {
+  if (q.w < 0.0) q = -q;
+  const DQ l((1.0 - weight) + weight * q.w, weight * q.x, weight * q.y, weight * q.z);
+  return l * (1.0 / std::sqrt(l.w * l.w + l.x * l.x + l.y * l.y + l.z * l.z));
+}
+
+bool FitsFloat(double x) {
+  return std::abs(x) <= static_cast<double>(std::numeric_limits<float>::max());
+}
+bool FitsFloat(const D3& v) { return FitsFloat(v.x) && FitsFloat(v.y) && FitsFloat(v.z); }
+
+glm::quat ToFloat(const DQ& q) {
+  return NormalizeOrIdentity(glm::quat(static_cast<float>(q.w), static_cast<float>(q.x),
+                                       static_cast<float>(q.y), static_cast<float>(q.z)));
 }
 
 bool InputsFinite(const glm::mat4& k, const glm::mat4& j, const glm::vec3& c, const glm::vec3& t) {
-  // One sum: any NaN or infinity makes it non-finite (finite values that overflow are rejected
-  // too).
-  glm::vec4 s = k[0] + k[1] + k[2] + k[3] + j[0] + j[1] + j[2] + j[3];
-  const float total = s.x + s.y + s.z + c.x + c.y + c.z + t.x + t.y + t.z;
-  return std::isfinite(total);
+  return IsFinite(k) && IsFinite(j) && IsFinite(c) && IsFinite(t);
 }
 
 // Turns *result into a degenerate report: identity corrections, joints where they were.
@@ -415,7 +423,7 @@ void MakeDegenerate(TwoBoneIkResult* result, TwoBoneFallback why) {
   r.solve_case = TwoBoneCase::kDegenerate;
   r.fallback = why;
   r.reached = r.softened = r.hinge_limited = false;
-  r.start_correction = r.mid_correction = kIdentity;
+  r.start_correction = r.mid_correction = IdentityRotation();
   const bool inputs_ok = IsFinite(r.a) && IsFinite(r.b_before) && IsFinite(r.c_before);
   r.a = inputs_ok ? r.a : glm::vec3(0.0f);
   r.b_before = inputs_ok ? r.b_before : glm::vec3(0.0f);
@@ -423,11 +431,107 @@ void MakeDegenerate(TwoBoneIkResult* result, TwoBoneFallback why) {
   r.b_final = r.b_before;
   r.c_final = r.c_before;
   r.target = IsFinite(r.target) ? r.target : glm::vec3(0.0f);
-  r.error = inputs_ok ? glm::length(r.c_final - r.target) : 0.0f;
-  if (!std::isfinite(r.error)) r.error = 0.0f;
+  const double error = glm::length(D3(r.c_final) - D3(r.target));
+  r.error = inputs_ok && FitsFloat(error) ? static_cast<float>(error) : 0.0f;
   r.circle = KneeCircle{};
   r.circle.center = r.b_final;
   r.reach_min = r.reach_max = 0.0f;
+}
+
+// Everything the fast path does not take: fallbacks, hinge, soft IK, weight, extreme magnitudes.
+// Fills *out (whose a, b_before, c_before and target are already set).
+void SolveGeneral(const glm::mat4& start_model, const glm::mat4& mid_model, const glm::vec3& c_in,
+                  const glm::vec3& target_in, const TwoBoneIkOptions& options,
+                  TwoBoneIkResult* out) {
+  TwoBoneIkResult& result = *out;
+  if (!InputsFinite(start_model, mid_model, c_in, target_in)) {
+    return MakeDegenerate(out, TwoBoneFallback::kNonFiniteInput);
+  }
+  const D3 a = D3(glm::vec3(start_model[3])), b = D3(glm::vec3(mid_model[3])), c = D3(c_in),
+           t = D3(target_in);
+
+  // Frames: adjugates of the 3x3 parts take model-space directions into local directions.
+  const DM3 frame_k = Frame3(start_model), frame_j = Frame3(mid_model);
+  const Adjugate3 adj_k = MakeAdjugate(frame_k), adj_j = MakeAdjugate(frame_j);
+  if (!Invertible(frame_k, adj_k.det) || !Invertible(frame_j, adj_j.det)) {
+    return MakeDegenerate(out, TwoBoneFallback::kSingularFrame);
+  }
+
+  D3 bend_axis_model(0.0);
+  if (options.bend_axis_local) bend_axis_model = frame_j * D3(*options.bend_axis_local);
+  const PositionSolve pos = SolvePositions(a, b, c, t, options, bend_axis_model, frame_j);
+  result.solve_case = pos.solve_case;
+  result.fallback = pos.fallback;
+  result.softened = pos.softened;
+  result.hinge_limited = pos.hinge_limited;
+
+  // Start joint: turn b - a onto b′ - a in its local frame.
+  const D3 upper_local = Apply(adj_k, b - a);
+  const D3 upper_final_local = Apply(adj_k, pos.b_final - a);
+  RotationFallback rf;
+  // 180° turns go about the bend axis, which keeps the limb in its plane.
+  const D3 hint_k = Apply(adj_k, pos.bend_axis);
+  DQ q_k = RotationBetween(upper_local, upper_final_local, hint_k, &rf);
+  if (rf == RotationFallback::kAntiparallel) {
+    SetFallback(&result.fallback, TwoBoneFallback::kAntiparallel);
+  }
+  if (pos.hinge) {
+    // Twist about the new upper bone so the bend axis lands where the hinge solve put it.
+    q_k = RotationAbout(glm::normalize(upper_final_local), Rotate(q_k, hint_k),
+                        Apply(adj_k, pos.bend_axis_after)) *
+          q_k;
+  }
+
+  // Mid joint: its frame after the start's turn is D·A_j with D = A_k q_k A_k⁻¹, so the target
+  // lower bone in its local frame is A_j⁻¹ A_k q_k⁻¹ A_k⁻¹ (c′ - b′); the current one
+  // A_j⁻¹ (c - b).
+  const double inv_det_k = 1.0 / adj_k.det, inv_det_j = 1.0 / adj_j.det;
+  const D3 lower_local = Apply(adj_j, c - b);
+  const D3 lower_final_start =
+      Rotate(glm::conjugate(q_k), Apply(adj_k, pos.c_final - pos.b_final) * inv_det_k);
+  const D3 lower_final_local = Apply(adj_j, frame_k * lower_final_start);
+  const D3 hint_j = Apply(adj_j, pos.bend_axis);
+  DQ q_j;
+  if (pos.hinge) {
+    // Only the bend about the axis, which stays exactly fixed.
+    q_j = RotationAbout(glm::normalize(hint_j), lower_local, lower_final_local);
+  } else {
+    q_j = RotationBetween(lower_local, lower_final_local, hint_j, &rf);
+    if (rf == RotationFallback::kAntiparallel) {
+      SetFallback(&result.fallback, TwoBoneFallback::kAntiparallel);
+    }
+  }
+  if (options.weight < 1.0f) {
+    q_k = WeightFromIdentity(q_k, static_cast<double>(options.weight));
+    q_j = WeightFromIdentity(q_j, static_cast<double>(options.weight));
+  }
+
+  // Where the turns put the joints: b = a + A_k q_k A_k⁻¹ (b - a), and the lower bone turns by
+  // the start's D and the mid's A_j q_j A_j⁻¹.
+  const D3 b_after = a + frame_k * (Rotate(q_k, upper_local) * inv_det_k);
+  const D3 lower_mid = frame_j * (Rotate(q_j, lower_local) * inv_det_j);
+  const D3 c_after = b_after + frame_k * (Rotate(q_k, Apply(adj_k, lower_mid)) * inv_det_k);
+  const double error = glm::length(c_after - t);
+  const bool fits =
+      FitsFloat(b_after) && FitsFloat(c_after) && FitsFloat(pos.center) &&
+      FitsFloat(pos.reach_max) && FitsFloat(error) &&
+      std::isfinite(error + q_k.w + q_k.x + q_k.y + q_k.z + q_j.w + q_j.x + q_j.y + q_j.z);
+  if (!fits) return MakeDegenerate(out, TwoBoneFallback::kOutOfRange);
+
+  result.start_correction = ToFloat(q_k);
+  result.mid_correction = ToFloat(q_j);
+  result.b_final = glm::vec3(b_after);
+  result.c_final = glm::vec3(c_after);
+  result.error = static_cast<float>(error);
+  result.circle.center = glm::vec3(pos.center);
+  result.circle.normal = glm::vec3(pos.s_hat);
+  result.circle.radius = static_cast<float>(pos.radius);
+  result.reach_min = static_cast<float>(pos.reach_min);
+  result.reach_max = static_cast<float>(pos.reach_max);
+  const float chain_length = static_cast<float>(glm::length(b - a) + glm::length(c - b));
+  result.reached = result.solve_case == TwoBoneCase::kReachable && !result.softened &&
+                   !result.hinge_limited && options.weight >= 1.0f &&
+                   result.error <= ReachTolerance(chain_length, result.a, result.target);
 }
 
 }  // namespace
@@ -437,129 +541,6 @@ bool TwoBoneIkOptions::Validate(std::string* why) const {
   if (problem && why) *why = problem;
   return problem == nullptr;
 }
-
-TwoBonePositions SolveTwoBonePositions(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                       const glm::vec3& target, const TwoBoneIkOptions& options,
-                                       const glm::vec3& bend_axis_model) {
-  TwoBonePositions bad;
-  bad.b_final = IsFinite(b) ? b : glm::vec3(0.0f);
-  bad.c_final = IsFinite(c) ? c : glm::vec3(0.0f);
-  bad.circle.center = bad.b_final;
-  if (OptionsProblem(options)) {
-    bad.fallback = TwoBoneFallback::kInvalidOptions;
-    return bad;
-  }
-  if (!IsFinite(a) || !IsFinite(b) || !IsFinite(c) || !IsFinite(target) ||
-      !IsFinite(bend_axis_model)) {
-    bad.fallback = TwoBoneFallback::kNonFiniteInput;
-    return bad;
-  }
-  const TwoBonePositions out =
-      SolvePositionsImpl(a, b, c, target, options, bend_axis_model, nullptr).out;
-  if (!IsFinite(out.b_final) || !IsFinite(out.c_final) || !IsFinite(out.circle.center) ||
-      !std::isfinite(out.circle.radius) || !std::isfinite(out.reach_max)) {
-    bad.fallback = TwoBoneFallback::kNonFiniteInput;
-    return bad;
-  }
-  return out;
-}
-
-namespace {
-
-// Everything the fast path does not take: fallbacks, hinge, soft IK, weight. Fills *out (whose
-// a, b_before, c_before and target are already set).
-void SolveGeneral(const glm::mat4& start_model, const glm::mat4& mid_model, const glm::vec3& c,
-                  const glm::vec3& target_model, const TwoBoneIkOptions& options,
-                  TwoBoneIkResult* out) {
-  TwoBoneIkResult& result = *out;
-  const glm::vec3 a(start_model[3]);
-  const glm::vec3 b(mid_model[3]);
-  if (!InputsFinite(start_model, mid_model, c, target_model)) {
-    return MakeDegenerate(out, TwoBoneFallback::kNonFiniteInput);
-  }
-
-  // Frames: adjugates of the 3x3 parts take model-space directions into local directions.
-  const glm::vec3 k0 = Col(start_model, 0), k1 = Col(start_model, 1), k2 = Col(start_model, 2);
-  const glm::vec3 j0 = Col(mid_model, 0), j1 = Col(mid_model, 1), j2 = Col(mid_model, 2);
-  const Adjugate3 adj_k = MakeAdjugate(k0, k1, k2);
-  const Adjugate3 adj_j = MakeAdjugate(j0, j1, j2);
-  if (!Invertible(k0, k1, k2, adj_k.det) || !Invertible(j0, j1, j2, adj_j.det)) {
-    return MakeDegenerate(out, TwoBoneFallback::kSingularFrame);
-  }
-
-  glm::vec3 bend_axis_model(0.0f);
-  if (options.bend_axis_local) bend_axis_model = Times(mid_model, *options.bend_axis_local);
-  const glm::mat3 mid_frame(j0, j1, j2);
-  const PositionSolve ps =
-      SolvePositionsImpl(a, b, c, target_model, options, bend_axis_model, &mid_frame);
-  const TwoBonePositions& pos = ps.out;
-  result.solve_case = pos.solve_case;
-  result.fallback = pos.fallback;
-  result.softened = pos.softened;
-  result.hinge_limited = pos.hinge_limited;
-  result.circle = pos.circle;
-  result.reach_min = pos.reach_min;
-  result.reach_max = pos.reach_max;
-
-  // Start joint: turn b - a onto b′ - a in its local frame.
-  const glm::vec3 upper_local = Apply(adj_k, b - a);
-  const glm::vec3 upper_final_local = Apply(adj_k, pos.b_final - a);
-  RotationFallback rf;
-  // 180° turns go about the bend axis, which keeps the limb in its plane.
-  const glm::vec3 hint_k = Apply(adj_k, ps.bend_axis);
-  glm::quat q_k = RotationBetween(upper_local, upper_final_local, hint_k, &rf);
-  if (rf == RotationFallback::kAntiparallel) {
-    SetFallback(&result.fallback, TwoBoneFallback::kAntiparallel);
-  }
-  if (ps.hinge) {
-    // Twist about the new upper bone so the bend axis lands where the hinge solve put it.
-    q_k = Mul(RotationAbout(glm::normalize(upper_final_local), Rotate(q_k, hint_k),
-                            Apply(adj_k, ps.bend_axis_after)),
-              q_k);
-  }
-
-  // Mid joint: its frame after the start's turn is D·A_j with D = A_k q_k A_k⁻¹, so the target
-  // lower bone in its local frame is A_j⁻¹ A_k q_k⁻¹ A_k⁻¹ (c′ - b′); the current one A_j⁻¹ (c -
-  // b).
-  const float inv_det_k = 1.0f / adj_k.det;
-  const glm::vec3 lower_local = Apply(adj_j, c - b);
-  const glm::vec3 lower_final_start =
-      Rotate(Conjugate(q_k), Apply(adj_k, pos.c_final - pos.b_final) * inv_det_k);
-  const glm::vec3 lower_final_local = Apply(adj_j, Times(start_model, lower_final_start));
-  const glm::vec3 hint_j = Apply(adj_j, ps.bend_axis);
-  glm::quat q_j;
-  if (ps.hinge) {
-    // Only the bend about the axis, which stays exactly fixed.
-    q_j = RotationAbout(glm::normalize(hint_j), lower_local, lower_final_local);
-  } else {
-    q_j = RotationBetween(lower_local, lower_final_local, hint_j, &rf);
-    if (rf == RotationFallback::kAntiparallel) {
-      SetFallback(&result.fallback, TwoBoneFallback::kAntiparallel);
-    }
-  }
-
-  result.b_final = pos.b_final;
-  result.c_final = pos.c_final;
-  if (options.weight < 1.0f) {
-    q_k = Nlerp(kIdentity, q_k, options.weight);
-    q_j = Nlerp(kIdentity, q_j, options.weight);
-    // Where the weighted turns put the joints: b = a + A_k q_k A_k⁻¹ (b - a), and the lower bone
-    // turns by the start's D and the mid's A_j q_j A_j⁻¹.
-    const float inv_det_j = 1.0f / adj_j.det;
-    result.b_final = a + Times(start_model, Rotate(q_k, upper_local * inv_det_k));
-    const glm::vec3 lower_mid = Times(mid_model, Rotate(q_j, lower_local * inv_det_j));
-    result.c_final =
-        result.b_final + Times(start_model, Rotate(q_k, Apply(adj_k, lower_mid) * inv_det_k));
-  }
-  result.start_correction = q_k;
-  result.mid_correction = q_j;
-  result.error = glm::length(result.c_final - target_model);
-  result.reached = result.solve_case == TwoBoneCase::kReachable && !result.softened &&
-                   !result.hinge_limited && options.weight >= 1.0f;
-  if (!AllFinite(result)) MakeDegenerate(out, TwoBoneFallback::kNonFiniteInput);
-}
-
-}  // namespace
 
 TwoBoneIkResult SolveTwoBoneIk(const glm::mat4& start_model, const glm::mat4& mid_model,
                                const glm::mat4& end_model, const glm::vec3& target_model,
@@ -579,20 +560,28 @@ TwoBoneIkResult SolveTwoBoneIk(const glm::mat4& start_model, const glm::mat4& mi
   return result;
 }
 
-std::string ValidateChain(const Skeleton& skeleton, const TwoBoneChain& chain) {
+bool TwoBoneChain::Validate(const Skeleton& skeleton, std::string* why) const {
   const int n = skeleton.joint_count();
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
   auto name = [&](int joint) { return "'" + skeleton.name(joint) + "'"; };
-  if (chain.start < 0 || chain.start >= n) return "start joint index out of range";
-  if (chain.mid < 0 || chain.mid >= n) return "mid joint index out of range";
-  if (chain.end < 0 || chain.end >= n) return "end joint index out of range";
-  if (chain.mid == chain.start || !skeleton.IsAncestorOrSelf(chain.start, chain.mid)) {
-    return "mid joint " + name(chain.mid) + " is not a descendant of start joint " +
-           name(chain.start);
+  if (start < 0 || start >= n) return fail("start joint index out of range");
+  if (mid < 0 || mid >= n) return fail("mid joint index out of range");
+  if (end < 0 || end >= n) return fail("end joint index out of range");
+  if (mid == start || !skeleton.IsAncestorOrSelf(start, mid)) {
+    return fail("mid joint " + name(mid) + " is not a descendant of start joint " + name(start));
   }
-  if (chain.end == chain.mid || !skeleton.IsAncestorOrSelf(chain.mid, chain.end)) {
-    return "end joint " + name(chain.end) + " is not a descendant of mid joint " + name(chain.mid);
+  if (end == mid || !skeleton.IsAncestorOrSelf(mid, end)) {
+    return fail("end joint " + name(end) + " is not a descendant of mid joint " + name(mid));
   }
-  return "";
+  return true;
+}
+
+std::string ValidateChain(const Skeleton& skeleton, const TwoBoneChain& chain) {
+  std::string why;
+  return chain.Validate(skeleton, &why) ? std::string() : why;
 }
 
 std::optional<TwoBoneChain> ChainFromEnd(const Skeleton& skeleton, int end, std::string* error) {
@@ -617,14 +606,12 @@ namespace {
 // The joint's model matrix with its own local scale divided out of the 3x3 part: the frame in which
 // a local rotation correction acts (local = T·R·S, so the correction sits between R and S).
 bool FrameWithoutLocalScale(const glm::mat4& model, const glm::vec3& scale, glm::mat4* frame) {
-  if (!(std::abs(scale.x) > 1e-20f && std::abs(scale.y) > 1e-20f && std::abs(scale.z) > 1e-20f)) {
-    return false;
-  }
+  if (!(scale.x != 0.0f && scale.y != 0.0f && scale.z != 0.0f)) return false;
   *frame = model;
   (*frame)[0] /= scale.x;
   (*frame)[1] /= scale.y;
   (*frame)[2] /= scale.z;
-  return true;
+  return IsFinite(*frame);
 }
 
 // Rotation part of a model matrix (scale removed), or nullopt when singular.
@@ -634,26 +621,44 @@ std::optional<glm::quat> ModelRotation(const glm::mat4& m) {
   return t.rotation;
 }
 
+// The model matrix of `joint`, a descendant of `ancestor`, relative to `ancestor_model`: the local
+// transforms along the path multiplied onto it, child end first so nothing is allocated. With
+// `ancestor_model` holding no translation, the result's translation is the joint's offset from
+// the ancestor, exact to float precision of the bones however far from the origin they are.
+glm::mat4 DescendantModel(const Skeleton& skeleton, const Pose& pose, int ancestor,
+                          const glm::mat4& ancestor_model, int joint) {
+  glm::mat4 below = pose.locals[joint].ToMatrix();
+  for (int j = skeleton.parent(joint); j != ancestor; j = skeleton.parent(j)) {
+    MultiplyInto(pose.locals[j].ToMatrix(), below, &below);
+  }
+  glm::mat4 out;
+  MultiplyInto(ancestor_model, below, &out);
+  return out;
+}
+
 }  // namespace
 
 std::optional<glm::vec3> DetectBendAxis(const Skeleton& skeleton, const TwoBoneChain& chain,
                                         float epsilon) {
-  if (!ValidateChain(skeleton, chain).empty()) return std::nullopt;
+  if (!chain.Validate(skeleton)) return std::nullopt;
   const auto& rest = skeleton.rest_models();
-  const glm::vec3 a(rest[chain.start][3]), b(rest[chain.mid][3]), c(rest[chain.end][3]);
-  const glm::vec3 bend = glm::cross(b - a, c - b);
-  const float l_ab = glm::length(b - a), l_bc = glm::length(c - b);
-  if (!(glm::length(bend) > epsilon * l_ab * l_bc)) return std::nullopt;
+  const D3 a = D3(glm::vec3(rest[chain.start][3])), b = D3(glm::vec3(rest[chain.mid][3])),
+           c = D3(glm::vec3(rest[chain.end][3]));
+  const D3 bend = glm::cross(b - a, c - b);
+  const double l_ab = glm::length(b - a), l_bc = glm::length(c - b);
+  if (!(glm::length(bend) > static_cast<double>(epsilon) * l_ab * l_bc)) return std::nullopt;
   glm::mat4 frame;
   if (!FrameWithoutLocalScale(rest[chain.mid], skeleton.rest_locals()[chain.mid].scale, &frame)) {
     return std::nullopt;
   }
-  const Adjugate3 adj = MakeAdjugate(Col(frame, 0), Col(frame, 1), Col(frame, 2));
-  if (!Invertible(Col(frame, 0), Col(frame, 1), Col(frame, 2), adj.det)) return std::nullopt;
-  glm::vec3 axis = Apply(adj, bend) * (adj.det < 0.0f ? -1.0f : 1.0f);
-  axis = glm::normalize(axis);
-  if (!IsFinite(axis)) return std::nullopt;
-  return axis;
+  const DM3 frame3 = Frame3(frame);
+  const Adjugate3 adj = MakeAdjugate(frame3);
+  if (!Invertible(frame3, adj.det)) return std::nullopt;
+  const D3 axis = Apply(adj, bend) * (adj.det < 0.0 ? -1.0 : 1.0);
+  const glm::vec3 unit(glm::normalize(
+      axis / std::max(std::abs(axis.x), std::max(std::abs(axis.y), std::abs(axis.z)))));
+  if (!IsFinite(unit)) return std::nullopt;
+  return unit;
 }
 
 TwoBoneIkResult SolveTwoBoneIkPose(const Skeleton& skeleton, const TwoBoneChain& chain,
@@ -663,44 +668,79 @@ TwoBoneIkResult SolveTwoBoneIkPose(const Skeleton& skeleton, const TwoBoneChain&
   result.target = target.position;
   const int n = skeleton.joint_count();
   if (!pose || !models || static_cast<int>(pose->locals.size()) != n ||
-      static_cast<int>(models->size()) != n || !ValidateChain(skeleton, chain).empty()) {
+      static_cast<int>(models->size()) != n || !chain.Validate(skeleton)) {
     MakeDegenerate(&result, TwoBoneFallback::kInvalidChain);
     return result;
   }
   auto& locals = pose->locals;
   const auto& m = *models;
-  result.a = glm::vec3(m[chain.start][3]);
+  const glm::vec3 a(m[chain.start][3]);
+  result.a = a;
   result.b_before = glm::vec3(m[chain.mid][3]);
   result.c_before = glm::vec3(m[chain.end][3]);
   if (OptionsProblem(options)) {
     MakeDegenerate(&result, TwoBoneFallback::kInvalidOptions);
     return result;
   }
-  if (!IsFinite(target.position) || (target.rotation && !IsFinite(*target.rotation)) ||
-      !locals[chain.start].IsFinite() || !locals[chain.mid].IsFinite() ||
-      !locals[chain.end].IsFinite() || !IsFinite(m[chain.end])) {
+  bool finite = IsFinite(target.position) && (!target.rotation || IsFinite(*target.rotation)) &&
+                IsFinite(m[chain.start]) && IsFinite(m[chain.end]);
+  for (int j = chain.end; finite && j != chain.start; j = skeleton.parent(j)) {
+    finite = locals[j].IsFinite();
+  }
+  if (!finite || !locals[chain.start].IsFinite()) {
     MakeDegenerate(&result, TwoBoneFallback::kNonFiniteInput);
     return result;
   }
+
+  // The chain relative to the start joint: its frame with the translation taken out, the mid and
+  // end rebuilt from the local transforms below it, and the target and pole as offsets from it.
+  glm::mat4 start_relative = m[chain.start];
+  start_relative[3] = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+  const glm::mat4 mid_relative =
+      DescendantModel(skeleton, *pose, chain.start, start_relative, chain.mid);
+  const glm::mat4 end_relative =
+      DescendantModel(skeleton, *pose, chain.mid, mid_relative, chain.end);
   glm::mat4 start_frame, mid_frame;
-  if (!FrameWithoutLocalScale(m[chain.start], locals[chain.start].scale, &start_frame) ||
-      !FrameWithoutLocalScale(m[chain.mid], locals[chain.mid].scale, &mid_frame)) {
+  if (!FrameWithoutLocalScale(start_relative, locals[chain.start].scale, &start_frame) ||
+      !FrameWithoutLocalScale(mid_relative, locals[chain.mid].scale, &mid_frame) ||
+      !IsFinite(end_relative)) {
     MakeDegenerate(&result, TwoBoneFallback::kSingularFrame);
     return result;
   }
+  const D3 target_offset = D3(target.position) - D3(a);
   TwoBoneIkOptions solve_options = options;
   if (!solve_options.bend_axis_local) {
     solve_options.bend_axis_local = DetectBendAxis(skeleton, chain, 1e-3f);
   }
-  result = SolveTwoBoneIk(start_frame, mid_frame, m[chain.end], target.position, solve_options);
-  if (result.solve_case == TwoBoneCase::kDegenerate) return result;
+  D3 pole_offset(0.0);
+  if (options.pole_model) {
+    pole_offset = D3(*options.pole_model) - D3(a);
+    solve_options.pole_model = glm::vec3(pole_offset);
+  }
+  if (!FitsFloat(target_offset) || !FitsFloat(pole_offset)) {
+    MakeDegenerate(&result, TwoBoneFallback::kOutOfRange);
+    return result;
+  }
+  const TwoBoneIkResult relative =
+      SolveTwoBoneIk(start_frame, mid_frame, end_relative, glm::vec3(target_offset), solve_options);
+  if (relative.solve_case == TwoBoneCase::kDegenerate) {
+    MakeDegenerate(&result, relative.fallback);
+    return result;
+  }
+  const TwoBoneIkResult before = result;
+  result = relative;
+  result.a = before.a;
+  result.b_before = before.b_before;
+  result.c_before = before.c_before;
+  result.target = before.target;
+  result.circle.center = glm::vec3(D3(relative.circle.center) + D3(a));
 
   const int end_parent = skeleton.parent(chain.end);
   const glm::mat4 end_parent_before = m[end_parent];
   Transform& start_local = locals[chain.start];
   Transform& mid_local = locals[chain.mid];
-  start_local.rotation = NormalizeOrIdentity(Mul(start_local.rotation, result.start_correction));
-  mid_local.rotation = NormalizeOrIdentity(Mul(mid_local.rotation, result.mid_correction));
+  start_local.rotation = NormalizeOrIdentity(start_local.rotation * result.start_correction);
+  mid_local.rotation = NormalizeOrIdentity(mid_local.rotation * result.mid_correction);
   LocalToModelFrom(skeleton, *pose, chain.start, models);
 
   // End orientation: undo (or replace) the turn its parent frame took, in the end's local frame.
@@ -713,15 +753,20 @@ TwoBoneIkResult SolveTwoBoneIkPose(const Skeleton& skeleton, const TwoBoneChain&
     if (parent_now && parent_before) {
       Transform& end_local = locals[chain.end];
       const glm::quat wanted =
-          want_target ? Mul(Conjugate(*parent_now), NormalizeOrIdentity(*target.rotation))
-                      : Mul(Mul(Conjugate(*parent_now), *parent_before), end_local.rotation);
+          want_target ? glm::conjugate(*parent_now) * NormalizeOrIdentity(*target.rotation)
+                      : glm::conjugate(*parent_now) * *parent_before * end_local.rotation;
       end_local.rotation = Nlerp(end_local.rotation, wanted, options.weight);
       LocalToModelFrom(skeleton, *pose, chain.end, models);
     }
   }
+  // Measured where the joints are now.
   result.b_final = glm::vec3((*models)[chain.mid][3]);
   result.c_final = glm::vec3((*models)[chain.end][3]);
-  result.error = glm::length(result.c_final - result.target);
+  result.error = static_cast<float>(glm::length(D3(result.c_final) - D3(result.target)));
+  const float chain_length = glm::length(glm::vec3(mid_relative[3])) +
+                             glm::length(glm::vec3(end_relative[3] - mid_relative[3]));
+  result.reached =
+      result.reached && result.error <= ReachTolerance(chain_length, result.a, result.target);
   return result;
 }
 

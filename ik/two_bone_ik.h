@@ -1,9 +1,10 @@
 // Closed-form two-bone IK (hip-knee-foot, shoulder-elbow-hand): new knee and foot positions from
 // the sphere-sphere knee circle, then minimal rotations of the start and mid joints computed in
-// their own local frames. Rotations only: bone lengths never change. Three levels: positions only
-// (SolveTwoBonePositions, for drawing), one chain from model matrices (SolveTwoBoneIk, no
-// allocation), and a chain inside a posed skeleton (SolveTwoBoneIkPose). Batch:
-// two_bone_ik_batch.h.
+// their own local frames. Rotations only: bone lengths never change. Two levels: one chain from
+// model matrices (SolveTwoBoneIk, a job: no allocation, no state) and a chain inside a posed
+// skeleton (SolveTwoBoneIkPose). Batch: two_bone_ik_batch.h. Any finite input gets a finite answer,
+// whatever the rig's units and distance from the origin; `reached` is true only when the end is
+// on the target (within ReachTolerance).
 #pragma once
 
 #include <glm/glm.hpp>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ik/rotation.h"
 #include "ik/skeleton.h"
 
 namespace ik {
@@ -27,10 +29,13 @@ enum class TwoBoneCase {
 const char* CaseName(TwoBoneCase c);
 
 // The first fallback the solver had to take, in the order they are checked. Only kNonFiniteInput,
-// kSingularFrame, kInvalidOptions and kInvalidChain come with kDegenerate; the others still solve.
+// kOutOfRange, kSingularFrame, kInvalidOptions and kInvalidChain come with kDegenerate; the others
+// still solve.
 enum class TwoBoneFallback {
   kNone,               // "none"
-  kNonFiniteInput,     // "non_finite_input": a NaN/Inf matrix, pose, target or pole, or overflow
+  kNonFiniteInput,     // "non_finite_input": a NaN/Inf matrix, pose, target or pole
+  kOutOfRange,         // "out_of_range": the answer does not fit in float (points more than
+                       // ~3e38 apart, so that the error or a position overflows)
   kSingularFrame,      // "singular_frame": a start/mid matrix (or local scale) is not invertible
   kInvalidOptions,     // "invalid_options": TwoBoneIkOptions::Validate() failed
   kInvalidChain,       // "invalid_chain": ValidateChain failed or the pose/matrices don't match
@@ -55,7 +60,6 @@ enum class EndOrientation {
   kKeepModel,  // the end keeps its model-space orientation (a foot stays flat)
   kTarget,     // the end takes the target's model-space rotation
 };
-const char* EndOrientationName(EndOrientation e);
 
 // Options; the defaults give the seed's behaviour exactly.
 struct TwoBoneIkOptions {
@@ -77,7 +81,7 @@ struct TwoBoneIkOptions {
   // set. Exact when both bones are perpendicular to the axis.
   bool hinge = false;
   float hinge_min_angle = 0.0f;
-  float hinge_max_angle = 3.14159265f;
+  float hinge_max_angle = kPi;
 
   // Soft IK, as a fraction of the chain length L = ℓ_ab + ℓ_bc, in [0, 1]; 0 = off. Targets
   // farther than (1 - soft)·L are eased with an exponential so the chain only approaches full
@@ -107,37 +111,27 @@ struct KneeCircle {
   float radius = 0.0f;
 };
 
-// The position part of the solve, model space.
-struct TwoBonePositions {
-  TwoBoneCase solve_case = TwoBoneCase::kDegenerate;
-  TwoBoneFallback fallback = TwoBoneFallback::kNone;
-  glm::vec3 b_final{0.0f};  // new knee, |b_final - a| = ℓ_ab
-  glm::vec3 c_final{0.0f};  // new end, |c_final - b_final| = ℓ_bc
-  KneeCircle circle;
-  float reach_min = 0.0f;      // |ℓ_ab - ℓ_bc| (or the hinge's limit)
-  float reach_max = 0.0f;      // ℓ_ab + ℓ_bc (or the hinge's limit)
-  bool softened = false;       // soft IK moved the target
-  bool hinge_limited = false;  // the hinge's angle limits kept the end from the target
-};
-
-// Positions only: start a, knee b, end c, target t (model space) → b′, c′, case, knee circle.
-// Uses options.pole_model, soft, epsilon and, when options.hinge, the hinge with `bend_axis_model`
-// (the mid joint's bend axis in model space; zero = unknown). `bend_axis_model` also picks the
-// knee direction for a straight chain. Non-finite input: kDegenerate with b′ = b, c′ = c.
-TwoBonePositions SolveTwoBonePositions(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                       const glm::vec3& target, const TwoBoneIkOptions& options,
-                                       const glm::vec3& bend_axis_model = glm::vec3(0.0f));
+// How near the target the end must be to count as reached, model-space units: kReachTolerance of
+// the chain length ℓ_ab + ℓ_bc, plus what float coordinates can resolve around the start joint and
+// the target (4 units in the last place of their largest coordinate, and a few of the smallest
+// denormal). For a chain near the origin that is 1e-5 of its length; a chain far from the origin,
+// relative to its length, cannot be placed more finely than float allows there.
+constexpr float kReachTolerance = 1e-5f;
+float ReachTolerance(float chain_length, const glm::vec3& start_model,
+                     const glm::vec3& target_model);
 
 // Everything a solve reports.
 struct TwoBoneIkResult {
   TwoBoneCase solve_case = TwoBoneCase::kDegenerate;
   TwoBoneFallback fallback = TwoBoneFallback::kNone;
-  // The end was placed on the target: the case is reachable, soft IK and the hinge limits did not
-  // pull it off, and weight is 1.
+  // The end is on the target: the case is reachable, soft IK and the hinge limits did not pull it
+  // off, weight is 1, and the end, where the corrections put it, is within ReachTolerance of the
+  // target (SolveTwoBoneIkPose measures it on the recomputed matrices).
   bool reached = false;
   bool softened = false;
   bool hinge_limited = false;
-  float error = 0.0f;        // |c_final - target|, model-space units
+  float error = 0.0f;        // |c_final - target|, model-space units (0 when degenerate and
+                             // the distance does not fit in float)
   glm::vec3 a{0.0f};         // start joint position (does not move)
   glm::vec3 b_before{0.0f};  // mid joint before / after, model space
   glm::vec3 c_before{0.0f};  // end joint before / after, model space
@@ -153,7 +147,7 @@ struct TwoBoneIkResult {
   glm::quat mid_correction{1.0f, 0.0f, 0.0f, 0.0f};
 };
 
-// Job level: one chain from model-space matrices; no allocation, no state (about 70 ns).
+// Job level: one chain from model-space matrices; no allocation, no state.
 // start_model / mid_model / end_model: the start (k), mid (j) and end (i) joints' model matrices
 // 𝕋 (only the end's translation is used); target_model: model-space target. The corrections are
 // expressed in the frames of start_model and mid_model, i.e. they are exact as
@@ -164,11 +158,13 @@ struct TwoBoneIkResult {
 // possibly mirrored, times a uniform scale); under a non-uniform scale inherited from above, no
 // rotation can keep them, and the bones are still pointed exactly at b′ and c′.
 // Degenerate (identity corrections) when an input is not finite, a matrix's 3x3 part is singular,
-// or the options are invalid. b_final / c_final are where the joints end up after the weighted
-// corrections. options.end_orientation is ignored here.
-// Common chains (similarity frames, no hinge/soft/weight, no fallback) take a SIMD fast path
-// (AVX2 + FMA when the CPU has both, else SSE2); the rest a general path with the same formulas;
-// all give the same result to float precision.
+// the options are invalid, or the answer does not fit in float. b_final / c_final are where the
+// joints end up after the weighted corrections. options.end_orientation is ignored here.
+// Common chains (similarity frames, no hinge/soft/weight, no fallback, ordinary magnitudes) take a
+// SIMD fast path (AVX2 + FMA when the CPU has both, else SSE2); the rest a general path with the
+// same formulas in double, which takes any finite input; all give the same result to float
+// precision. The answer is only as precise as the inputs: positions far from the origin carry
+// fewer bits of the chain (SolveTwoBoneIkPose avoids that by solving relative to the start joint).
 TwoBoneIkResult SolveTwoBoneIk(const glm::mat4& start_model, const glm::mat4& mid_model,
                                const glm::mat4& end_model, const glm::vec3& target_model,
                                const TwoBoneIkOptions& options = {});
@@ -179,10 +175,14 @@ struct TwoBoneChain {
   int start = -1;
   int mid = -1;
   int end = -1;
+
+  // True when the chain is usable with `skeleton`; otherwise false with the reason in *why
+  // (optional): an index out of range, mid not below start, end not below mid.
+  bool Validate(const Skeleton& skeleton, std::string* why = nullptr) const;
 };
 
-// "" when `chain` is usable with `skeleton`, otherwise why not (index out of range, mid not below
-// start, end not below mid).
+// Deprecated: chain.Validate(skeleton, &why). "" when usable, else why not. Kept only for
+// ik/joint_limits.cpp until it switches.
 std::string ValidateChain(const Skeleton& skeleton, const TwoBoneChain& chain);
 
 // The chain {grandparent, parent, end} of `end` (the command line's END=...), or nullopt with the
@@ -206,9 +206,12 @@ struct TwoBoneTarget {
 // pose->locals[start / mid].rotation, applies options.end_orientation to the end joint, and
 // recomputes `models` for the start joint's subtree. `models` must hold the model matrices of
 // `pose` on input (LocalToModel). When options.bend_axis_local is absent it is taken from the rest
-// pose (DetectBendAxis). b_final, c_final and error are measured on the recomputed matrices.
-// Leaves pose and models unchanged and returns kDegenerate when the chain is invalid, the sizes
-// don't match the skeleton, or any input is not finite.
+// pose (DetectBendAxis). The solve runs relative to the start joint, on bone vectors rebuilt from
+// the local transforms, so that a rig far from the origin or in large units loses no precision to
+// differences of large coordinates. b_final, c_final, error and reached are measured on the
+// recomputed matrices. Leaves pose and models unchanged and returns kDegenerate when the chain is
+// invalid, the sizes don't match the skeleton, any input is not finite, or the answer does not fit
+// in float.
 TwoBoneIkResult SolveTwoBoneIkPose(const Skeleton& skeleton, const TwoBoneChain& chain,
                                    const TwoBoneTarget& target, const TwoBoneIkOptions& options,
                                    Pose* pose, std::vector<glm::mat4>* models);

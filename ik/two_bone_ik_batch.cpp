@@ -4,24 +4,14 @@
 
 #include <cassert>
 
+#include "ik/cpu_features.h"
+#include "ik/internal/two_bone_ik_internal.h"
+
 namespace ik {
 
 using namespace batch_internal;
 
-namespace {
-
-bool UseAvx2() {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
-
-const char* TwoBoneIkBatch::KernelName() { return UseAvx2() ? "avx2" : "sse2"; }
+const char* TwoBoneIkBatch::KernelName() { return CpuHasAvx2Fma() ? "avx2" : "sse2"; }
 
 void TwoBoneIkBatch::Resize(int count) {
   assert(count >= 0);
@@ -34,12 +24,14 @@ void TwoBoneIkBatch::Resize(int count) {
     mid[3] = glm::vec4(0.0f, -1.0f, 0.0f, 1.0f);
     end[3] = glm::vec4(0.0f, -1.5f, 0.5f, 1.0f);
     SetChain(i, start, mid, end, glm::vec3(0.0f, -1.0f, 0.5f));
-    SetPole(i, std::nullopt);
-    for (int row = 0; row < kOutRows; ++row) Out(i, row) = 0.0f;
-    Out(i, kStartCorrection + 3) = Out(i, kMidCorrection + 3) = 1.0f;
-    Out(i, kCase) = static_cast<float>(TwoBoneCase::kDegenerate);
+    ClearResult(i);
   }
   count_ = count;
+}
+
+void TwoBoneIkBatch::ClearResult(int i) {
+  for (int row = 0; row < kOutRows; ++row) Out(i, row) = 0.0f;
+  Out(i, kStartCorrection + 3) = Out(i, kMidCorrection + 3) = 1.0f;
 }
 
 void TwoBoneIkBatch::SetChain(int i, const glm::mat4& start_model, const glm::mat4& mid_model,
@@ -55,18 +47,8 @@ void TwoBoneIkBatch::SetChain(int i, const glm::mat4& start_model, const glm::ma
     In(i, kStartPos + row) = start_model[3][row];
     In(i, kMidPos + row) = mid_model[3][row];
     In(i, kEndPos + row) = end_model[3][row];
+    In(i, kTarget + row) = target_model[row];
   }
-  SetTarget(i, target_model);
-}
-
-void TwoBoneIkBatch::SetTarget(int i, const glm::vec3& target_model) {
-  for (int row = 0; row < 3; ++row) In(i, kTarget + row) = target_model[row];
-}
-
-void TwoBoneIkBatch::SetPole(int i, const std::optional<glm::vec3>& pole_model) {
-  const glm::vec3 p = pole_model.value_or(glm::vec3(0.0f));
-  for (int row = 0; row < 3; ++row) In(i, kPole + row) = p[row];
-  In(i, kHasPole) = pole_model ? 1.0f : 0.0f;
 }
 
 void TwoBoneIkBatch::SolveScalar(int i, const TwoBoneIkOptions& options) {
@@ -84,14 +66,7 @@ void TwoBoneIkBatch::SolveScalar(int i, const TwoBoneIkOptions& options) {
     end[3][row] = In(i, kEndPos + row);
     target[row] = In(i, kTarget + row);
   }
-  TwoBoneIkOptions own_pole;
-  const TwoBoneIkOptions* use = &options;
-  if (In(i, kHasPole) != 0.0f) {
-    own_pole = options;
-    own_pole.pole_model = glm::vec3(In(i, kPole), In(i, kPole + 1), In(i, kPole + 2));
-    use = &own_pole;
-  }
-  const TwoBoneIkResult r = SolveTwoBoneIk(start, mid, end, target, *use);
+  const TwoBoneIkResult r = SolveTwoBoneIk(start, mid, end, target, options);
   const glm::quat& qk = r.start_correction;
   const glm::quat& qj = r.mid_correction;
   Out(i, kStartCorrection + 0) = qk.x;
@@ -102,10 +77,7 @@ void TwoBoneIkBatch::SolveScalar(int i, const TwoBoneIkOptions& options) {
   Out(i, kMidCorrection + 1) = qj.y;
   Out(i, kMidCorrection + 2) = qj.z;
   Out(i, kMidCorrection + 3) = qj.w;
-  Out(i, kError) = r.error;
-  Out(i, kCase) = static_cast<float>(r.solve_case);
   Out(i, kReached) = r.reached ? 1.0f : 0.0f;
-  Out(i, kFallback) = static_cast<float>(r.fallback);
 }
 
 void TwoBoneIkBatch::Solve(const TwoBoneIkOptions& options) { Solve(options, Kernel::kAuto); }
@@ -113,12 +85,7 @@ void TwoBoneIkBatch::Solve(const TwoBoneIkOptions& options) { Solve(options, Ker
 void TwoBoneIkBatch::Solve(const TwoBoneIkOptions& options, Kernel kernel) {
   special_count_ = 0;
   if (!options.Validate()) {
-    for (int i = 0; i < count_; ++i) {
-      for (int row = 0; row < kOutRows; ++row) Out(i, row) = 0.0f;
-      Out(i, kStartCorrection + 3) = Out(i, kMidCorrection + 3) = 1.0f;
-      Out(i, kCase) = static_cast<float>(TwoBoneCase::kDegenerate);
-      Out(i, kFallback) = static_cast<float>(TwoBoneFallback::kInvalidOptions);
-    }
+    for (int i = 0; i < count_; ++i) ClearResult(i);
     return;
   }
   if (options.hinge || options.soft > 0.0f) {
@@ -128,15 +95,16 @@ void TwoBoneIkBatch::Solve(const TwoBoneIkOptions& options, Kernel kernel) {
   }
   Params params{};
   params.epsilon = options.epsilon;
+  params.reach_fuzz = internal::kReachLimitFuzz;
   params.weight = options.weight;
-  params.has_default_pole = options.pole_model.has_value();
+  params.has_pole = options.pole_model.has_value();
   if (options.pole_model) {
-    params.default_pole[0] = options.pole_model->x;
-    params.default_pole[1] = options.pole_model->y;
-    params.default_pole[2] = options.pole_model->z;
+    params.pole[0] = options.pole_model->x;
+    params.pole[1] = options.pole_model->y;
+    params.pole[2] = options.pole_model->z;
   }
   const int block_count = static_cast<int>(blocks_.size());
-  if (kernel != Kernel::kSse2 && UseAvx2()) {
+  if (kernel != Kernel::kSse2 && CpuHasAvx2Fma()) {
     SolveBlocksAvx2(blocks_.data(), block_count, params);
   } else {
     SolveBlocksSse2(blocks_.data(), block_count, params);
@@ -166,16 +134,6 @@ glm::quat TwoBoneIkBatch::mid_correction(int i) const {
                    Out(i, kMidCorrection + 1), Out(i, kMidCorrection + 2));
 }
 
-TwoBoneCase TwoBoneIkBatch::solve_case(int i) const {
-  return static_cast<TwoBoneCase>(static_cast<int>(Out(i, kCase)));
-}
-
-TwoBoneFallback TwoBoneIkBatch::fallback(int i) const {
-  return static_cast<TwoBoneFallback>(static_cast<int>(Out(i, kFallback)));
-}
-
 bool TwoBoneIkBatch::reached(int i) const { return Out(i, kReached) != 0.0f; }
-
-float TwoBoneIkBatch::error(int i) const { return Out(i, kError); }
 
 }  // namespace ik

@@ -6,11 +6,10 @@
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
-#include <optional>
 #include <vector>
 
+#include "ik/internal/two_bone_ik_batch_layout.h"
 #include "ik/two_bone_ik.h"
-#include "ik/two_bone_ik_batch_layout.h"
 
 namespace ik {
 
@@ -28,29 +27,24 @@ class TwoBoneIkBatch {
   // end joints (only the end's translation is used) and the model-space target. 0 <= i < size().
   void SetChain(int i, const glm::mat4& start_model, const glm::mat4& mid_model,
                 const glm::mat4& end_model, const glm::vec3& target_model);
-  void SetTarget(int i, const glm::vec3& target_model);
-  // Chain i's own pole (model-space point), or none (nullopt). Overrides options.pole_model.
-  void SetPole(int i, const std::optional<glm::vec3>& pole_model);
 
-  // Solves every chain with `options`; options.pole_model is the pole of chains without their
-  // own. The SIMD kernel covers the seed's solve, poles and weight; with options.hinge or
-  // options.soft every chain goes through SolveTwoBoneIk instead, as do single chains that need
-  // a fallback (see special_count()). options.end_orientation is ignored (as in SolveTwoBoneIk).
-  // Invalid options: every chain is degenerate with identity corrections.
+  // Solves every chain with `options` (options.pole_model, when set, is every chain's pole). The
+  // SIMD kernel covers the seed's solve, the pole and weight; with options.hinge or options.soft
+  // every chain goes through SolveTwoBoneIk instead, as do single chains that need a fallback (see
+  // special_count()). options.end_orientation is ignored (as in SolveTwoBoneIk). Invalid options:
+  // every chain keeps identity corrections and is not reached.
   void Solve(const TwoBoneIkOptions& options = {});
 
-  // Which SIMD kernel Solve uses. kAuto picks AVX2 + FMA when the CPU has both; kAvx2 on a CPU
-  // without them runs SSE2 instead. (For tests and benchmarks of each kernel.)
-  enum class Kernel { kAuto, kSse2, kAvx2 };
+  // Which SIMD kernel Solve uses: kAuto picks AVX2 + FMA when CpuHasAvx2Fma(), else SSE2; kSse2
+  // always runs SSE2 (for tests and benchmarks of that kernel).
+  enum class Kernel { kAuto, kSse2 };
   void Solve(const TwoBoneIkOptions& options, Kernel kernel);
 
-  // Results of the last Solve for chain i (local-space corrections as in TwoBoneIkResult).
+  // Results of the last Solve for chain i: local-space corrections and `reached`, as in
+  // TwoBoneIkResult.
   glm::quat start_correction(int i) const;
   glm::quat mid_correction(int i) const;
-  TwoBoneCase solve_case(int i) const;
-  TwoBoneFallback fallback(int i) const;
   bool reached(int i) const;
-  float error(int i) const;  // |c_final - target|
 
   // How many chains the last Solve handed to the scalar solver.
   int special_count() const { return special_count_; }
@@ -72,6 +66,7 @@ class TwoBoneIkBatch {
     return blocks_[i / batch_internal::kLanes].out[row][i % batch_internal::kLanes];
   }
   void SolveScalar(int i, const TwoBoneIkOptions& options);
+  void ClearResult(int i);  // identity corrections, not reached
 
   std::vector<batch_internal::Block> blocks_;
   int count_ = 0;

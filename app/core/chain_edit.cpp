@@ -270,7 +270,7 @@ void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
     where.kind = c.kind;
     switch (c.kind) {
       case ConstraintKind::kTwoBone: {
-        if (!ik::ValidateChain(skeleton, c.chain).empty()) break;
+        if (!c.chain.Validate(skeleton)) break;
         IkChainRequest request;
         request.chain = c.chain;
         request.target.position = target;
@@ -323,7 +323,7 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
   int common = -1;
   for (const ChainSettings& c : chains) {
     if (!c.enabled || c.kind != ConstraintKind::kTwoBone || c.mode != TargetMode::kGround ||
-        !ik::ValidateChain(skeleton, c.chain).empty()) {
+        !c.chain.Validate(skeleton)) {
       continue;
     }
     const EffectorInfo info = InfoFor(skeleton, c, *models);

@@ -143,11 +143,12 @@ void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequ
   }
   state->aim.clear();
   for (const AimRequest& r : aim) {
-    state->aim.push_back(r.target_joint >= 0
-                             ? ik::SolveAimPoseAtJoint(skeleton, r.joint, r.target_joint, r.options,
-                                                       limits_or_null, &state->pose, &state->models)
-                             : ik::SolveAimPose(skeleton, r.joint, r.target, r.options,
-                                                limits_or_null, &state->pose, &state->models));
+    state->aim.push_back(
+        r.target_joint >= 0
+            ? ik::SolveAimPoseAtJoint(skeleton, r.joint, r.target_joint, r.options, limits_or_null,
+                                      &state->pose, &state->models, &state->aim_workspace)
+            : ik::SolveAimPose(skeleton, r.joint, r.target, r.options, limits_or_null, &state->pose,
+                               &state->models, &state->aim_workspace));
   }
 }
 

@@ -73,6 +73,7 @@ struct PoseState {
   std::vector<ik::TwoBoneIkResult> ik;  // one per request, in order
   std::vector<ik::FabrikResult> fabrik;
   std::vector<ik::AimResult> aim;
+  ik::AimWorkspace aim_workspace;  // scratch for the aims, kept so that frames allocate nothing
   ik::FabrikWorkspace fabrik_workspace;  // scratch of the FABRIK solves (reused every frame)
 };
 

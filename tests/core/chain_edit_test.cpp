@@ -69,7 +69,8 @@ void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left)
       0.2f);
   for (const ik::Limb& l : limbs) {
     EXPECT_FALSE(l.by_name);
-    EXPECT_EQ(ik::ValidateChain(model.skeleton, l.chain), "");
+    std::string why;
+    EXPECT_TRUE(l.chain.Validate(model.skeleton, &why)) << why;
   }
 }
 

@@ -25,6 +25,12 @@ using iktest::Uniform;
 
 constexpr double kExact = 1e-5;  // radians: "aim exact" in the issue
 
+// One workspace for every solve of the test program: solves reuse it.
+ik::AimWorkspace* Workspace() {
+  static ik::AimWorkspace workspace;
+  return &workspace;
+}
+
 double AngleBetweenRotations(const glm::quat& a, const glm::quat& b) {
   const glm::dquat d = glm::conjugate(glm::dquat(a)) * glm::dquat(b);
   return 2.0 * std::atan2(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z), std::abs(d.w));
@@ -49,8 +55,8 @@ TEST(Aim, UnconstrainedAimIsExactOnRandomRigs) {
     const glm::vec3 target = origin + RandomUnit(rng) * Uniform(rng, 0.01f, 5.0f);
     const std::vector<glm::mat4> before = rig.models;
     const float length_before = glm::length(BoneModel(rig.models, joint, joint + 1));
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, joint, target, {}, nullptr, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, joint, target, {}, nullptr, &rig.pose,
+                                             &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate) << i;
     const glm::vec3 bone = BoneModel(rig.models, joint, joint + 1);
     ASSERT_LE(AngleBetween(bone, target - origin), kExact) << i;
@@ -74,7 +80,7 @@ TEST(Aim, TheTurnIsMinimalWithoutAnUpReference) {
     const glm::quat before = rig.pose.locals[2].rotation;
     const glm::vec3 target = Position(rig.models, 2) + RandomUnit(rng);
     const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, 2, target, {}, nullptr, &rig.pose, &rig.models);
+        ik::SolveAimPose(rig.skeleton, 2, target, {}, nullptr, &rig.pose, &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     // The local turn is exactly the angle the bone had to move: no roll added.
     if (r.angle_before < 3.1f) {
@@ -91,7 +97,7 @@ TEST(Aim, AGivenAxisIsWhatPoints) {
   options.axis_local = glm::vec3(0.0f, 0.0f, 2.0f);  // the head's local +Z: its "face"
   const glm::vec3 target(0.5f, 1.8f, 1.0f);
   const ik::AimResult r =
-      ik::SolveAimPose(h.skeleton, head, target, options, nullptr, &h.pose, &h.models);
+      ik::SolveAimPose(h.skeleton, head, target, options, nullptr, &h.pose, &h.models, Workspace());
   ASSERT_FALSE(r.degenerate);
   const glm::vec3 face = glm::mat3(h.models[head]) * glm::vec3(0, 0, 1);
   EXPECT_LE(AngleBetween(face, target - Position(h.models, head)), kExact);
@@ -113,8 +119,8 @@ TEST(Aim, UpTargetKeepsTheUpAxisInThePlaneOfTheUpTarget) {
     }
     const glm::vec3 up_reference =
         options.up_target_model ? *options.up_target_model - origin : *options.up_direction_model;
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, 2, target, options, nullptr, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, 2, target, options, nullptr, &rig.pose,
+                                             &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     const glm::vec3 aim = glm::normalize(target - origin);
     ASSERT_LE(AngleBetween(BoneModel(rig.models, 2, 3), aim), kExact) << i;
@@ -155,8 +161,8 @@ TEST(Aim, SpreadTurnsTheAncestorsByDecreasingAmountsAndStillPointsExactly) {
     options.spread = 3;
     options.spread_falloff = falloff;
     const glm::vec3 target(3.0f, 1.2f, 2.0f);  // far to the side: a big turn
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, head, target, options, nullptr, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, head, target, options, nullptr,
+                                             &rig.pose, &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     EXPECT_EQ(r.joints_turned, 4);
     EXPECT_EQ(r.top_joint, 1);
@@ -186,12 +192,13 @@ TEST(Aim, WeightZeroChangesNothingAndHalfTurnsPartWay) {
   ik::AimOptions options;
   options.weight = 0.0f;
   const std::vector<glm::mat4> before = h.models;
-  ik::AimResult r = ik::SolveAimPose(h.skeleton, arm, target, options, nullptr, &h.pose, &h.models);
+  ik::AimResult r =
+      ik::SolveAimPose(h.skeleton, arm, target, options, nullptr, &h.pose, &h.models, Workspace());
   ASSERT_FALSE(r.degenerate);
   EXPECT_EQ(h.models, before);
   EXPECT_FALSE(r.reached);
   options.weight = 0.5f;
-  r = ik::SolveAimPose(h.skeleton, arm, target, options, nullptr, &h.pose, &h.models);
+  r = ik::SolveAimPose(h.skeleton, arm, target, options, nullptr, &h.pose, &h.models, Workspace());
   EXPECT_GT(r.angle_after, 0.3f * r.angle_before);
   EXPECT_LT(r.angle_after, 0.7f * r.angle_before);
 }
@@ -210,8 +217,8 @@ TEST(Aim, ConeLimitStopsTheBoneAtTheConeEdge) {
     const glm::vec3 rest_dir = BoneModel(rig.models, joint, 3);  // the rig is at rest
     const glm::vec3 target = origin + RandomUnit(rng) * Uniform(rng, 0.2f, 2.0f);
     const double wanted = AngleBetween(rest_dir, target - origin);
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, joint, target, {}, &limits, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, joint, target, {}, &limits, &rig.pose,
+                                             &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     const glm::vec3 bone = BoneModel(rig.models, joint, 3);
     const double cone_angle = static_cast<double>(cone);
@@ -241,8 +248,8 @@ TEST(Aim, HingeLimitAimsAsNearAsTheHingeAllows) {
     iktest::Humanoid rig = h;
     const glm::vec3 origin = Position(rig.models, knee);
     const glm::vec3 target = origin + RandomUnit(rng) * 0.4f;
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, knee, target, {}, &limits, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, knee, target, {}, &limits, &rig.pose,
+                                             &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     ASSERT_TRUE(ik::WithinLimit(hinge, rest, rig.pose.locals[knee].rotation)) << i;
     // Brute force over the hinge's range: nothing allowed points nearer.
@@ -287,8 +294,8 @@ TEST(Aim, LimitsAreNeverExceededWithSpreadWeightAndUp) {
     options.weight = Uniform(rng, 0.3f, 1.0f);
     if (i % 2) options.up_direction_model = glm::vec3(0, 1, 0);
     const glm::vec3 target = Position(rig.models, head) + RandomUnit(rng) * 2.0f;
-    const ik::AimResult r =
-        ik::SolveAimPose(rig.skeleton, head, target, options, &limits, &rig.pose, &rig.models);
+    const ik::AimResult r = ik::SolveAimPose(rig.skeleton, head, target, options, &limits,
+                                             &rig.pose, &rig.models, Workspace());
     ASSERT_FALSE(r.degenerate);
     // Every turned joint ends within its limit (the others may start outside: untouched).
     ASSERT_EQ(r.joints_turned, std::min(options.spread, 4) + 1);
@@ -308,8 +315,8 @@ TEST(Aim, SeedExampleLeftCalfPointsAtRightAnkle) {
   const int left_ankle = h.Joint("LeftFoot");
   const int right_ankle = h.Joint("RightFoot");
   const std::vector<glm::mat4> before = h.models;
-  const ik::AimResult r =
-      ik::SolveAimPoseAtJoint(h.skeleton, calf, right_ankle, {}, nullptr, &h.pose, &h.models);
+  const ik::AimResult r = ik::SolveAimPoseAtJoint(h.skeleton, calf, right_ankle, {}, nullptr,
+                                                  &h.pose, &h.models, Workspace());
   ASSERT_FALSE(r.degenerate);
   EXPECT_EQ(r.fallback, ik::AimFallback::kNone);
   EXPECT_TRUE(r.reached);
@@ -343,13 +350,107 @@ TEST(Aim, TargetStraightBehindTurnsHalfWayRoundAndStillPoints) {
   ik::AimOptions options;
   options.up_local = glm::vec3(1, 0, 0);
   const ik::AimResult r =
-      ik::SolveAimPose(h.skeleton, calf, behind, options, nullptr, &h.pose, &h.models);
+      ik::SolveAimPose(h.skeleton, calf, behind, options, nullptr, &h.pose, &h.models, Workspace());
   EXPECT_EQ(r.fallback, ik::AimFallback::kAntiparallel);
-  EXPECT_NEAR(r.angle_before, 3.14159f, 1e-3f);
+  EXPECT_NEAR(r.angle_before, ik::kPi, 1e-3f);
   EXPECT_LE(AngleBetween(BoneModel(h.models, calf, calf + 1), behind - knee), kExact);
   // Turned about the up axis (local x), which therefore stayed put.
   const glm::vec3 x_before = glm::mat3(iktest::MakeHumanoid().models[calf]) * glm::vec3(1, 0, 0);
   EXPECT_LE(AngleBetween(glm::mat3(h.models[calf]) * glm::vec3(1, 0, 0), x_before), 1e-4);
+}
+
+// --- Extreme finite inputs: every finite target, up reference and rig scale has a direction --
+
+// The angle between two directions of any finite magnitude, in double.
+double AngleD(const glm::dvec3& a, const glm::dvec3& b) {
+  const glm::dvec3 u = a / std::max(std::abs(a.x), std::max(std::abs(a.y), std::abs(a.z)));
+  const glm::dvec3 v = b / std::max(std::abs(b.x), std::max(std::abs(b.y), std::abs(b.z)));
+  return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v));
+}
+
+TEST(AimExtreme, TargetsAtAnyFiniteDistanceAreAimedAtAndReached) {
+  const float denormal = 1e-40f;
+  for (const glm::vec3& target : {glm::vec3(1e20f, 0.0f, 1e20f), glm::vec3(-3e38f, 3e38f, 0.0f),
+                                  glm::vec3(3e38f, -3e38f, 3e38f), glm::vec3(1e-30f, 0.0f, 0.0f),
+                                  glm::vec3(denormal, denormal, 0.0f), glm::vec3(0.0f)}) {
+    for (int spread : {0, 2}) {
+      iktest::Humanoid h = iktest::MakeHumanoid();
+      const int calf = h.Joint("LeftLeg"), ankle = h.Joint("LeftFoot");
+      ik::AimOptions options;
+      options.spread = spread;
+      const ik::AimResult r = ik::SolveAimPose(h.skeleton, calf, target, options, nullptr, &h.pose,
+                                               &h.models, Workspace());
+      const std::string what = std::to_string(target.x) + " spread " + std::to_string(spread);
+      EXPECT_FALSE(r.degenerate) << what;
+      EXPECT_EQ(r.fallback, ik::AimFallback::kNone) << what;
+      EXPECT_TRUE(r.reached) << what;
+      EXPECT_TRUE(std::isfinite(r.angle_before) && std::isfinite(r.angle_after)) << what;
+      // Measured independently: the calf points at the target.
+      const glm::dvec3 origin(Position(h.models, calf));
+      const glm::dvec3 bone = glm::dvec3(Position(h.models, ankle)) - origin;
+      EXPECT_LE(AngleD(bone, glm::dvec3(target) - origin), 1e-5) << what;
+      EXPECT_NEAR(static_cast<double>(r.angle_after), AngleD(bone, glm::dvec3(target) - origin),
+                  1e-5)
+          << what;
+    }
+  }
+}
+
+TEST(AimExtreme, UpReferencesAtAnyFiniteDistanceTwistTheBone) {
+  for (float distance : {1e-30f, 1.0f, 1e20f, 3e38f}) {
+    for (bool as_target : {true, false}) {
+      iktest::Humanoid h = iktest::MakeHumanoid();
+      const int calf = h.Joint("LeftLeg"), ankle = h.Joint("LeftFoot");
+      const glm::vec3 origin = Position(h.models, calf);
+      const glm::vec3 target = origin + glm::vec3(0.3f, -0.3f, 0.2f);
+      ik::AimOptions options;
+      options.up_local = glm::vec3(0, 0, 1);
+      const glm::vec3 up_dir = glm::normalize(glm::vec3(1.0f, 0.5f, -0.2f));
+      if (as_target) {
+        options.up_target_model = up_dir * distance;  // seen from the calf: about along up_dir
+      } else {
+        options.up_direction_model = up_dir * distance;
+      }
+      const ik::AimResult r = ik::SolveAimPose(h.skeleton, calf, target, options, nullptr, &h.pose,
+                                               &h.models, Workspace());
+      const std::string what = std::to_string(distance) + (as_target ? " target" : " direction");
+      EXPECT_FALSE(r.degenerate) << what;
+      if (as_target && distance < 1.0f) continue;  // the up target sits near the origin: any side
+      EXPECT_EQ(r.fallback, ik::AimFallback::kNone) << what;
+      EXPECT_TRUE(r.reached) << what;
+      const glm::dvec3 aim =
+          glm::normalize(glm::dvec3(Position(h.models, ankle)) - glm::dvec3(origin));
+      const glm::dvec3 up = glm::dmat3(glm::mat3(h.models[calf])) * glm::dvec3(0, 0, 1);
+      const glm::dvec3 ref = as_target ? glm::dvec3(*options.up_target_model) - glm::dvec3(origin)
+                                       : glm::dvec3(*options.up_direction_model);
+      EXPECT_LE(AngleD(up - glm::dot(up, aim) * aim, ref - glm::dot(ref, aim) * aim), 1e-3) << what;
+    }
+  }
+}
+
+TEST(AimExtreme, HugeAndTinyRigsAimExactly) {
+  std::mt19937 rng(231);
+  for (float scale : {1e-30f, 1e-20f, 1e20f, 1e30f}) {
+    for (int i = 0; i < 100; ++i) {
+      iktest::ChainRig rig = iktest::RandomChainRig(rng);
+      ik::Transform& root = rig.pose.locals[0];
+      root.scale *= scale;
+      root.translation *= scale;
+      ik::LocalToModel(rig.skeleton, rig.pose, &rig.models);
+      const int joint = 1 + i % 2;
+      const glm::vec3 origin = Position(rig.models, joint);
+      const glm::vec3 target = origin + RandomUnit(rng) * (scale * Uniform(rng, 0.1f, 5.0f));
+      const ik::AimResult r = ik::SolveAimPose(rig.skeleton, joint, target, {}, nullptr, &rig.pose,
+                                               &rig.models, Workspace());
+      const std::string what = std::to_string(scale) + " #" + std::to_string(i);
+      ASSERT_FALSE(r.degenerate) << what;
+      ASSERT_EQ(r.fallback, ik::AimFallback::kNone) << what;
+      ASSERT_TRUE(r.reached) << what;
+      const glm::dvec3 o(Position(rig.models, joint));
+      const glm::dvec3 bone = glm::dvec3(Position(rig.models, joint + 1)) - o;
+      ASSERT_LE(AngleD(bone, glm::dvec3(target) - o), 1e-4) << what;
+    }
+  }
 }
 
 TEST(AimDegenerate, NonFiniteInputLeavesThePoseAndModelsUnchanged) {
@@ -361,15 +462,15 @@ TEST(AimDegenerate, NonFiniteInputLeavesThePoseAndModelsUnchanged) {
   const std::vector<glm::mat4> models_before = h.models;
   for (const glm::vec3& target : {glm::vec3(nan, 0, 0), glm::vec3(0, inf, 0)}) {
     const ik::AimResult r =
-        ik::SolveAimPose(h.skeleton, calf, target, {}, nullptr, &h.pose, &h.models);
+        ik::SolveAimPose(h.skeleton, calf, target, {}, nullptr, &h.pose, &h.models, Workspace());
     EXPECT_TRUE(r.degenerate);
     EXPECT_EQ(r.fallback, ik::AimFallback::kNonFiniteInput);
     EXPECT_TRUE(std::isfinite(r.angle_after));
     EXPECT_TRUE(ik::IsFinite(r.target_model));
   }
   h.pose.locals[calf].rotation.x = nan;
-  const ik::AimResult r =
-      ik::SolveAimPose(h.skeleton, calf, glm::vec3(1, 0, 0), {}, nullptr, &h.pose, &h.models);
+  const ik::AimResult r = ik::SolveAimPose(h.skeleton, calf, glm::vec3(1, 0, 0), {}, nullptr,
+                                           &h.pose, &h.models, Workspace());
   EXPECT_EQ(r.fallback, ik::AimFallback::kNonFiniteInput);
   h.pose.locals[calf].rotation = pose_before.locals[calf].rotation;
   for (size_t j = 0; j < h.pose.locals.size(); ++j) {
@@ -382,8 +483,8 @@ TEST(AimDegenerate, TargetAtTheJointTurnsNothing) {
   iktest::Humanoid h = iktest::MakeHumanoid();
   const int calf = h.Joint("LeftLeg");
   const std::vector<glm::mat4> before = h.models;
-  const ik::AimResult r =
-      ik::SolveAimPose(h.skeleton, calf, Position(h.models, calf), {}, nullptr, &h.pose, &h.models);
+  const ik::AimResult r = ik::SolveAimPose(h.skeleton, calf, Position(h.models, calf), {}, nullptr,
+                                           &h.pose, &h.models, Workspace());
   EXPECT_FALSE(r.degenerate);
   EXPECT_EQ(r.fallback, ik::AimFallback::kTargetAtJoint);
   EXPECT_FALSE(r.reached);
@@ -401,8 +502,8 @@ TEST(AimDegenerate, ZeroLengthBoneHasNoAxisAndALeafContinuesItsParentsBone) {
   rig.pose = ik::Pose::Rest(rig.skeleton);
   ik::LocalToModel(rig.skeleton, rig.pose, &rig.models);
   const std::vector<glm::mat4> before = rig.models;
-  ik::AimResult r =
-      ik::SolveAimPose(rig.skeleton, 1, glm::vec3(1, 1, 0), {}, nullptr, &rig.pose, &rig.models);
+  ik::AimResult r = ik::SolveAimPose(rig.skeleton, 1, glm::vec3(1, 1, 0), {}, nullptr, &rig.pose,
+                                     &rig.models, Workspace());
   // `b` sits at `a`: BoneChild skips it, so `a` is a leaf and continues root -> a (up).
   EXPECT_FALSE(r.degenerate);
   EXPECT_NEAR(r.angle_before, 1.5708f, 1e-4f);
@@ -413,7 +514,7 @@ TEST(AimDegenerate, ZeroLengthBoneHasNoAxisAndALeafContinuesItsParentsBone) {
   ik::AimOptions options;
   options.axis_child = 2;
   r = ik::SolveAimPose(rig.skeleton, 1, glm::vec3(1, 1, 0), options, nullptr, &rig.pose,
-                       &rig.models);
+                       &rig.models, Workspace());
   EXPECT_EQ(r.fallback, ik::AimFallback::kNoAxis);
   EXPECT_EQ(rig.models, before);
 }
@@ -422,39 +523,46 @@ TEST(AimDegenerate, InvalidJointsOptionsAndMovingTargetsAreRefused) {
   iktest::Humanoid h = iktest::MakeHumanoid();
   const std::vector<glm::mat4> before = h.models;
   const glm::vec3 t(1, 1, 1);
-  EXPECT_EQ(ik::SolveAimPose(h.skeleton, 99, t, {}, nullptr, &h.pose, &h.models).fallback,
+  EXPECT_EQ(ik::SolveAimPose(h.skeleton, 3, t, {}, nullptr, &h.pose, &h.models, nullptr).fallback,
             ik::AimFallback::kInvalidJoint);
-  EXPECT_EQ(ik::SolveAimPose(h.skeleton, 3, t, {}, nullptr, nullptr, &h.models).fallback,
-            ik::AimFallback::kInvalidJoint);
+  EXPECT_EQ(
+      ik::SolveAimPose(h.skeleton, 99, t, {}, nullptr, &h.pose, &h.models, Workspace()).fallback,
+      ik::AimFallback::kInvalidJoint);
+  EXPECT_EQ(
+      ik::SolveAimPose(h.skeleton, 3, t, {}, nullptr, nullptr, &h.models, Workspace()).fallback,
+      ik::AimFallback::kInvalidJoint);
   ik::AimOptions bad;
   bad.weight = 2.0f;
   std::string why;
   EXPECT_FALSE(bad.Validate(&why));
   EXPECT_NE(why.find("weight"), std::string::npos);
-  EXPECT_EQ(ik::SolveAimPose(h.skeleton, 3, t, bad, nullptr, &h.pose, &h.models).fallback,
-            ik::AimFallback::kInvalidOptions);
+  EXPECT_EQ(
+      ik::SolveAimPose(h.skeleton, 3, t, bad, nullptr, &h.pose, &h.models, Workspace()).fallback,
+      ik::AimFallback::kInvalidOptions);
   bad = {};
   bad.up_target_model = t;
   bad.up_direction_model = t;
   EXPECT_FALSE(bad.Validate());
   bad = {};
   bad.axis_child = h.Joint("RightFoot");  // not below LeftLeg
-  EXPECT_EQ(ik::SolveAimPose(h.skeleton, h.Joint("LeftLeg"), t, bad, nullptr, &h.pose, &h.models)
+  EXPECT_EQ(ik::SolveAimPose(h.skeleton, h.Joint("LeftLeg"), t, bad, nullptr, &h.pose, &h.models,
+                             Workspace())
                 .fallback,
             ik::AimFallback::kInvalidOptions);
   ik::JointLimits bad_limits;
   bad_limits.Set(3, ik::JointLimit::Cone(glm::vec3(0.0f), 1.0f));
-  EXPECT_EQ(ik::SolveAimPose(h.skeleton, 3, t, {}, &bad_limits, &h.pose, &h.models).fallback,
-            ik::AimFallback::kInvalidOptions);
+  EXPECT_EQ(
+      ik::SolveAimPose(h.skeleton, 3, t, {}, &bad_limits, &h.pose, &h.models, Workspace()).fallback,
+      ik::AimFallback::kInvalidOptions);
   // A target joint that would move with the bone.
   EXPECT_EQ(ik::SolveAimPoseAtJoint(h.skeleton, h.Joint("LeftLeg"), h.Joint("LeftToeBase"), {},
-                                    nullptr, &h.pose, &h.models)
+                                    nullptr, &h.pose, &h.models, Workspace())
                 .fallback,
             ik::AimFallback::kTargetMovesWithBone);
   ik::AimOptions spread;
   spread.spread = 3;  // LeftLeg, LeftUpLeg, Hips: the right foot is below Hips
   EXPECT_EQ(ik::SolveAimPoseAtJoint(h.skeleton, h.Joint("LeftLeg"), h.Joint("RightFoot"), spread,
-                                    nullptr, &h.pose, &h.models)
+                                    nullptr, &h.pose, &h.models, Workspace())
                 .fallback,
             ik::AimFallback::kTargetMovesWithBone);
   EXPECT_EQ(h.models, before);

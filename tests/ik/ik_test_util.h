@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ik/kinematics.h"
+#include "ik/rotation.h"
 #include "ik/skeleton.h"
 #include "ik/two_bone_ik.h"
 
@@ -21,8 +22,8 @@ inline float Uniform(std::mt19937& rng, float lo, float hi) {
 
 // Uniformly distributed unit quaternion (Shoemake).
 inline glm::quat RandomRotation(std::mt19937& rng) {
-  const float u1 = Uniform(rng, 0.0f, 1.0f), u2 = Uniform(rng, 0.0f, 6.2831853f),
-              u3 = Uniform(rng, 0.0f, 6.2831853f);
+  const float u1 = Uniform(rng, 0.0f, 1.0f), u2 = Uniform(rng, 0.0f, ik::kTwoPi),
+              u3 = Uniform(rng, 0.0f, ik::kTwoPi);
   const float s1 = std::sqrt(1.0f - u1), s2 = std::sqrt(u1);
   return glm::normalize(
       glm::quat(s2 * std::cos(u3), s1 * std::sin(u2), s1 * std::cos(u2), s2 * std::sin(u3)));

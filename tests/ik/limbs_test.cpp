@@ -67,13 +67,29 @@ std::map<std::string, std::string> Describe(const ik::Skeleton& s, const std::ve
   return out;
 }
 
-TEST(NameTokens, SplitsConventions) {
-  EXPECT_THAT(ik::NameTokens("mixamorig:LeftUpLeg"),
-              testing::ElementsAre("mixamorig", "left", "up", "leg"));
-  EXPECT_THAT(ik::NameTokens("thigh.L"), testing::ElementsAre("thigh", "l"));
-  EXPECT_THAT(ik::NameTokens("calf_twist_01_l"), testing::ElementsAre("calf", "twist", "01", "l"));
-  EXPECT_THAT(ik::NameTokens("IKFoot"), testing::ElementsAre("ik", "foot"));
-  EXPECT_THAT(ik::NameTokens("Bip01 L Hand"), testing::ElementsAre("bip", "01", "l", "hand"));
+// 3ds Max Biped: words split at spaces and digits ("Bip01 L Thigh" is bip, 01, l, thigh).
+TEST(DetectLimbs, BipedNames) {
+  Names n{"Bip01 Pelvis",
+          "Bip01 Spine",
+          "Bip01 Spine1",
+          "Bip01 Neck",
+          "Bip01 Head",
+          {"Bip01 L Thigh", "Bip01 R Thigh"},
+          {"Bip01 L Calf", "Bip01 R Calf"},
+          {"Bip01 L Foot", "Bip01 R Foot"},
+          {"Bip01 L Toe0", "Bip01 R Toe0"},
+          {"Bip01 L Clavicle", "Bip01 R Clavicle"},
+          {"Bip01 L UpperArm", "Bip01 R UpperArm"},
+          {"Bip01 L Forearm", "Bip01 R Forearm"},
+          {"Bip01 L Hand", "Bip01 R Hand"},
+          {"Bip01 L Finger0", "Bip01 R Finger0"},
+          {"", ""}};
+  const ik::Skeleton s = Humanoid(n);
+  const auto d = Describe(s, ik::DetectLimbs(s));
+  EXPECT_EQ(d.at("LeftLeg"), "Bip01 L Thigh/Bip01 L Calf/Bip01 L Foot");
+  EXPECT_EQ(d.at("RightLeg"), "Bip01 R Thigh/Bip01 R Calf/Bip01 R Foot");
+  EXPECT_EQ(d.at("LeftArm"), "Bip01 L UpperArm/Bip01 L Forearm/Bip01 L Hand");
+  EXPECT_EQ(d.at("RightArm"), "Bip01 R UpperArm/Bip01 R Forearm/Bip01 R Hand");
 }
 
 TEST(DetectLimbs, MixamoNames) {

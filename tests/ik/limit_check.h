@@ -34,8 +34,8 @@ inline std::string LimitViolation(const ik::JointLimit& limit, const glm::quat& 
     const double angle = 2.0 * std::atan2(glm::dot(v, axis), delta.w);
     // ±π is one rotation: either may be the one in range.
     auto in_range = [&](double a) { return a >= min_angle - eps && a <= max_angle + eps; };
-    if (!in_range(angle) && !in_range(angle + 6.283185307179586) &&
-        !in_range(angle - 6.283185307179586)) {
+    if (!in_range(angle) && !in_range(angle + static_cast<double>(ik::kTwoPi)) &&
+        !in_range(angle - static_cast<double>(ik::kTwoPi))) {
       return "hinge angle " + std::to_string(angle) + " out of range";
     }
     return "";

@@ -89,12 +89,11 @@ TEST(RotationBetween, OppositeWithoutAUsableHintTurnsAboutSomePerpendicular) {
 TEST(RotationBetween, ZeroOrNonFiniteVectorsGiveTheIdentity) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  for (const auto& pair : std::vector<std::pair<glm::vec3, glm::vec3>>{
-           {glm::vec3(0.0f), glm::vec3(1, 0, 0)},
-           {glm::vec3(1, 0, 0), glm::vec3(0.0f)},
-           {glm::vec3(nan, 0, 0), glm::vec3(1, 0, 0)},
-           {glm::vec3(1, 0, 0), glm::vec3(0, inf, 0)},
-           {glm::vec3(1e-20f, 0, 0), glm::vec3(0, 1, 0)}}) {
+  for (const auto& pair :
+       std::vector<std::pair<glm::vec3, glm::vec3>>{{glm::vec3(0.0f), glm::vec3(1, 0, 0)},
+                                                    {glm::vec3(1, 0, 0), glm::vec3(0.0f)},
+                                                    {glm::vec3(nan, 0, 0), glm::vec3(1, 0, 0)},
+                                                    {glm::vec3(1, 0, 0), glm::vec3(0, inf, 0)}}) {
     ik::RotationFallback fallback;
     const glm::quat q = ik::RotationBetween(pair.first, pair.second, glm::vec3(0.0f), &fallback);
     EXPECT_EQ(fallback, ik::RotationFallback::kZeroVector);
@@ -106,6 +105,55 @@ TEST(RotationBetween, HandlesTinyAndHugeMagnitudes) {
   const glm::vec3 f(1e-12f, 2e-12f, 0.0f), t(0.0f, 3e12f, 1e12f);
   const glm::quat q = ik::RotationBetween(f, t);
   EXPECT_LE(glm::length(ik::Rotate(q, glm::normalize(f)) - glm::normalize(t)), 1e-6f);
+}
+
+// Only directions matter, whatever the magnitudes: denormals, the largest floats, and mixes of
+// both, at ordinary angles and next to 180°.
+TEST(RotationBetween, EveryFiniteMagnitudeHasADirection) {
+  const float denormal = 1e-40f, tiny = 1e-30f, huge = 3e38f;
+  std::mt19937 rng(7);
+  for (float from_scale : {denormal, tiny, 1.0f, 1e20f, huge}) {
+    for (float to_scale : {denormal, tiny, 1.0f, 1e20f, huge}) {
+      for (int i = 0; i < 50; ++i) {
+        const glm::vec3 f_dir = RandomUnit(rng);
+        const glm::vec3 t_dir = i % 5 == 0
+                                    ? glm::normalize(-f_dir + 1e-6f * ik::AnyPerpendicular(f_dir))
+                                    : RandomUnit(rng);
+        ik::RotationFallback fallback;
+        const glm::quat q =
+            ik::RotationBetween(f_dir * from_scale, t_dir * to_scale, glm::vec3(0.0f), &fallback);
+        ASSERT_NE(fallback, ik::RotationFallback::kZeroVector) << from_scale << " " << to_scale;
+        ASSERT_NEAR(glm::length(q), 1.0f, 1e-6f);
+        // Denormals carry fewer bits: their direction is only that precise.
+        const float tol = from_scale == denormal || to_scale == denormal ? 1e-4f : 2e-6f;
+        ASSERT_LE(glm::length(ik::Rotate(q, f_dir) - t_dir), tol)
+            << from_scale << " " << to_scale << " " << i;
+      }
+    }
+  }
+}
+
+TEST(RotationAbout, EveryFiniteMagnitudeHasADirection) {
+  const glm::vec3 axis(0.0f, 0.0f, 1.0f);
+  for (float scale : {1e-40f, 1e-30f, 1.0f, 1e20f, 3e38f}) {
+    const glm::quat q = ik::RotationAbout(axis, glm::vec3(1, 0, 0) * scale, glm::vec3(0, 1, 0));
+    EXPECT_LE(glm::length(ik::Rotate(q, glm::vec3(1, 0, 0)) - glm::vec3(0, 1, 0)), 1e-6f) << scale;
+  }
+}
+
+TEST(RotationHelpers, AnglesAndNormalizationWorkAtEveryMagnitude) {
+  for (float scale : {1e-40f, 1e-30f, 1.0f, 1e20f, 3e38f}) {
+    EXPECT_NEAR(ik::AngleBetweenDirections(glm::vec3(scale, 0, 0), glm::vec3(0, scale, scale)),
+                0.5f * ik::kPi, 1e-6f)
+        << scale;
+    const glm::quat q = ik::NormalizeOrIdentity(glm::quat(scale, scale, 0.0f, 0.0f));
+    EXPECT_NEAR(q.w, std::sqrt(0.5f), 1e-6f) << scale;
+    EXPECT_NEAR(q.x, std::sqrt(0.5f), 1e-6f) << scale;
+    const glm::vec3 p = ik::AnyPerpendicular(glm::vec3(scale, 0.5f * scale, 0.0f));
+    EXPECT_NEAR(glm::length(p), 1.0f, 1e-6f) << scale;
+    EXPECT_NEAR(glm::dot(p, glm::normalize(glm::vec3(1, 0.5f, 0))), 0.0f, 1e-6f) << scale;
+  }
+  EXPECT_EQ(ik::AngleBetweenDirections(glm::vec3(0.0f), glm::vec3(1, 0, 0)), 0.0f);
 }
 
 TEST(RotationBetween, EqualVectorsGiveTheExactIdentity) {

@@ -164,12 +164,14 @@ TEST(SeedErrors, SqrtOfOneMinusCosSquaredNeedsAClamp) {
     const float d = l_ab + l_bc;
     if (std::isnan(SeedKneeRadius(l_ab, l_bc, d))) ++nan_count;
     // Ours at the same distance: a finite, zero-radius circle and a straight chain.
-    const glm::vec3 a(0.0f), b(0.0f, -l_ab, 0.0f), c(0.0f, -l_ab, l_bc);
-    const ik::TwoBonePositions p = ik::SolveTwoBonePositions(a, b, c, glm::vec3(d, 0, 0), {});
-    ASSERT_TRUE(std::isfinite(p.circle.radius)) << i;
-    ASSERT_LE(p.circle.radius, 1e-3f * d) << i;
-    ASSERT_TRUE(ik::IsFinite(p.b_final)) << i;
-    ASSERT_NEAR(glm::length(p.b_final - a), l_ab, 1e-5f) << i;
+    glm::mat4 start(1.0f), mid(1.0f), end(1.0f);
+    mid[3] = glm::vec4(0.0f, -l_ab, 0.0f, 1.0f);
+    end[3] = glm::vec4(0.0f, -l_ab, l_bc, 1.0f);
+    const ik::TwoBoneIkResult r = ik::SolveTwoBoneIk(start, mid, end, glm::vec3(d, 0, 0));
+    ASSERT_TRUE(std::isfinite(r.circle.radius)) << i;
+    ASSERT_LE(r.circle.radius, 1e-3f * d) << i;
+    ASSERT_TRUE(ik::IsFinite(r.b_final)) << i;
+    ASSERT_NEAR(glm::length(r.b_final), l_ab, 1e-5f) << i;
   }
   EXPECT_GT(nan_count, 0);
 }

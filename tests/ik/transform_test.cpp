@@ -36,7 +36,7 @@ ik::Transform RandomTransform(std::mt19937& rng, bool mirror) {
 TEST(Transform, DefaultIsTheIdentity) {
   const ik::Transform t;
   EXPECT_EQ(t.ToMatrix(), glm::mat4(1.0f));
-  EXPECT_EQ(ik::Transform::Identity().rotation, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  EXPECT_EQ(t.rotation, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
 }
 
 TEST(Transform, ToMatrixIsTranslateRotateScaleAsGlmBuildsIt) {
@@ -94,23 +94,6 @@ TEST(Transform, FromMatrixRejectsSingularAndNonFiniteAndLeavesTheOutputAlone) {
   bad[2][1] = nan;
   EXPECT_FALSE(ik::Transform::FromMatrix(bad, &out));
   EXPECT_EQ(out.translation, glm::vec3(7.0f));
-}
-
-TEST(Transform, AffineInverseMatchesTheGeneralInverse) {
-  std::mt19937 rng(4);
-  for (int i = 0; i < 10000; ++i) {
-    const glm::mat4 m = RandomTransform(rng, i % 2 == 0).ToMatrix();
-    ASSERT_LE(MaxDifference(ik::AffineInverse(m), glm::inverse(m)), 1e-4f) << i;
-    ASSERT_LE(MaxDifference(ik::AffineInverse(m) * m, glm::mat4(1.0f)), 1e-5f) << i;
-  }
-}
-
-TEST(Transform, ComposeIsParentTimesChild) {
-  std::mt19937 rng(5);
-  const ik::Transform parent = RandomTransform(rng, false), child = RandomTransform(rng, false);
-  EXPECT_LE(
-      MaxDifference(ik::Compose(parent.ToMatrix(), child), parent.ToMatrix() * child.ToMatrix()),
-      1e-6f);
 }
 
 TEST(Transform, IsFiniteCatchesNaNAndInfinityAnywhere) {

@@ -8,9 +8,11 @@
 #include <limits>
 #include <random>
 
+#include "ik/cpu_features.h"
+#include "ik/internal/two_bone_ik_fast_io.h"
+#include "ik/internal/two_bone_ik_internal.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
-#include "ik/two_bone_ik_fast_io.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {
@@ -165,14 +167,11 @@ TEST(TwoBoneIk, RandomChainsGeneralPathReachesAndAgreesWithTheFastPath) {
 }
 
 // The fast path is built twice, for SSE2 and for AVX2 + FMA, and SolveTwoBoneIk runs only one of
-// them on a given CPU: run both here and check each reaches like the public solver.
-TEST(TwoBoneIk, RandomChainsFastPathBuildsForSse2AndAvx2BothReach) {
-  std::mt19937 rng(75);
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  const bool avx2 = false;
-#endif
+// them on a given CPU: run each build directly and check it reaches like the public solver.
+using FastBuild = bool (*)(const ik::internal::FastInput&, ik::internal::FastOutput*);
+
+void ExpectFastBuildReaches(FastBuild solve, uint32_t seed) {
+  std::mt19937 rng(seed);
   int solved = 0;
   for (int i = 0; i < kRandomChains; ++i) {
     const ChainRig rig = RandomChainRig(rng);
@@ -180,29 +179,35 @@ TEST(TwoBoneIk, RandomChainsFastPathBuildsForSse2AndAvx2BothReach) {
     const float len = rig.upper + rig.lower;
     const glm::vec3 t =
         iktest::TargetAt(rng, Position(m, 1), RandomTargetDistance(rng, rig.upper, rig.lower));
-    const ik::internal::FastInput in{&m[1][0][0], &m[2][0][0], &m[3][0][0], &t.x, nullptr, 1e-5f};
-    for (int build = 0; build < (avx2 ? 2 : 1); ++build) {
-      ik::internal::FastOutput out;
-      const bool ok = build == 0 ? ik::internal::SolveFastSse2(in, &out)
-                                 : ik::internal::SolveFastAvx2(in, &out);
-      if (!ok) continue;  // the general path's business
-      ++solved;
-      ik::TwoBoneIkResult r;
-      r.start_correction = glm::quat(out.start_correction[3], out.start_correction[0],
-                                     out.start_correction[1], out.start_correction[2]);
-      r.mid_correction = glm::quat(out.mid_correction[3], out.mid_correction[0],
-                                   out.mid_correction[1], out.mid_correction[2]);
-      ChainRig applied = rig;
-      iktest::ApplyCorrections(r, &applied);
-      const glm::vec3 c_final(out.c_final[0], out.c_final[1], out.c_final[2]);
-      ASSERT_LE(glm::length(Position(applied.models, 3) - c_final), kTol * len) << i;
-      if (out.solve_case == static_cast<int>(ik::TwoBoneCase::kReachable)) {
-        ASSERT_LE(glm::length(Position(applied.models, 3) - t), kTol * len) << i;
-      }
-      ASSERT_NEAR(glm::length(Position(applied.models, 2) - Position(m, 1)), rig.upper, kTol * len);
+    const ik::internal::FastInput in{
+        &m[1][0][0], &m[2][0][0], &m[3][0][0], &t.x, nullptr, 1e-5f, ik::internal::kReachLimitFuzz};
+    ik::internal::FastOutput out;
+    if (!solve(in, &out)) continue;  // the general path's business
+    ++solved;
+    ik::TwoBoneIkResult r;
+    r.start_correction = glm::quat(out.start_correction[3], out.start_correction[0],
+                                   out.start_correction[1], out.start_correction[2]);
+    r.mid_correction = glm::quat(out.mid_correction[3], out.mid_correction[0],
+                                 out.mid_correction[1], out.mid_correction[2]);
+    ChainRig applied = rig;
+    iktest::ApplyCorrections(r, &applied);
+    const glm::vec3 c_final(out.c_final[0], out.c_final[1], out.c_final[2]);
+    ASSERT_LE(glm::length(Position(applied.models, 3) - c_final), kTol * len) << i;
+    if (out.solve_case == static_cast<int>(ik::TwoBoneCase::kReachable)) {
+      ASSERT_LE(glm::length(Position(applied.models, 3) - t), kTol * len) << i;
     }
+    ASSERT_NEAR(glm::length(Position(applied.models, 2) - Position(m, 1)), rig.upper, kTol * len);
   }
   EXPECT_GT(solved, kRandomChains * 9 / 10);
+}
+
+TEST(TwoBoneIk, RandomChainsFastPathSse2BuildReaches) {
+  ExpectFastBuildReaches(ik::internal::SolveFastSse2, 75);
+}
+
+TEST(TwoBoneIk, RandomChainsFastPathAvx2BuildReaches) {
+  if (!ik::CpuHasAvx2Fma()) GTEST_SKIP() << "this CPU has no AVX2 + FMA: the AVX2 build cannot run";
+  ExpectFastBuildReaches(ik::internal::SolveFastAvx2, 76);
 }
 
 TEST(TwoBoneIk, RandomChainsTooFarExtendColinearTowardTheTarget) {
@@ -494,12 +499,15 @@ TEST(TwoBoneIkDegenerate, NonFiniteJointMatricesAreDegenerate) {
   }
 }
 
-TEST(TwoBoneIkDegenerate, CoordinatesThatOverflowAreDegenerateNotNaN) {
+TEST(TwoBoneIkDegenerate, TargetsWhoseDistanceOverflowsFloatAreOutOfRangeNotNaN) {
   Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
   const ik::TwoBoneIkResult r =
       ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, glm::vec3(3e38f, -3e38f, 3e38f));
   ExpectAllFinite(r);
   EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kDegenerate);
+  EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kOutOfRange);
+  EXPECT_FALSE(r.reached);
+  EXPECT_STREQ(ik::FallbackName(ik::TwoBoneFallback::kOutOfRange), "out_of_range");
 }
 
 TEST(TwoBoneIkDegenerate, SingularStartFrameIsDegenerate) {
@@ -552,12 +560,22 @@ TEST(TwoBoneIkDegenerate, NearlyAntiparallelTurnsStayAccurate) {
   }
 }
 
-// --- Positions-only API ----------------------------------------------------------------------
+// --- The knee circle -------------------------------------------------------------------------
 
-TEST(TwoBonePositions, GiveTheKneeCircleOfTheSeed) {
+// A chain with identity frames at positions a, b, c.
+Leg LegAt(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+  Leg leg;
+  leg.start[3] = glm::vec4(a, 1.0f);
+  leg.mid[3] = glm::vec4(b, 1.0f);
+  leg.end[3] = glm::vec4(c, 1.0f);
+  return leg;
+}
+
+TEST(TwoBoneKneeCircle, IsTheSeedsCircle) {
   const glm::vec3 a(0.0f), b(0.0f, -0.45f, 0.1f), c(0.0f, -0.87f, 0.1f);
   const glm::vec3 t(0.0f, -0.6f, 0.0f);
-  const ik::TwoBonePositions p = ik::SolveTwoBonePositions(a, b, c, t, {});
+  const Leg leg = LegAt(a, b, c);
+  const ik::TwoBoneIkResult p = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, t);
   const float l_ab = glm::length(b - a), l_bc = glm::length(c - b);
   EXPECT_EQ(p.solve_case, ik::TwoBoneCase::kReachable);
   // Law of cosines, as in the seed: cos θ = (ℓ_bc² - ℓ_ab² - d²) / (-2 ℓ_ab d).
@@ -574,16 +592,7 @@ TEST(TwoBonePositions, GiveTheKneeCircleOfTheSeed) {
   EXPECT_NEAR(p.reach_min, std::abs(l_ab - l_bc), 1e-6f);
 }
 
-TEST(TwoBonePositions, NonFiniteInputIsDegenerateAndFinite) {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const ik::TwoBonePositions p = ik::SolveTwoBonePositions(glm::vec3(0.0f), glm::vec3(0, -1, 0),
-                                                           glm::vec3(0, -2, 0), glm::vec3(nan), {});
-  EXPECT_EQ(p.solve_case, ik::TwoBoneCase::kDegenerate);
-  EXPECT_EQ(p.fallback, ik::TwoBoneFallback::kNonFiniteInput);
-  EXPECT_TRUE(ik::IsFinite(p.b_final) && ik::IsFinite(p.c_final));
-}
-
-TEST(TwoBonePositions, AtTheReachLimitTheRadiusIsZeroNotNaN) {
+TEST(TwoBoneKneeCircle, AtTheReachLimitTheRadiusIsZeroNotNaN) {
   // Lengths and a target distance whose float sum rounds past ℓ_ab + ℓ_bc.
   std::mt19937 rng(5);
   for (int i = 0; i < 10000; ++i) {
@@ -592,7 +601,8 @@ TEST(TwoBonePositions, AtTheReachLimitTheRadiusIsZeroNotNaN) {
     const glm::vec3 a = dir * Uniform(rng, -1.0f, 1.0f);
     const glm::vec3 b = a + glm::vec3(l_ab, 0, 0), c = b + glm::vec3(0, l_bc, 0);
     const float d = (i % 2 ? l_ab + l_bc : std::abs(l_ab - l_bc));
-    const ik::TwoBonePositions p = ik::SolveTwoBonePositions(a, b, c, a + d * dir, {});
+    const Leg leg = LegAt(a, b, c);
+    const ik::TwoBoneIkResult p = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, a + d * dir);
     ASSERT_TRUE(std::isfinite(p.circle.radius)) << i;
     ASSERT_TRUE(ik::IsFinite(p.b_final)) << i;
     ASSERT_LE(p.circle.radius, std::min(l_ab, l_bc) * 1.00001f) << i;
@@ -984,11 +994,17 @@ TEST(TwoBoneIkPose, NonFiniteInputLeavesPoseAndModelsUnchanged) {
 TEST(TwoBoneIkPose, InvalidChainsAreDegenerateAndExplained) {
   std::mt19937 rng(27);
   ChainRig rig = RandomChainRig(rng);
-  EXPECT_EQ(ik::ValidateChain(rig.skeleton, {1, 2, 3}), "");
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {2, 1, 3}).find("not a descendant"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 3, 2}).find("not a descendant"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 2, 9}).find("out of range"), std::string::npos);
-  EXPECT_NE(ik::ValidateChain(rig.skeleton, {1, 1, 3}), "");
+  auto why_not = [&](const ik::TwoBoneChain& chain) {
+    std::string why;
+    return chain.Validate(rig.skeleton, &why) ? std::string("valid") : why;
+  };
+  EXPECT_TRUE(ik::TwoBoneChain({1, 2, 3}).Validate(rig.skeleton));
+  EXPECT_EQ(why_not({1, 2, 3}), "valid");
+  EXPECT_NE(why_not({2, 1, 3}).find("not a descendant"), std::string::npos);
+  EXPECT_NE(why_not({1, 3, 2}).find("not a descendant"), std::string::npos);
+  EXPECT_NE(why_not({1, 2, 9}).find("out of range"), std::string::npos);
+  EXPECT_NE(why_not({1, 1, 3}).find("not a descendant"), std::string::npos);
+  EXPECT_FALSE(ik::TwoBoneChain({1, 1, 3}).Validate(rig.skeleton));  // the reason is optional
   const auto r = ik::SolveTwoBoneIkPose(rig.skeleton, {2, 1, 3}, {glm::vec3(0.0f), {}}, {},
                                         &rig.pose, &rig.models);
   EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kDegenerate);
@@ -1051,6 +1067,230 @@ TEST(TwoBoneIkPose, StraightRestLegWithDetectedAxisBendsTheRightWay) {
   EXPECT_GT(r.b_final.z, 0.1f);  // forward, like the rest pose's knee
 }
 
+// --- Extreme finite inputs --------------------------------------------------------------------
+// Any finite input gets a finite answer, and `reached` is true only when the end, where the
+// corrections really put it, is within ReachTolerance of the target.
+
+// Where a job-level result's corrections put the end, in double: the start's turn D = A_k q_k A_k⁻¹
+// applied to both bones, the mid's A_j q_j A_j⁻¹ to the lower one.
+glm::dvec3 EndAfter(const glm::mat4& start, const glm::mat4& mid, const glm::mat4& end,
+                    const ik::TwoBoneIkResult& r) {
+  const glm::dmat3 k{glm::dvec3(glm::vec3(start[0])), glm::dvec3(glm::vec3(start[1])),
+                     glm::dvec3(glm::vec3(start[2]))};
+  const glm::dmat3 j{glm::dvec3(glm::vec3(mid[0])), glm::dvec3(glm::vec3(mid[1])),
+                     glm::dvec3(glm::vec3(mid[2]))};
+  const glm::dquat qk = glm::normalize(glm::dquat(r.start_correction.w, r.start_correction.x,
+                                                  r.start_correction.y, r.start_correction.z));
+  const glm::dquat qj = glm::normalize(
+      glm::dquat(r.mid_correction.w, r.mid_correction.x, r.mid_correction.y, r.mid_correction.z));
+  const glm::dmat3 d_k = k * glm::mat3_cast(qk) * glm::inverse(k);
+  const glm::dmat3 d_j = j * glm::mat3_cast(qj) * glm::inverse(j);
+  const glm::dvec3 a = glm::dvec3(glm::vec3(start[3])), b = glm::dvec3(glm::vec3(mid[3])),
+                   c = glm::dvec3(glm::vec3(end[3]));
+  return a + d_k * (b - a) + d_k * (d_j * (c - b));
+}
+
+// The honesty every solve owes: finite, and reached only when the end really is on the target.
+void ExpectHonest(const glm::mat4& start, const glm::mat4& mid, const glm::mat4& end,
+                  const glm::vec3& target, const ik::TwoBoneIkResult& r, const std::string& what) {
+  ExpectAllFinite(r);
+  if (r.solve_case == ik::TwoBoneCase::kDegenerate) {
+    EXPECT_FALSE(r.reached) << what;
+    return;
+  }
+  const glm::dvec3 a = glm::dvec3(glm::vec3(start[3])), b = glm::dvec3(glm::vec3(mid[3])),
+                   c = glm::dvec3(glm::vec3(end[3]));
+  const double length = glm::length(b - a) + glm::length(c - b);
+  const double miss = glm::length(EndAfter(start, mid, end, r) - glm::dvec3(target));
+  const double tolerance = static_cast<double>(
+      ik::ReachTolerance(static_cast<float>(length), glm::vec3(start[3]), target));
+  if (r.reached) {
+    EXPECT_LE(miss, tolerance) << what << ": reported reached";
+  }
+  // The reported error is the measured one (to float precision of the chain).
+  EXPECT_NEAR(static_cast<double>(r.error), miss, 2e-6 * length + tolerance) << what;
+}
+
+// A bent leg scaled by `scale` (in its translations: a rig in other units) and moved by `offset`.
+Leg ScaledLeg(float scale, const glm::vec3& offset) {
+  Leg leg = MakeLeg(0.45f * scale, 0.42f * scale, glm::vec3(0.0f, 0.0f, 0.1f));
+  for (glm::mat4* m : {&leg.start, &leg.mid, &leg.end}) (*m)[3] += glm::vec4(offset, 0.0f);
+  return leg;
+}
+
+TEST(TwoBoneIkExtreme, PolesAnyDistanceAwayPlaceTheKneeTowardThem) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const glm::vec3 target(0.1f, -0.6f, 0.05f);
+  for (const glm::vec3& pole_dir :
+       {glm::vec3(1, 0, 1), glm::vec3(-1, 0.3f, 0), glm::vec3(0, 0, -1)}) {
+    for (float distance : {1.0f, 1e10f, 1e20f, 1e30f, 3e38f}) {
+      ik::TwoBoneIkOptions options;
+      options.pole_model = glm::normalize(pole_dir) * distance;
+      for (bool hinge : {false, true}) {
+        options.hinge = hinge;
+        options.bend_axis_local = glm::vec3(1, 0, 0);
+        const std::string what = "pole " + std::to_string(distance) + (hinge ? " hinge" : "");
+        const ik::TwoBoneIkResult r =
+            ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+        ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+        EXPECT_TRUE(r.reached) << what;
+        EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kNone) << what;
+        // The knee is on the pole's side of the start-target line.
+        const glm::dvec3 s = glm::normalize(glm::dvec3(target));
+        const glm::dvec3 knee = glm::dvec3(r.b_final) - glm::dot(glm::dvec3(r.b_final), s) * s;
+        const glm::dvec3 pole = glm::dvec3(glm::normalize(pole_dir));
+        EXPECT_GT(glm::dot(knee, pole - glm::dot(pole, s) * s), 0.0) << what;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, PolesOnTheStartTargetLineAtAnyDistanceFallBack) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const glm::vec3 target(0.0f, -0.6f, 0.0f);
+  for (float distance : {-1e30f, -2.0f, 1e-30f, 1e-40f, 0.3f, 1e20f, 3e38f}) {
+    ik::TwoBoneIkOptions options;
+    options.pole_model = glm::vec3(0.0f, -distance, 0.0f);
+    const ik::TwoBoneIkResult r = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+    ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(distance));
+    EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kPoleColinear) << distance;
+    EXPECT_TRUE(r.reached) << distance;
+  }
+}
+
+TEST(TwoBoneIkExtreme, TargetsAtAnyFiniteDistanceAreSolvedOrOutOfRange) {
+  const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
+  const float denormal = 1e-40f;
+  for (const glm::vec3& target :
+       {glm::vec3(1e20f, 0.0f, 1e20f), glm::vec3(-3e38f, 1.0f, 0.0f), glm::vec3(0.0f, 3e38f, 0.0f),
+        glm::vec3(1e-30f, 0.0f, 0.0f), glm::vec3(denormal, -denormal, 0.0f), glm::vec3(0.0f),
+        glm::vec3(0.0f, -0.87f, 0.1f), glm::vec3(1e-30f, -0.6f, 1e-30f)}) {
+    for (bool hinge : {false, true}) {
+      ik::TwoBoneIkOptions options;
+      options.hinge = hinge;
+      const ik::TwoBoneIkResult r =
+          ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+      const std::string what =
+          std::to_string(target.x) + "," + std::to_string(target.y) + (hinge ? " hinge" : "");
+      ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+      EXPECT_NE(r.fallback, ik::TwoBoneFallback::kNonFiniteInput) << what;
+      EXPECT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate) << what;
+      if (glm::length(target) > 1e10f) {
+        // Far beyond reach: fully extended toward the target.
+        EXPECT_EQ(r.solve_case, ik::TwoBoneCase::kTooFar) << what;
+        const glm::dvec3 dir = glm::normalize(glm::dvec3(target));
+        EXPECT_NEAR(glm::dot(glm::dvec3(r.c_final), dir), 0.87, 1e-5) << what;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, HugeAndTinyRigsReachTheirTargetsAtAnyPlacement) {
+  std::mt19937 rng(91);
+  int reached = 0, solves = 0;
+  for (float scale : {1e-30f, 1e-20f, 1e-6f, 1.0f, 1e6f, 1e15f, 1e30f}) {
+    for (float offset_scale : {0.0f, 1.0f, 100.0f}) {
+      const glm::vec3 offset = iktest::RandomUnit(rng) * (offset_scale * scale);
+      const Leg leg = ScaledLeg(scale, offset);
+      for (int i = 0; i < 50; ++i) {
+        const float d = scale * (0.05f + 0.8f * Uniform(rng, 0.0f, 1.0f));
+        const glm::vec3 target = offset + iktest::RandomUnit(rng) * d;
+        for (bool hinge : {false, true}) {
+          ik::TwoBoneIkOptions options;
+          options.hinge = hinge;
+          const ik::TwoBoneIkResult r =
+              ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+          const std::string what = "scale " + std::to_string(scale) + " offset " +
+                                   std::to_string(offset_scale) + " #" + std::to_string(i);
+          ExpectHonest(leg.start, leg.mid, leg.end, target, r, what);
+          ASSERT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate) << what;
+          if (!hinge && r.solve_case == ik::TwoBoneCase::kReachable) {
+            ++solves;
+            reached += r.reached ? 1 : 0;
+          }
+        }
+      }
+    }
+  }
+  // Every reachable target is reached: the tolerance grows with what float positions can resolve.
+  EXPECT_GT(solves, 500);
+  EXPECT_EQ(reached, solves);
+}
+
+TEST(TwoBoneIkExtreme, DenormalRigsStayFiniteAndHonest) {
+  const Leg leg = ScaledLeg(1e-40f, glm::vec3(0.0f));
+  for (const glm::vec3& target : {glm::vec3(0.0f, -6e-41f, 0.0f), glm::vec3(3e-41f, -3e-41f, 0.0f),
+                                  glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f)}) {
+    for (bool hinge : {false, true}) {
+      ik::TwoBoneIkOptions options;
+      options.hinge = hinge;
+      const ik::TwoBoneIkResult r =
+          ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target, options);
+      ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(target.y));
+      EXPECT_NE(r.solve_case, ik::TwoBoneCase::kDegenerate);
+    }
+  }
+}
+
+TEST(TwoBoneIkExtreme, HugeAndTinyFrameScalesWork) {
+  // The scale in the matrices (a root scaled by 1e15 or 1e-15), not in the translations.
+  for (float scale : {1e-15f, 1e15f}) {
+    Leg leg = MakeLeg(0.45f * scale, 0.42f * scale, glm::vec3(0.0f, 0.0f, 0.1f));
+    for (glm::mat4* m : {&leg.start, &leg.mid}) {
+      for (int col = 0; col < 3; ++col) (*m)[col] *= scale;
+    }
+    const glm::vec3 target = glm::vec3(0.1f, -0.6f, 0.05f) * scale;
+    const ik::TwoBoneIkResult r = ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, target);
+    ExpectHonest(leg.start, leg.mid, leg.end, target, r, std::to_string(scale));
+    EXPECT_TRUE(r.reached) << scale;
+  }
+}
+
+// The pose level on rigs whose root puts them far away, in huge or tiny units: measured on the
+// recomputed matrices, reached exactly when the end is within tolerance, and every reachable
+// target reached while float positions there resolve the chain (the rig no more than 1,000
+// chain lengths from the origin); beyond that, still never a false `reached`.
+TEST(TwoBoneIkExtreme, PoseLevelReachesOnRigsOfAnyScaleAndPlacementAndNeverLies) {
+  std::mt19937 rng(92);
+  for (float scale : {1e-20f, 1e-3f, 100.0f, 1e20f}) {
+    for (float distance : {0.0f, 1000.0f, 1e6f}) {
+      iktest::ChainRig rig = iktest::RandomChainRig(rng, false);
+      ik::Transform& root = rig.pose.locals[0];
+      root.scale *= scale;
+      root.translation = root.translation * scale + iktest::RandomUnit(rng) * (distance * scale);
+      ik::LocalToModel(rig.skeleton, rig.pose, &rig.models);
+      // Lengths in double: squares of 1e20 overflow float.
+      const glm::vec3 a = Position(rig.models, 1);
+      const glm::dvec3 b(Position(rig.models, 2)), c(Position(rig.models, 3));
+      const double upper = glm::length(b - glm::dvec3(a)), lower = glm::length(c - b);
+      const double lo = std::abs(upper - lower);
+      const float hi = static_cast<float>(upper + lower);
+      for (int i = 0; i < 30; ++i) {
+        iktest::ChainRig solved = rig;
+        const double d =
+            lo + (static_cast<double>(hi) - lo) * static_cast<double>(Uniform(rng, 0.05f, 0.95f));
+        const glm::vec3 target(glm::dvec3(a) + glm::dvec3(iktest::RandomUnit(rng)) * d);
+        ik::TwoBoneIkOptions options;
+        options.pole_model = a + iktest::RandomUnit(rng) * (1e17f * scale);
+        const ik::TwoBoneIkResult r = ik::SolveTwoBoneIkPose(
+            solved.skeleton, solved.chain, {target, {}}, options, &solved.pose, &solved.models);
+        const std::string what = "scale " + std::to_string(scale) + " at " +
+                                 std::to_string(distance) + " #" + std::to_string(i);
+        ExpectAllFinite(r);
+        const float miss = static_cast<float>(
+            glm::length(glm::dvec3(Position(solved.models, 3)) - glm::dvec3(target)));
+        EXPECT_EQ(r.error, miss) << what;
+        if (r.reached) {
+          EXPECT_LE(miss, ik::ReachTolerance(hi, a, target)) << what;
+        }
+        if (distance <= 1000.0f) {
+          EXPECT_TRUE(r.reached) << what;
+        }
+      }
+    }
+  }
+}
+
 // --- Drift ----------------------------------------------------------------------------------
 
 TEST(TwoBoneIkDrift, TenThousandFramesOfAMovingTargetLeaveNoDrift) {
@@ -1062,7 +1302,7 @@ TEST(TwoBoneIkDrift, TenThousandFramesOfAMovingTargetLeaveNoDrift) {
   const float swing = 0.4f * (len - std::abs(rig.upper - rig.lower));
   const glm::vec3 pole = a + glm::vec3(0.0f, 0.0f, 2.0f * len);
   auto target_at = [&](int frame) {
-    const float phase = 6.2831853f * static_cast<float>(frame) / 10000.0f;
+    const float phase = ik::kTwoPi * static_cast<float>(frame) / 10000.0f;
     const glm::vec3 dir =
         glm::normalize(glm::vec3(std::cos(3.0f * phase), -1.0f, 0.5f * std::sin(2.0f * phase)));
     return a + dir * (mid_reach + swing * std::sin(5.0f * phase));
@@ -1114,7 +1354,7 @@ TEST(TwoBoneIkDrift, HingeWithPoleReturnsTheWholePoseAfterAClosedPath) {
   options.bend_axis_local = glm::vec3(1, 0, 0);
   options.pole_model = a + glm::vec3(0.0f, 0.0f, 3.0f * len);
   auto target_at = [&](int frame) {
-    const float phase = 6.2831853f * static_cast<float>(frame) / 10000.0f;
+    const float phase = ik::kTwoPi * static_cast<float>(frame) / 10000.0f;
     const glm::vec3 dir =
         glm::normalize(glm::vec3(0.6f * std::sin(phase), -1.0f, 0.3f * std::sin(2.0f * phase)));
     return a + dir * (lo + (len - lo) * (0.5f + 0.3f * std::cos(phase)));

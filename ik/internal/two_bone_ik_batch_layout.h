@@ -17,21 +17,16 @@ enum InRow {
   kMidPos = 21,    // 3 rows: b
   kEndPos = 24,    // 3 rows: c
   kTarget = 27,    // 3 rows: t
-  kPole = 30,      // 3 rows: pole point
-  kHasPole = 33,   // 1 row: 1 when the pole is set, else 0
-  kInRows = 34,
+  kInRows = 30,
 };
 
 // Output rows.
 enum OutRow {
   kStartCorrection = 0,  // 4 rows: x, y, z, w
   kMidCorrection = 4,    // 4 rows
-  kError = 8,            // |c_final - t|
-  kCase = 9,             // TwoBoneCase as a float
-  kReached = 10,         // 1 or 0
-  kSpecial = 11,         // 1: the kernel could not take this chain; solve it with the scalar code
-  kFallback = 12,        // TwoBoneFallback as a float (always kNone from the kernel)
-  kOutRows = 13,
+  kReached = 8,          // 1 or 0
+  kSpecial = 9,          // 1: the kernel could not take this chain; solve it with the scalar code
+  kOutRows = 10,
 };
 
 struct alignas(64) Block {
@@ -41,13 +36,14 @@ struct alignas(64) Block {
 
 struct Params {
   float epsilon;
+  float reach_fuzz;  // kReachLimitFuzz (two_bone_ik_internal.h)
   float weight;
-  bool has_default_pole;  // chains without a pole of their own use default_pole
-  float default_pole[3];
+  bool has_pole;  // every chain's knee goes toward `pole` (model space)
+  float pole[3];
 };
 
-// Kernels: solve `count` blocks in place. The AVX2+FMA one may only be called when the CPU has
-// both (checked with __builtin_cpu_supports).
+// Kernels: solve `count` blocks in place. The AVX2+FMA one may only be called when
+// ik::CpuHasAvx2Fma() is true.
 void SolveBlocksSse2(Block* blocks, int count, const Params& params);
 void SolveBlocksAvx2(Block* blocks, int count, const Params& params);
 

@@ -1,12 +1,12 @@
 // The two-bone IK batch kernel for AVX2 + FMA: eight chains per vector. This file alone is built
 // with -mavx2 -mfma (ik/CMakeLists.txt); it is only called after a runtime CPU check.
-#include "ik/two_bone_ik_batch_layout.h"
+#include "ik/internal/two_bone_ik_batch_layout.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 
 // clang-format off
-#include "ik/two_bone_ik_kernel.inc"
+#include "ik/internal/two_bone_ik_kernel.inc"
 // clang-format on
 
 namespace ik {

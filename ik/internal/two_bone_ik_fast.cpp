@@ -1,23 +1,11 @@
 // The two-bone solver's fast path entry: picks the AVX2 + FMA build when the CPU has both, else
 // the SSE2 build (two_bone_ik_fast.inc holds the code), and converts to and from glm types.
-#include "ik/two_bone_ik_fast_io.h"
-#include "ik/two_bone_ik_internal.h"
+#include "ik/cpu_features.h"
+#include "ik/internal/two_bone_ik_fast_io.h"
+#include "ik/internal/two_bone_ik_internal.h"
 
 namespace ik {
 namespace internal {
-
-namespace {
-
-bool UseAvx2() {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
 
 bool SolveTwoBoneIkFast(const glm::mat4& start_model, const glm::mat4& mid_model,
                         const glm::mat4& end_model, const glm::vec3& target_model,
@@ -29,9 +17,10 @@ bool SolveTwoBoneIkFast(const glm::mat4& start_model, const glm::mat4& mid_model
                      &end_model[0][0],
                      &target_model.x,
                      options.pole_model ? &options.pole_model->x : nullptr,
-                     options.epsilon};
+                     options.epsilon,
+                     kReachLimitFuzz};
   FastOutput out;
-  if (!(UseAvx2() ? SolveFastAvx2(in, &out) : SolveFastSse2(in, &out))) return false;
+  if (!(CpuHasAvx2Fma() ? SolveFastAvx2(in, &out) : SolveFastSse2(in, &out))) return false;
   result->solve_case = static_cast<TwoBoneCase>(out.solve_case);
   result->fallback = TwoBoneFallback::kNone;
   result->reached = result->solve_case == TwoBoneCase::kReachable;

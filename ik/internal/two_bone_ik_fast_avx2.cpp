@@ -1,12 +1,12 @@
 // The two-bone fast path built for AVX2 + FMA (this file alone gets -mavx2 -mfma; see
-// ik/CMakeLists.txt): the same code with three-operand instructions and fused multiply-adds,
-// about 10% faster. Called only after a runtime CPU check.
-#include "ik/two_bone_ik_fast_io.h"
+// ik/CMakeLists.txt): the same code with three-operand instructions and fused multiply-adds.
+// Called only when ik::CpuHasAvx2Fma().
+#include "ik/internal/two_bone_ik_fast_io.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 
-#include "ik/two_bone_ik_fast.inc"
+#include "ik/internal/two_bone_ik_fast.inc"
 #endif
 
 namespace ik {

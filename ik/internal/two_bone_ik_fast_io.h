@@ -13,6 +13,7 @@ struct FastInput {
   const float* target;  // 3 floats, model space
   const float* pole;    // 3 floats, model space, or null
   float epsilon;
+  float reach_fuzz;  // kReachLimitFuzz
 };
 
 struct FastOutput {

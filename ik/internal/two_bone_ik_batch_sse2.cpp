@@ -1,11 +1,11 @@
 // The two-bone IK batch kernel for SSE2 (baseline x86-64): four chains per vector.
-#include "ik/two_bone_ik_batch_layout.h"
+#include "ik/internal/two_bone_ik_batch_layout.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
 // clang-format off
-#include "ik/two_bone_ik_kernel.inc"
+#include "ik/internal/two_bone_ik_kernel.inc"
 // clang-format on
 
 namespace ik {

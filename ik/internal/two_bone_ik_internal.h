@@ -9,6 +9,10 @@
 namespace ik {
 namespace internal {
 
+// How near a reach limit (ℓ_ab + ℓ_bc or |ℓ_ab - ℓ_bc|), relative to ℓ_ab + ℓ_bc, a target counts
+// as on it: four float roundings, what bone lengths measured on float positions are known to.
+constexpr float kReachLimitFuzz = 4.0f * 1.1920929e-7f;
+
 // The seed's solve (with an optional pole) for the common case, with SIMD vectors (the AVX2 + FMA
 // build when the CPU has both, else SSE2): no fallback, hinge, soft IK or weight. Fills *result and
 // returns true, or returns false (leaving *result in an unspecified state) when the chain needs the

@@ -1,10 +1,10 @@
 // The two-bone fast path built for SSE2, which every x86-64 CPU has.
-#include "ik/two_bone_ik_fast_io.h"
+#include "ik/internal/two_bone_ik_fast_io.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-#include "ik/two_bone_ik_fast.inc"
+#include "ik/internal/two_bone_ik_fast.inc"
 #endif
 
 namespace ik {
