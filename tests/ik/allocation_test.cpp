@@ -1,75 +1,31 @@
 // The frame path allocates nothing: two-bone IK (job and pose level), the batch, aim with a reused
-// workspace, and forward kinematics of a subtree in any joint order. This test program replaces the
-// global operator new with one that counts while a test asks it to.
+// workspace, and forward kinematics of a subtree in any joint order.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <random>
+#include <vector>
 
 #include "ik/aim.h"
 #include "ik/kinematics.h"
 #include "ik/two_bone_ik.h"
 #include "ik/two_bone_ik_batch.h"
+#include "tests/ik/allocation_counter.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {
 
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
 // Pointers stored here escape, so the compiler may not elide the allocations behind them.
 void* volatile g_sink = nullptr;
 
-void* CountedAlloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  return std::malloc(size == 0 ? 1 : size);
-}
-
-// Counts the allocations `body` makes (on this thread or any other while it runs).
+// Counts the allocations `body` makes (on this thread or any other while it runs), through the
+// test binary's counting operator new (allocation_counter.cpp).
 template <typename Body>
 long AllocationsIn(Body&& body) {
-  g_allocations = 0;
-  g_counting = true;
+  const long before = iktest::AllocationCount();
   body();
-  g_counting = false;
-  return g_allocations.load();
+  return iktest::AllocationCount() - before;
 }
-
-}  // namespace
-
-// GCC inlines these into the tests and then sees free() on memory from operator new; the pairing
-// is right (every new here is malloc, every delete free), so its mismatch warning does not apply.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t size) {
-  void* p = CountedAlloc(size);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t size) {
-  void* p = CountedAlloc(size);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return CountedAlloc(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return CountedAlloc(size);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-
-#pragma GCC diagnostic pop
-
-namespace {
 
 TEST(Allocation, TheCounterSeesAnAllocation) {
   // Without this the other tests would pass with a counter that never counts.

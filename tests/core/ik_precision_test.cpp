@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "app/evaluate.h"
+#include "app/core/evaluate.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
 #include "ik/limbs.h"
