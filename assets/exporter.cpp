@@ -22,7 +22,7 @@
 #include <unordered_map>
 
 #include "assets/file_output.h"
-#include "assets/gltf_document.h"
+#include "assets/internal/gltf_document.h"
 #include "ik/transform.h"
 
 namespace assets {

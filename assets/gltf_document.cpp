@@ -1,6 +1,6 @@
 // glTF document: container parsing, bounds-checked accessor reads, appended accessors and
 // serialisation. Every offset read from the file is checked before it is used.
-#include "assets/gltf_document.h"
+#include "assets/internal/gltf_document.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "assets/file_output.h"
-#include "assets/messages.h"
+#include "assets/internal/messages.h"
 
 namespace assets::gltf {
 namespace {

@@ -28,11 +28,11 @@
 #include <utility>
 
 #include "assets/animation.h"
-#include "assets/gltf_document.h"
-#include "assets/gltf_prepass.h"
 #include "assets/image_decode.h"
-#include "assets/messages.h"
-#include "assets/model_files.h"
+#include "assets/internal/gltf_document.h"
+#include "assets/internal/gltf_reader.h"
+#include "assets/internal/messages.h"
+#include "assets/internal/model_files.h"
 #include "ik/transform.h"
 
 namespace assets {

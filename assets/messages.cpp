@@ -1,5 +1,5 @@
 // One-line, bounded excerpts of text for messages.
-#include "assets/messages.h"
+#include "assets/internal/messages.h"
 
 #include <algorithm>
 

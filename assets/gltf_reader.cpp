@@ -1,8 +1,8 @@
-// glTF pre-pass: parses the container and JSON with nlohmann-json, reads accessors itself (bounds
-// checked), applies the repairs listed in gltf_prepass.h and re-serialises the file for Assimp.
-// Generated data (identity inverse binds, float weights) go into the .glb binary chunk or an
-// extra base64 buffer.
-#include "assets/gltf_prepass.h"
+// glTF reader (the import pre-pass): parses the container and JSON with nlohmann-json, reads
+// accessors itself (bounds checked), applies the repairs listed in internal/gltf_reader.h and
+// re-serialises the file for Assimp. Generated data (identity inverse binds, float weights) go into
+// the .glb binary chunk or an extra base64 buffer.
+#include "assets/internal/gltf_reader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,9 +15,9 @@
 #include <set>
 #include <utility>
 
-#include "assets/gltf_document.h"
 #include "assets/importer.h"
-#include "assets/messages.h"
+#include "assets/internal/gltf_document.h"
+#include "assets/internal/messages.h"
 #include "ik/skeleton.h"
 
 namespace assets::gltf {
