@@ -39,4 +39,8 @@ std::string Quoted(std::string_view text, size_t max_bytes) {
   return "'" + Excerpt(text, max_bytes) + "'";
 }
 
+std::string Plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 }  // namespace assets
