@@ -4,7 +4,6 @@
 
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/config.h>
-#include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
@@ -13,18 +12,10 @@
 #include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/ProgressHandler.hpp>
-#include <cctype>
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
-#include <set>
-#include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "assets/internal/declared_counts.h"
