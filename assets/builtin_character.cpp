@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "assets/animation.h"
-#include "assets/isosurface.h"
+#include "assets/internal/isosurface.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 

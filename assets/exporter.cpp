@@ -22,17 +22,14 @@
 #include <unordered_map>
 
 #include "assets/file_output.h"
-#include "assets/gltf_document.h"
+#include "assets/internal/export_plan.h"
+#include "assets/internal/gltf_document.h"
 #include "ik/transform.h"
 
 namespace assets {
 namespace {
 
 using gltf::Json;
-
-// Name of the node added above several root joints (Assimp needs one root); removed again by the
-// repair pass, so it never appears in the file.
-constexpr char kWrapperName[] = "skelview-export-root";
 
 aiMatrix4x4 ToAssimp(const glm::mat4& m) {
   // glm is column major, Assimp row major.
@@ -79,22 +76,8 @@ bool EncodePng(const Texture& texture, std::vector<uint8_t>* png) {
                                 texture.width * 4) != 0;
 }
 
-// Where each mesh goes: the node it is attached to, and whether it must be written skinned.
-struct Placement {
-  int node = -1;         // joint index, or -(k+1) for the k-th extra holder node
-  bool skinned = false;  // an unskinned mesh moved off its node is written as a 1-bone skin
-};
-
-struct Plan {
-  std::vector<std::string> node_names;    // per joint, unique
-  std::vector<std::string> mesh_names;    // per mesh, unique
-  std::vector<Placement> placements;      // per mesh
-  std::vector<std::string> holder_names;  // extra nodes under the root, for crowded nodes
-  bool wrapper = false;                   // several roots: kWrapperName above them
-};
-
-Plan MakePlan(const Model& model) {
-  Plan plan;
+ExportPlan MakePlan(const Model& model) {
+  ExportPlan plan;
   const ik::Skeleton& s = model.skeleton;
   plan.node_names = UniqueNames(s.names(), "joint");
   // Assimp gives every object of the file an id unique across all kinds and renames clashes
@@ -111,7 +94,7 @@ Plan MakePlan(const Model& model) {
   auto valid = [&](int j) { return j >= 0 && j < s.joint_count(); };
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     const Mesh& mesh = model.meshes[i];
-    Placement p;
+    MeshPlacement p;
     p.skinned = mesh.skinned;
     p.node = mesh.skinned ? (valid(mesh.node) ? mesh.node : 0)
                           : (mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]);
@@ -133,16 +116,9 @@ Plan MakePlan(const Model& model) {
   return plan;
 }
 
-// Builds the aiScene Assimp writes: nodes, meshes (no bones), materials, embedded textures.
-// `written_order` receives, for each node in the order Assimp writes them (depth-first from the
-// root, children in order), the joint it stands for, or -1 for the wrapper and holder nodes.
-std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Transform>& locals,
-                                    const Plan& plan, std::vector<int>* written_order) {
-  auto scene = std::make_unique<aiScene>();
-  const ik::Skeleton& s = model.skeleton;
-  const int n = s.joint_count();
-
-  // Materials, plus a default one for meshes without a valid material.
+// Materials, plus a default one for meshes without a valid material, and the textures they use
+// (embedded as PNG).
+void AddMaterials(const Model& model, aiScene* scene) {
   std::vector<int> texture_slot(model.textures.size(), -1);
   std::vector<std::vector<uint8_t>> pngs;
   for (size_t t = 0; t < model.textures.size(); ++t) {
@@ -192,8 +168,10 @@ std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Tr
       scene->mTextures[t] = texture;
     }
   }
+}
 
-  // Meshes.
+// The meshes, without bones (the repair pass adds skins), under their planned names.
+void AddMeshes(const Model& model, const ExportPlan& plan, aiScene* scene) {
   scene->mNumMeshes = static_cast<unsigned>(model.meshes.size());
   scene->mMeshes = scene->mNumMeshes ? new aiMesh*[scene->mNumMeshes] : nullptr;
   for (size_t i = 0; i < model.meshes.size(); ++i) {
@@ -235,8 +213,14 @@ std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Tr
                                         : static_cast<unsigned>(model.materials.size());
     scene->mMeshes[i] = mesh;
   }
+}
 
-  // Nodes.
+// The nodes: one per joint with its local transform, holder nodes and the wrapper. Records the
+// order Assimp writes them in (see BuildScene).
+void AddNodes(const Model& model, const std::vector<ik::Transform>& locals, const ExportPlan& plan,
+              aiScene* scene, std::vector<int>* written_order) {
+  const ik::Skeleton& s = model.skeleton;
+  const int n = s.joint_count();
   std::vector<aiNode*> nodes(static_cast<size_t>(n));
   for (int j = 0; j < n; ++j) {
     nodes[j] = new aiNode(plan.node_names[j]);
@@ -297,270 +281,18 @@ std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Tr
     written_order->push_back(found == joint_of_node.end() ? -1 : found->second);
     for (unsigned c = node->mNumChildren; c-- > 0;) stack.push_back(node->mChildren[c]);
   }
+}
+
+// Builds the aiScene Assimp writes: nodes, meshes (no bones), materials, embedded textures.
+// `written_order` receives, for each node in the order Assimp writes them (depth-first from the
+// root, children in order), the joint it stands for, or -1 for the wrapper and holder nodes.
+std::unique_ptr<aiScene> BuildScene(const Model& model, const std::vector<ik::Transform>& locals,
+                                    const ExportPlan& plan, std::vector<int>* written_order) {
+  auto scene = std::make_unique<aiScene>();
+  AddMaterials(model, scene.get());
+  AddMeshes(model, plan, scene.get());
+  AddNodes(model, locals, plan, scene.get(), written_order);
   return scene;
-}
-
-// --- the repair pass --------------------------------------------------------------------------
-
-// Drops node 0 (the wrapper), making its children the scene's roots.
-void RemoveWrapper(Json* root) {
-  Json& nodes = (*root)["nodes"];
-  Json scene_roots = Json::array();
-  for (const Json& c : gltf::ArrayMember(nodes[0], "children"))
-    scene_roots.push_back(c.get<int64_t>() - 1);
-  nodes.erase(0);
-  for (Json& node : nodes) {
-    if (!node.contains("children")) continue;
-    for (Json& c : node["children"]) c = c.get<int64_t>() - 1;
-  }
-  for (Json& scene : (*root)["scenes"]) scene["nodes"] = scene_roots;
-}
-
-void SetTrs(const ik::Transform& t, Json* node) {
-  node->erase("matrix");
-  (*node)["translation"] = {t.translation.x, t.translation.y, t.translation.z};
-  (*node)["rotation"] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
-  (*node)["scale"] = {t.scale.x, t.scale.y, t.scale.z};
-}
-
-// The written vertex order is Assimp's; find each written vertex among ours (same position,
-// closest normal) so joints and weights line up even if Assimp merged or reordered vertices.
-bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
-                   std::vector<uint32_t>* ours, std::string* error) {
-  const Json& attributes = primitive["attributes"];
-  gltf::AccessorData positions, normals;
-  const auto position_index = gltf::IndexMember(attributes, "POSITION");
-  if (!position_index || !doc->ReadAccessor(*position_index, &positions, error)) return false;
-  const auto normal_index = gltf::IndexMember(attributes, "NORMAL");
-  const bool has_normals = normal_index && doc->ReadAccessor(*normal_index, &normals, error);
-  std::unordered_multimap<std::string, uint32_t> by_position;
-  auto key = [](const float* p) { return std::string(reinterpret_cast<const char*>(p), 12); };
-  for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
-    by_position.emplace(key(&mesh.positions[v].x), v);
-  }
-  ours->assign(positions.count, 0);
-  for (size_t e = 0; e < positions.count; ++e) {
-    auto range = by_position.equal_range(key(&positions.values[e * 3]));
-    if (range.first == range.second) {
-      *error = "the written mesh '" + mesh.name + "' has a vertex the model does not";
-      return false;
-    }
-    float best = -2.0f;
-    for (auto it = range.first; it != range.second; ++it) {
-      const glm::vec3 n =
-          it->second < mesh.normals.size() ? mesh.normals[it->second] : glm::vec3(0);
-      const float d = has_normals
-                          ? glm::dot(n, glm::vec3(normals.values[e * 3], normals.values[e * 3 + 1],
-                                                  normals.values[e * 3 + 2]))
-                          : 0.0f;
-      if (d > best) {
-        best = d;
-        (*ours)[e] = it->second;
-      }
-    }
-  }
-  return true;
-}
-
-template <typename T>
-void AddTrack(gltf::Document* doc, const Track<T>& track, int node, const char* path,
-              Json* samplers, Json* channels) {
-  const size_t per_key = track.interpolation == Interpolation::kCubicSpline ? 3 : 1;
-  if (track.times.empty() || track.values.size() != track.times.size() * per_key) return;
-  // glTF requires min and max on animation inputs.
-  const int64_t input = doc->AddAccessor(
-      track.times.data(), track.times.size() * 4, gltf::kComponentFloat, "SCALAR",
-      track.times.size(),
-      {{"min", Json::array({track.times.front()})}, {"max", Json::array({track.times.back()})}});
-  std::vector<float> values;
-  for (const T& v : track.values) {
-    if constexpr (std::is_same_v<T, glm::quat>) {
-      values.insert(values.end(), {v.x, v.y, v.z, v.w});
-    } else {
-      values.insert(values.end(), {v.x, v.y, v.z});
-    }
-  }
-  const bool rotation = std::is_same_v<T, glm::quat>;
-  const int64_t output = doc->AddAccessor(values.data(), values.size() * 4, gltf::kComponentFloat,
-                                          rotation ? "VEC4" : "VEC3", track.values.size());
-  const char* interpolation = track.interpolation == Interpolation::kStep          ? "STEP"
-                              : track.interpolation == Interpolation::kCubicSpline ? "CUBICSPLINE"
-                                                                                   : "LINEAR";
-  samplers->push_back({{"input", input}, {"output", output}, {"interpolation", interpolation}});
-  channels->push_back(
-      {{"sampler", samplers->size() - 1}, {"target", {{"node", node}, {"path", path}}}});
-}
-
-// Assimp 5.2.5 lists extensions it never uses (KHR_materials_volume, FB_ngon_encoding); keep only
-// those some object actually carries.
-void CollectExtensions(const Json& value, std::set<std::string>* used) {
-  if (value.is_object()) {
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it.key() == "extensions" && it.value().is_object()) {
-        for (auto e = it.value().begin(); e != it.value().end(); ++e) used->insert(e.key());
-      }
-      CollectExtensions(it.value(), used);
-    }
-  } else if (value.is_array()) {
-    for (const Json& element : value) CollectExtensions(element, used);
-  }
-}
-
-void RemoveUnusedExtensions(Json* root) {
-  std::set<std::string> used;
-  CollectExtensions(*root, &used);
-  for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
-    if (!root->contains(list) || !(*root)[list].is_array()) continue;
-    Json kept = Json::array();
-    for (const Json& name : (*root)[list])
-      if (name.is_string() && used.count(name.get<std::string>())) kept.push_back(name);
-    if (kept.empty())
-      root->erase(list);
-    else
-      (*root)[list] = kept;
-  }
-}
-
-// Repairs the .glb Assimp wrote (`bytes`, in memory) and returns the finished .glb in *out.
-bool Repair(const Model& model, const std::vector<ik::Transform>& locals, const Plan& plan,
-            const std::vector<int>& written_order, const std::string& path,
-            const std::vector<uint8_t>& bytes, std::vector<uint8_t>* out, std::string* error) {
-  gltf::Document doc;
-  if (!doc.Parse(path, bytes, error)) return false;
-  Json& root = doc.root;
-  if (!root.contains("nodes") || !root["nodes"].is_array()) {
-    *error = "Assimp wrote no nodes";
-    return false;
-  }
-  if (root["nodes"].size() != written_order.size()) {
-    *error = "Assimp wrote " + std::to_string(root["nodes"].size()) + " nodes instead of " +
-             std::to_string(written_order.size());
-    return false;
-  }
-  // Joint -> node index: Assimp writes nodes depth-first, as BuildScene recorded.
-  std::vector<int> order = written_order;
-  if (plan.wrapper) {
-    RemoveWrapper(&root);
-    order.erase(order.begin());
-  }
-  Json& nodes = root["nodes"];
-  const ik::Skeleton& s = model.skeleton;
-  std::vector<int> node_of_joint(static_cast<size_t>(s.joint_count()), -1);
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] < 0) continue;
-    node_of_joint[static_cast<size_t>(order[i])] = static_cast<int>(i);
-    SetTrs(locals[static_cast<size_t>(order[i])], &nodes[i]);
-    nodes[i]["name"] = plan.node_names[static_cast<size_t>(order[i])];
-  }
-
-  // Skins: one per skinned mesh, with that mesh's own bones.
-  std::unordered_map<std::string, int> mesh_by_name;
-  const Json& meshes = gltf::ArrayMember(root, "meshes");
-  for (size_t i = 0; i < meshes.size(); ++i) {
-    mesh_by_name.emplace(gltf::StringMember(meshes[i], "name"), static_cast<int>(i));
-  }
-  Json skins = Json::array();
-  for (size_t i = 0; i < model.meshes.size(); ++i) {
-    const Mesh& mesh = model.meshes[i];
-    const Placement& placement = plan.placements[i];
-    if (!placement.skinned) continue;
-    auto found = mesh_by_name.find(plan.mesh_names[i]);
-    if (found == mesh_by_name.end()) {
-      *error = "Assimp did not write mesh '" + plan.mesh_names[i] + "'";
-      return false;
-    }
-    Json& gltf_mesh = root["meshes"][static_cast<size_t>(found->second)];
-    if (!gltf_mesh.contains("primitives") || gltf_mesh["primitives"].size() != 1) {
-      *error = "Assimp wrote mesh '" + plan.mesh_names[i] + "' with several primitives";
-      return false;
-    }
-    Json& primitive = gltf_mesh["primitives"][0];
-    std::vector<uint32_t> ours;
-    if (!MatchVertices(&doc, primitive, mesh, &ours, error)) return false;
-    // An unskinned mesh moved off its node becomes a skin with that node as its only bone.
-    std::vector<int> bone_joints = mesh.bone_joints;
-    std::vector<glm::mat4> inverse_binds = mesh.bone_inverse_binds;
-    const bool rigid = !mesh.skinned;
-    if (rigid) {
-      bone_joints = {mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]};
-      inverse_binds = {glm::mat4(1.0f)};
-    }
-    std::vector<uint16_t> joints(ours.size() * 4, 0);
-    std::vector<float> weights(ours.size() * 4, 0.0f);
-    for (size_t e = 0; e < ours.size(); ++e) {
-      const uint32_t v = ours[e];
-      if (rigid || v >= mesh.weights.size() || v >= mesh.joints.size()) {
-        weights[e * 4] = 1.0f;
-        continue;
-      }
-      for (int k = 0; k < 4; ++k) {
-        const bool usable = mesh.joints[v][k] < bone_joints.size();
-        joints[e * 4 + k] = usable ? mesh.joints[v][k] : 0;
-        weights[e * 4 + k] = usable ? mesh.weights[v][k] : 0.0f;
-      }
-    }
-    primitive["attributes"]["JOINTS_0"] = doc.AddAccessor(
-        joints.data(), joints.size() * 2, gltf::kComponentUnsignedShort, "VEC4", ours.size());
-    primitive["attributes"]["WEIGHTS_0"] = doc.AddAccessor(
-        weights.data(), weights.size() * 4, gltf::kComponentFloat, "VEC4", ours.size());
-    Json skin_joints = Json::array();
-    std::vector<float> matrices;
-    for (size_t b = 0; b < bone_joints.size(); ++b) {
-      const int joint =
-          bone_joints[b] >= 0 && bone_joints[b] < s.joint_count() ? bone_joints[b] : 0;
-      skin_joints.push_back(node_of_joint[joint]);
-      const glm::mat4 m = b < inverse_binds.size() ? inverse_binds[b] : glm::mat4(1.0f);
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) matrices.push_back(m[c][r]);
-    }
-    const int64_t ibm = doc.AddAccessor(matrices.data(), matrices.size() * 4, gltf::kComponentFloat,
-                                        "MAT4", bone_joints.size());
-    skins.push_back(
-        {{"name", plan.mesh_names[i]}, {"joints", skin_joints}, {"inverseBindMatrices", ibm}});
-    // The node that carries the mesh.
-    for (Json& node : nodes) {
-      if (gltf::IndexMember(node, "mesh") == std::optional<int64_t>(found->second)) {
-        node["skin"] = skins.size() - 1;
-      }
-    }
-  }
-  if (!skins.empty()) root["skins"] = skins;
-  // The real names of meshes and materials.
-  for (size_t i = 0; i < model.meshes.size(); ++i) {
-    auto found = mesh_by_name.find(plan.mesh_names[i]);
-    if (found != mesh_by_name.end()) {
-      root["meshes"][static_cast<size_t>(found->second)]["name"] = model.meshes[i].name;
-    }
-  }
-  if (root.contains("materials") && root["materials"].is_array()) {
-    Json& materials = root["materials"];
-    for (size_t m = 0; m < materials.size(); ++m) {
-      materials[m]["name"] = m < model.materials.size() ? model.materials[m].name : "default";
-    }
-  }
-
-  // Clips: one animation each, keys and interpolation as they are.
-  Json animations = Json::array();
-  for (const Clip& clip : model.clips) {
-    Json samplers = Json::array(), channels = Json::array();
-    for (const JointAnimation& a : clip.channels) {
-      if (a.joint < 0 || a.joint >= s.joint_count()) continue;
-      const int node = node_of_joint[a.joint];
-      AddTrack(&doc, a.translation, node, "translation", &samplers, &channels);
-      AddTrack(&doc, a.rotation, node, "rotation", &samplers, &channels);
-      AddTrack(&doc, a.scale, node, "scale", &samplers, &channels);
-    }
-    if (channels.empty()) continue;
-    animations.push_back({{"name", clip.name}, {"samplers", samplers}, {"channels", channels}});
-  }
-  if (animations.empty()) {
-    root.erase("animations");
-  } else {
-    root["animations"] = animations;
-  }
-  RemoveUnusedExtensions(&root);
-  *out = doc.Serialize();
-  return true;
 }
 
 uint32_t ReadLe32(const uint8_t* p) {
@@ -632,7 +364,7 @@ bool Export(const Model& model, const std::vector<ik::Transform>& locals, const 
     if (!t.IsFinite()) return fail(ExportFailure::kRefused, "the pose has a non-finite transform");
   }
   try {
-    const Plan plan = MakePlan(model);
+    const ExportPlan plan = MakePlan(model);
     std::vector<int> written_order;
     std::unique_ptr<aiScene> scene = BuildScene(model, locals, plan, &written_order);
     // Assimp writes a .glb into memory (a .gltf would make it write the .bin beside `path` itself,
@@ -647,7 +379,7 @@ bool Export(const Model& model, const std::vector<ik::Transform>& locals, const 
     std::vector<uint8_t> written(blob_bytes, blob_bytes + blob->size);
     exporter.FreeBlob();
     std::vector<uint8_t> glb;
-    if (!Repair(model, locals, plan, written_order, path, written, &glb, &reason)) {
+    if (!RepairExport(model, locals, plan, written_order, path, written, &glb, &reason)) {
       return fail(ExportFailure::kWriteFailed, reason);
     }
     written = {};

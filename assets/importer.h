@@ -88,9 +88,9 @@ uint64_t DecodeBudget(uint64_t source_bytes);
 // Loads a rigged (or static) model. glTF 2.0 meshes, skins, materials and animations are read by
 // skelview's own bounds-checked reader (Assimp builds only the node tree), which sidesteps Assimp
 // 5.2.5's glTF defects and its memory use; other formats, glTF 1.0 and glTF files with Draco or
-// meshopt-compressed meshes go through Assimp, with the glTF repairs of gltf_prepass.h.
-// Identical vertices are merged (normals within 1e-5 count as identical). On success the Model
-// holds:
+// meshopt-compressed meshes go through Assimp, with the glTF repairs of
+// assets/internal/gltf_reader.h. Identical vertices are merged (normals within 1e-5 count as
+// identical). On success the Model holds:
 //  - skeleton: every node of the scene's hierarchy from the root, parents before children, rest
 //    locals from the node transforms (world space = all of them applied, the root's included);
 //    is_bone marks joints some skin deforms with; inverse binds come from the first skin using

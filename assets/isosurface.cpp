@@ -1,6 +1,6 @@
 // Marching tetrahedra. A tetrahedron has no ambiguous sign configuration, which is why it is used
 // here instead of marching cubes: the output is watertight without any case tables.
-#include "assets/isosurface.h"
+#include "assets/internal/isosurface.h"
 
 #include <array>
 #include <unordered_map>

@@ -1,5 +1,5 @@
 // One-line, bounded excerpts of text for messages.
-#include "assets/messages.h"
+#include "assets/internal/messages.h"
 
 #include <algorithm>
 
@@ -37,6 +37,10 @@ std::string Excerpt(std::string_view text, size_t max_bytes) {
 
 std::string Quoted(std::string_view text, size_t max_bytes) {
   return "'" + Excerpt(text, max_bytes) + "'";
+}
+
+std::string Plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace assets

@@ -1,7 +1,7 @@
 // ModelFiles: resolves a model's references one path component at a time against the model's
 // real folder (following symlinks by hand, so that nothing outside the folder is ever looked at
 // unless allowed), and opens only regular files, with O_NONBLOCK so that a FIFO cannot block.
-#include "assets/model_files.h"
+#include "assets/internal/model_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

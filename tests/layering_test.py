@@ -59,8 +59,9 @@ HEADER_EXCEPTIONS = {
     ("app/core/json_output.h", "nlohmann"): "the command line's JSON documents",
     ("app/core/trace.h", "nlohmann"): "the --trace writer takes JSON objects",
     ("app/core/trace_events.h", "nlohmann"): "the --trace events are JSON objects",
-    # Known leak, being removed on another branch: the glTF reader's document type.
-    ("assets/gltf_document.h", "nlohmann"): "known leak, to be removed",
+    # Internal to assets/ (its .cpp files and tests include it, nothing in renderer/ or app/): the
+    # glTF reader and the exporter edit the document's JSON, which is its interface.
+    ("assets/internal/gltf_document.h", "nlohmann"): "assets/ only: the glTF document's JSON",
 }
 
 ROOTS = ["ik", "assets", "renderer", "app"]

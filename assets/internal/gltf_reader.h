@@ -1,14 +1,14 @@
-// glTF pre-pass: reads a .gltf/.glb file before Assimp does, validates every count and reference
-// against the data, and either decodes meshes, skins, materials and animations itself (the
-// native path) or rewrites what Assimp 5.2.5 would misread. Internal to assets/.
+// glTF reader (the import pre-pass): reads a .gltf/.glb file before Assimp does, validates every
+// count and reference against the data, and either decodes meshes, skins, materials and animations
+// itself (the native path) or rewrites what Assimp 5.2.5 would misread. Internal to assets/.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "assets/internal/model_files.h"
 #include "assets/model.h"
-#include "assets/model_files.h"
 
 namespace assets::gltf {
 

@@ -23,4 +23,7 @@ std::string Excerpt(std::string_view text, size_t max_bytes = kMaxQuotedBytes);
 // Excerpt in single quotes, for a name or URI in a message: 'name'.
 std::string Quoted(std::string_view text, size_t max_bytes = kMaxQuotedBytes);
 
+// "1 animation", "3 animations": `n` and the noun for that count.
+std::string Plural(size_t n, const char* one, const char* many);
+
 }  // namespace assets

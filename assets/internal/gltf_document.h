@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "assets/model_files.h"
+#include "assets/internal/model_files.h"
 
 namespace assets::gltf {
 

@@ -1,0 +1,42 @@
+// What the exporter's two passes share: where each joint and mesh goes in the written file (the
+// plan exporter.cpp makes for Assimp) and the repair pass (exporter_repair.cpp). Internal to
+// assets/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "assets/model.h"
+#include "ik/transform.h"
+
+namespace assets {
+
+// Name of the node added above several root joints (Assimp needs one root); removed again by the
+// repair pass, so it never appears in the file.
+inline constexpr char kWrapperName[] = "skelview-export-root";
+
+// Where each mesh goes: the node it is attached to, and whether it must be written skinned.
+struct MeshPlacement {
+  int node = -1;         // joint index, or -(k+1) for the k-th extra holder node
+  bool skinned = false;  // an unskinned mesh moved off its node is written as a 1-bone skin
+};
+
+struct ExportPlan {
+  std::vector<std::string> node_names;    // per joint, unique
+  std::vector<std::string> mesh_names;    // per mesh, unique
+  std::vector<MeshPlacement> placements;  // per mesh
+  std::vector<std::string> holder_names;  // extra nodes under the root, for crowded nodes
+  bool wrapper = false;                   // several roots: kWrapperName above them
+};
+
+// Repairs the .glb Assimp wrote (`bytes`, in memory, of a file to be written to `path`) from the
+// plan, the joints' local transforms and `written_order` (for each node Assimp wrote, depth-first,
+// the joint it stands for or -1) and returns the finished .glb in *out; false with the reason in
+// *error when Assimp's file does not match the plan.
+bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
+                  const ExportPlan& plan, const std::vector<int>& written_order,
+                  const std::string& path, const std::vector<uint8_t>& bytes,
+                  std::vector<uint8_t>* out, std::string* error);
+
+}  // namespace assets

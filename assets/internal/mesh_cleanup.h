@@ -1,0 +1,57 @@
+// Mesh clean-up shared by the import paths (Assimp's meshes and the glTF reader's): normals rebuilt
+// from the faces, unusable texture coordinates dropped, skin influences normalised, identical
+// vertices welded. Internal to assets/.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <glm/gtc/type_precision.hpp>
+#include <vector>
+
+#include "assets/model.h"
+
+namespace assets {
+
+// Per-vertex repair flags (OR-ed; welding merges them into the kept vertex), so that a warning
+// counts distinct vertices.
+inline constexpr uint8_t kRepairOverFour = 1;      // more than four influences: four largest kept
+inline constexpr uint8_t kRepairRenormalised = 2;  // weights did not add up to 1
+inline constexpr uint8_t kRepairUnweighted = 4;    // no usable weight: bound to the mesh's node
+inline constexpr uint8_t kRepairNormal = 8;        // the file's normal was unusable: rebuilt
+
+// Unit normals per vertex (one per position) from the triangles around it, area weighted; +Y for
+// a vertex that only degenerate triangles (or none) touch. `indices` must be < positions.size().
+std::vector<glm::vec3> FaceNormals(const std::vector<glm::vec3>& positions,
+                                   const std::vector<uint32_t>& indices);
+
+// Normalises mesh->normals (one per position) in place; a zero, tiny or non-finite one is
+// replaced by the vertex's FaceNormals and, when `had_normals` (the file gave them), flagged
+// kRepairNormal in *flags (one per vertex; may be null).
+void RepairNormals(Mesh* mesh, bool had_normals, std::vector<uint8_t>* flags);
+
+// Clears mesh->uvs when any is non-finite; true when it did.
+bool DropNonFiniteUvs(Mesh* mesh);
+
+// Adds an influence (`weight` of bone slot `slot`) to a vertex's four largest so far, kept in
+// descending order in *top / *slots, of which the first `kept` (0..4) are filled; ties keep the
+// earlier influence first, as a stable sort would. A weight below all four is dropped.
+void InsertInfluence(float weight, uint16_t slot, int kept, glm::vec4* top, glm::u16vec4* slots);
+
+// mesh->weights / mesh->joints hold each vertex's (up to) four largest influences in descending
+// order and counts[v] how many it had: normalises them to add up to 1, flags what was repaired
+// in *flags (one per vertex), and binds vertices without any usable weight to `node` (a joint
+// index, added once to mesh->bone_joints with an identity inverse bind).
+void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
+                         std::vector<uint8_t>* flags);
+
+// Merges vertices with bit-identical position, uv, joints and weights and normals less than
+// kWeldNormalDistance apart (exporters leave rounding noise in split normals; the first vertex's
+// normal is kept), and remaps the triangles: most of Assimp's readers (FBX, OBJ, Collada...) give
+// every face corner its own vertex, and glTF files carry such duplicates too. Linear time with an
+// open-addressing table, where Assimp's own JoinIdenticalVertices step is quadratic in bone
+// weights. The mesh must have normals, joints and weights for every position (uvs may be empty).
+// `flags` (optional, one per vertex) are merged with OR into the kept vertex.
+inline constexpr float kWeldNormalDistance = 1e-5f;
+void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags = nullptr);
+
+}  // namespace assets

@@ -1,0 +1,158 @@
+// Mesh clean-up after import: normals rebuilt from the faces, unusable texture coordinates dropped,
+// skin influences kept to four and normalised, identical vertices welded in linear time.
+#include "assets/internal/mesh_cleanup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+namespace assets {
+
+std::vector<glm::vec3> FaceNormals(const std::vector<glm::vec3>& positions,
+                                   const std::vector<uint32_t>& indices) {
+  std::vector<glm::vec3> sum(positions.size(), glm::vec3(0.0f));
+  for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+    const glm::vec3& a = positions[indices[t]];
+    const glm::vec3& b = positions[indices[t + 1]];
+    const glm::vec3& c = positions[indices[t + 2]];
+    const glm::vec3 n = glm::cross(b - a, c - a);
+    for (int k = 0; k < 3; ++k) sum[indices[t + k]] += n;
+  }
+  for (glm::vec3& n : sum) {
+    const float len = glm::length(n);
+    n = len > 1e-30f && std::isfinite(len) ? n / len : glm::vec3(0.0f, 1.0f, 0.0f);
+  }
+  return sum;
+}
+
+void RepairNormals(Mesh* mesh, bool had_normals, std::vector<uint8_t>* flags) {
+  std::vector<glm::vec3> face_normals;
+  for (size_t i = 0; i < mesh->normals.size(); ++i) {
+    glm::vec3& v = mesh->normals[i];
+    const float len = glm::length(v);
+    if (std::isfinite(len) && len > 1e-12f) {
+      v /= len;
+      continue;
+    }
+    if (face_normals.empty()) face_normals = FaceNormals(mesh->positions, mesh->indices);
+    v = face_normals[i];
+    if (had_normals && flags) (*flags)[i] |= kRepairNormal;
+  }
+}
+
+bool DropNonFiniteUvs(Mesh* mesh) {
+  for (const glm::vec2& t : mesh->uvs) {
+    if (!std::isfinite(t.x) || !std::isfinite(t.y)) {
+      mesh->uvs.clear();
+      return true;
+    }
+  }
+  return false;
+}
+
+void InsertInfluence(float weight, uint16_t slot, int kept, glm::vec4* top, glm::u16vec4* slots) {
+  int k = 0;
+  while (k < kept && (*top)[k] >= weight) ++k;
+  if (k >= 4) return;
+  for (int m = std::min(kept, 3); m > k; --m) {
+    (*top)[m] = (*top)[m - 1];
+    (*slots)[m] = (*slots)[m - 1];
+  }
+  (*top)[k] = weight;
+  (*slots)[k] = slot;
+}
+
+void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
+                         std::vector<uint8_t>* flags) {
+  int own_bone = -1;  // the mesh's node as a bone, for vertices no bone moves
+  for (size_t i = 0; i < mesh->positions.size(); ++i) {
+    const int count = counts[i];
+    const int kept = std::min(count, 4);
+    float sum = 0.0f;
+    for (int k = 0; k < kept; ++k) sum += mesh->weights[i][k];
+    if (count > 4) {
+      (*flags)[i] |= kRepairOverFour;
+    } else if (kept > 0 && std::abs(sum - 1.0f) > 1e-3f) {
+      (*flags)[i] |= kRepairRenormalised;
+    }
+    if (kept == 0 || !(sum > 0.0f) || !std::isfinite(sum)) {
+      if (own_bone < 0) {
+        own_bone = static_cast<int>(mesh->bone_joints.size());
+        mesh->bone_joints.push_back(node);
+        mesh->bone_inverse_binds.push_back(glm::mat4(1.0f));
+      }
+      mesh->joints[i] = glm::u16vec4(static_cast<uint16_t>(own_bone), 0, 0, 0);
+      mesh->weights[i] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      (*flags)[i] |= kRepairUnweighted;
+      continue;
+    }
+    for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
+  }
+}
+
+void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags) {
+  const size_t n = mesh->positions.size();
+  if (n < 2) return;
+  const bool has_uvs = !mesh->uvs.empty();
+  auto same = [&](size_t a, size_t b) {
+    const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
+    return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
+           glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
+           (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
+           std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
+           std::memcmp(&mesh->weights[a], &mesh->weights[b], sizeof(glm::vec4)) == 0;
+  };
+  auto hash = [&](size_t i) {
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    auto mix = [&h](const void* data, size_t bytes) {
+      for (size_t o = 0; o + 4 <= bytes; o += 4) {
+        uint32_t word;
+        std::memcpy(&word, static_cast<const char*>(data) + o, 4);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 29;
+      }
+    };
+    mix(&mesh->positions[i], sizeof(glm::vec3));  // not the normal: it is compared loosely
+    if (has_uvs) mix(&mesh->uvs[i], sizeof(glm::vec2));
+    mix(&mesh->weights[i], sizeof(glm::vec4));
+    return h;
+  };
+  size_t capacity = 16;
+  while (capacity < 2 * n) capacity *= 2;
+  std::vector<uint32_t> table(capacity, UINT32_MAX);  // new vertex index, or empty
+  std::vector<uint32_t> remap(n);
+  uint32_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t slot = hash(i) & (capacity - 1);
+    while (table[slot] != UINT32_MAX && !same(table[slot], i)) slot = (slot + 1) & (capacity - 1);
+    if (table[slot] == UINT32_MAX) {
+      // First of its kind: moves down to position `kept` (never above i, so in place is safe).
+      if (kept != i) {
+        mesh->positions[kept] = mesh->positions[i];
+        mesh->normals[kept] = mesh->normals[i];
+        if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
+        mesh->joints[kept] = mesh->joints[i];
+        mesh->weights[kept] = mesh->weights[i];
+      }
+      table[slot] = kept;
+      remap[i] = kept++;
+    } else {
+      remap[i] = table[slot];
+    }
+  }
+  if (kept == n) return;
+  if (flags && flags->size() == n) {
+    std::vector<uint8_t> merged(kept, 0);
+    for (size_t i = 0; i < n; ++i) merged[remap[i]] |= (*flags)[i];
+    *flags = std::move(merged);
+  }
+  mesh->positions.resize(kept);
+  mesh->normals.resize(kept);
+  if (has_uvs) mesh->uvs.resize(kept);
+  mesh->joints.resize(kept);
+  mesh->weights.resize(kept);
+  for (uint32_t& index : mesh->indices) index = remap[index];
+}
+
+}  // namespace assets
