@@ -281,6 +281,75 @@ bool ReachStep(glm::vec3* p, const float* lengths, int count, const glm::vec3& t
   return stepped;
 }
 
+// The accelerations of FabrikIterate (see the top of the file): reach steps and extrapolation,
+// each undone when the pass after it does not help.
+struct Accelerations {
+  glm::vec3 saved[kMaxStepSegments + 1];     // the positions before the last step or jump
+  glm::vec3 previous[kMaxStepSegments + 1];  // the positions before the last pass
+  bool steps = false;                        // reach steps are on
+  int step_at = -1;                          // the iteration after which the last step was taken
+  float error_at_step = 0.0f;
+  bool extrapolate = false;  // extrapolation is on
+  int extrapolated_at = -1;
+  float error_at_extrapolation = 0.0f;
+  float ratio_before = 0.0f;
+  float max_factor = 16.0f;
+
+  // After iteration `it`'s pass: undoes a step or jump taken before it that made things worse.
+  void JudgeLast(int it, glm::vec3* p, int count, FabrikPositionsResult* r) {
+    if (step_at == it - 1) {
+      // The pass after a step: undo the step if it made things worse; stop stepping unless it
+      // at least halved the error.
+      if (r->error > error_at_step) {
+        std::copy(saved, saved + count, p);
+        r->error = error_at_step;
+      }
+      if (r->error > 0.5f * error_at_step) steps = false;
+    }
+    if (extrapolated_at == it - 1) {
+      // Too far a jump is undone and the next may go a quarter as far; a good one may go further.
+      if (r->error > error_at_extrapolation) {
+        std::copy(saved, saved + count, p);
+        r->error = error_at_extrapolation;
+        max_factor *= 0.25f;
+        extrapolate = max_factor >= 1.0f;
+      } else {
+        max_factor = std::min(2.0f * max_factor, 256.0f);
+      }
+    }
+  }
+};
+
+// The cases settled before iterating: a chain of no length, the end already on the target, or
+// (positions only) a target out of reach, where the chain is laid straight toward it. True when
+// `r` is final unless kNotYet. Sets *last_dir to the unit direction toward the target (from
+// `*last_dir`, the offset from the root).
+enum class Settled { kNotYet, kSettled, kLaidStraight };
+Settled SettleBeforeIterating(glm::vec3* p, const float* lengths, int count,
+                              const glm::vec3& target, const ChainGeometry& g, bool positions_only,
+                              float distance, glm::vec3* last_dir, FabrikPositionsResult* r) {
+  r->error = glm::length(p[count - 1] - target);
+  if (!(g.total > 1e-30f)) {
+    r->fallback = FabrikFallback::kZeroLengthChain;
+    r->reached = r->error <= r->tolerance_model;
+    return Settled::kSettled;
+  }
+  if (r->error <= r->tolerance_model) {
+    r->reached = true;
+    return Settled::kSettled;
+  }
+  *last_dir = glm::dot(*last_dir, *last_dir) > g.min_len2 ? glm::normalize(*last_dir)
+                                                          : AnyPerpendicular(glm::vec3(0.0f));
+  if (positions_only && distance >= g.total) {
+    // Out of reach: straight toward the target, no iterations needed.
+    for (int i = 0; i + 1 < count; ++i) p[i + 1] = p[i] + lengths[i] * *last_dir;
+    r->error = glm::length(p[count - 1] - target);
+    r->reached = r->error <= r->tolerance_model;
+    return Settled::kLaidStraight;
+  }
+  return Settled::kNotYet;
+}
+
 bool InputsSane(const glm::vec3* positions, const float* lengths, int count,
                 const glm::vec3& target) {
   if (!internal::FabrikSane(target)) return false;
@@ -318,50 +387,33 @@ FabrikPositionsResult FabrikIterate(glm::vec3* p, const float* lengths, int coun
     if (iteration_positions) iteration_positions->emplace_back(p, p + count);
   };
   record();
-  r.error = glm::length(p[count - 1] - target);
-  if (!(g.total > 1e-30f)) {
-    r.fallback = FabrikFallback::kZeroLengthChain;
-    r.reached = r.error <= r.tolerance_model;
-    return r;
-  }
-  if (r.error <= r.tolerance_model) {
-    r.reached = true;
-    return r;
-  }
   glm::vec3 last_dir = target - root;
-  last_dir = glm::dot(last_dir, last_dir) > g.min_len2 ? glm::normalize(last_dir)
-                                                       : AnyPerpendicular(glm::vec3(0.0f));
-  if (positions_only && distance >= g.total) {
-    // Out of reach: straight toward the target, no iterations needed.
-    for (int i = 0; i + 1 < count; ++i) p[i + 1] = p[i] + lengths[i] * last_dir;
-    record();
-    r.error = glm::length(p[count - 1] - target);
-    r.reached = r.error <= r.tolerance_model;
-    return r;
-  }
+  const Settled settled =
+      SettleBeforeIterating(p, lengths, count, target, g, positions_only, distance, &last_dir, &r);
+  if (settled == Settled::kLaidStraight) record();
+  if (settled != Settled::kNotYet) return r;
   // (Out of reach, on the line is where the chain belongs: stretched, or folded.)
   if (!r.unreachable && BendStraightChain(p, count, target, g, options.bend_hint_model, false)) {
     r.fallback = FabrikFallback::kStraightChain;
   }
+  Accelerations a;
+  a.steps = positions_only && distance < g.total && count - 1 <= kMaxStepSegments;
+  a.extrapolate = a.steps;
   // Stop early when an iteration no longer moves the end: the best reachable point was found (or
   // the chain folded onto the target's line, which the bend below undoes).
   const float stall = 1e-3f * r.tolerance_model;
   // Reach steps are kept only when the pass after them at least halves the error; otherwise the
   // positions before the step come back and no more steps are taken (on some folded short chains
   // step and passes would take turns undoing each other).
-  glm::vec3 saved[kMaxStepSegments + 1];
   // (Too-close targets take them too: the steps clamp the reach into what the chain can do.)
-  bool steps = positions_only && distance < g.total && count - 1 <= kMaxStepSegments;
-  int step_at = -1;  // the iteration after which the last step was taken
-  float error_at_step = 0.0f;
   int bends = 0;
   // A reach step in place of the next pass's start: keeps the positions before it in `saved`.
   // True when the step itself landed within tolerance.
   auto take_step = [&](int it) {
-    std::copy(p, p + count, saved);
-    error_at_step = r.error;
+    std::copy(p, p + count, a.saved);
+    a.error_at_step = r.error;
     if (!ReachStep(p, lengths, count, target, g, r.tolerance_model)) return false;
-    step_at = it;
+    a.step_at = it;
     const float error = glm::length(p[count - 1] - target);
     if (error > r.tolerance_model) return false;
     r.error = error;
@@ -372,40 +424,15 @@ FabrikPositionsResult FabrikIterate(glm::vec3* p, const float* lengths, int coun
   // iteration whose joints then move the same way each pass, by a factor ρ (the error ratio) less
   // each time, so the remaining motion is about ρ/(1 - ρ) times the last one. The joints jump that
   // far (capped) and the next pass restores the lengths. Undone like a step when it does not help.
-  glm::vec3 previous[kMaxStepSegments + 1];
-  bool extrapolate = positions_only && distance < g.total && count - 1 <= kMaxStepSegments;
-  int extrapolated_at = -1;
-  float error_at_extrapolation = 0.0f;
-  float ratio_before = 0.0f;
-  float max_factor = 16.0f;
   for (int it = 1; it <= options.max_iterations; ++it) {
     const glm::vec3 end_before = p[count - 1];
     const float error_before = r.error;
-    if (extrapolate) std::copy(p, p + count, previous);
+    if (a.extrapolate) std::copy(p, p + count, a.previous);
     BackwardPass(p, lengths, count, target, g, &last_dir);
     const bool go_on = forward(p, &last_dir);
     r.iterations = it;
     r.error = glm::length(p[count - 1] - target);
-    if (step_at == it - 1) {
-      // The pass after a step: undo the step if it made things worse; stop stepping unless it
-      // at least halved the error.
-      if (r.error > error_at_step) {
-        std::copy(saved, saved + count, p);
-        r.error = error_at_step;
-      }
-      if (r.error > 0.5f * error_at_step) steps = false;
-    }
-    if (extrapolated_at == it - 1) {
-      // Too far a jump is undone and the next may go a quarter as far; a good one may go further.
-      if (r.error > error_at_extrapolation) {
-        std::copy(saved, saved + count, p);
-        r.error = error_at_extrapolation;
-        max_factor *= 0.25f;
-        extrapolate = max_factor >= 1.0f;
-      } else {
-        max_factor = std::min(2.0f * max_factor, 256.0f);
-      }
-    }
+    a.JudgeLast(it, p, count, &r);
     if (r.error <= r.tolerance_model) {
       record();
       r.reached = true;
@@ -421,27 +448,27 @@ FabrikPositionsResult FabrikIterate(glm::vec3* p, const float* lengths, int coun
     const float ratio = error_before > 0.0f ? r.error / error_before : 1.0f;
     // Crawling (the error shrank by less than half) or stuck: take a reach step before the next
     // pass, never twice in a row. Not with limits, whose forward pass would undo it.
-    if (steps && it > step_at + 1 && (stalled || ratio > 0.5f)) {
+    if (a.steps && it > a.step_at + 1 && (stalled || ratio > 0.5f)) {
       const bool done = take_step(it);
-      if (step_at == it) {
+      if (a.step_at == it) {
         record();
         if (done) break;
-        ratio_before = 0.0f;
+        a.ratio_before = 0.0f;
         continue;
       }
     }
-    if (extrapolate && !stalled && it > step_at + 1 && it > extrapolated_at + 1 && ratio > 0.5f &&
-        ratio < 1.0f && ratio_before > 0.5f) {
-      std::copy(p, p + count, saved);
-      error_at_extrapolation = r.error;
-      const float factor = std::min(ratio / (1.0f - ratio), max_factor);
-      for (int i = 1; i < count; ++i) p[i] += factor * (p[i] - previous[i]);
-      extrapolated_at = it;
-      ratio_before = 0.0f;
+    if (a.extrapolate && !stalled && it > a.step_at + 1 && it > a.extrapolated_at + 1 &&
+        ratio > 0.5f && ratio < 1.0f && a.ratio_before > 0.5f) {
+      std::copy(p, p + count, a.saved);
+      a.error_at_extrapolation = r.error;
+      const float factor = std::min(ratio / (1.0f - ratio), a.max_factor);
+      for (int i = 1; i < count; ++i) p[i] += factor * (p[i] - a.previous[i]);
+      a.extrapolated_at = it;
+      a.ratio_before = 0.0f;
       record();
       continue;
     }
-    ratio_before = ratio;
+    a.ratio_before = ratio;
     if (stalled) {
       // Stuck short of a reachable target: on the target's line, or (without limits) folded along
       // a line. Bend off it and go on (twice at most); otherwise this is the best there is.

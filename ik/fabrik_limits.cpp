@@ -55,6 +55,33 @@ bool SolveSymmetric3(const double m[6], double lambda2, const glm::vec3& r, glm:
   return std::isfinite(y->x) && std::isfinite(y->y) && std::isfinite(y->z);
 }
 
+// m += sign · c cᵀ, for the symmetric 3x3 m stored as xx, xy, xz, yy, yz, zz.
+void AddOuter(const glm::vec3& c, double sign, double m[6]) {
+  const glm::dvec3 cd(c);
+  m[0] += sign * cd.x * cd.x;
+  m[1] += sign * cd.x * cd.y;
+  m[2] += sign * cd.x * cd.z;
+  m[3] += sign * cd.y * cd.y;
+  m[4] += sign * cd.y * cd.z;
+  m[5] += sign * cd.z * cd.z;
+}
+
+// The Jacobian's columns of state `cur` with the end at `end` (b.columns, b.lever; no direction
+// blocked yet), and their sum of outer products added into m.
+void AddColumns(const FrameChain& chain, const RefineBuffers& b, int cur, const glm::vec3& end,
+                double m[6]) {
+  for (int i = 0; i < chain.n; ++i) {
+    const FabrikChainJoint& joint = chain.joints[i];
+    b.blocked_count[i] = 0;
+    b.lever[i] = b.inverses[cur][i] * (end - b.p[cur][i]);
+    for (int k = 0; k < joint.axis_count; ++k) {
+      const glm::vec3 c = b.frames[cur][i] * glm::cross(joint.axes[k], b.lever[i]);
+      b.columns[3 * i + k] = c;
+      AddOuter(c, 1.0, m);
+    }
+  }
+}
+
 }  // namespace
 
 void PrepareLimit(FabrikChainJoint* joint) {
@@ -243,25 +270,7 @@ int Refine(const FrameChain& chain, const glm::vec3& target, float tolerance_mod
     const glm::vec3 end = b.p[cur][n];
     const glm::vec3 r = target - end;
     double m[6] = {0, 0, 0, 0, 0, 0};
-    auto add = [&m](const glm::vec3& c, double sign) {
-      const glm::dvec3 cd(c);
-      m[0] += sign * cd.x * cd.x;
-      m[1] += sign * cd.x * cd.y;
-      m[2] += sign * cd.x * cd.z;
-      m[3] += sign * cd.y * cd.y;
-      m[4] += sign * cd.y * cd.z;
-      m[5] += sign * cd.z * cd.z;
-    };
-    for (int i = 0; i < n; ++i) {
-      const FabrikChainJoint& joint = chain.joints[i];
-      b.blocked_count[i] = 0;
-      b.lever[i] = b.inverses[cur][i] * (end - b.p[cur][i]);
-      for (int k = 0; k < joint.axis_count; ++k) {
-        const glm::vec3 c = b.frames[cur][i] * glm::cross(joint.axes[k], b.lever[i]);
-        b.columns[3 * i + k] = c;
-        add(c, 1.0);
-      }
-    }
+    AddColumns(chain, b, cur, end, m);
     const double trace = m[0] + m[3] + m[5];
     if (!(trace > 0.0)) break;
     const int next = 1 - cur;
@@ -317,7 +326,7 @@ int Refine(const FrameChain& chain, const glm::vec3& target, float tolerance_mod
               b.blocked[2 * i + b.blocked_count[i]] = g;
               b.blocked_columns[2 * i + b.blocked_count[i]] = c;
               ++b.blocked_count[i];
-              add(c, -1.0);
+              AddOuter(c, -1.0, m);
               blocked_more = true;
             }
           }
