@@ -38,13 +38,9 @@ float Bounds::diagonal() const { return glm::length(size()); }
 void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
               std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals) {
   const size_t bone_count = mesh.bone_joints.size();
-  std::vector<glm::mat4> palette(bone_count, glm::mat4(1.0f));
-  for (size_t b = 0; b < bone_count; ++b) {
-    const int joint = mesh.bone_joints[b];
-    if (joint < 0 || static_cast<size_t>(joint) >= models.size()) continue;
-    palette[b] = b < mesh.bone_inverse_binds.size() ? models[joint] * mesh.bone_inverse_binds[b]
-                                                    : models[joint];
-  }
+  std::vector<glm::mat4> palette(bone_count);
+  ik::SkinPalette(ik::MakeSkinBones(models, mesh.bone_joints, mesh.bone_inverse_binds),
+                  palette.data());
   const size_t n = mesh.positions.size();
   const bool has_weights = mesh.joints.size() == n && mesh.weights.size() == n;
   const bool has_normals = mesh.normals.size() == n;

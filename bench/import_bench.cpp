@@ -42,6 +42,29 @@ std::string SharedModel(const std::string& relative) {
   return std::filesystem::exists(path) ? path : std::string();
 }
 
+// Writes `doc` and its binary chunk `bin` as a .glb at `path` (sets the buffer's length, pads
+// both chunks); false when the write fails.
+bool WriteGlb(const std::string& path, json* doc_in, std::vector<uint8_t>* bin_in) {
+  json& doc = *doc_in;
+  std::vector<uint8_t>& bin = *bin_in;
+  while (bin.size() % 4) bin.push_back(0);
+  doc["buffers"] = {{{"byteLength", bin.size()}}};
+  std::string text = doc.dump();
+  while (text.size() % 4) text.push_back(' ');
+  std::ofstream out(path, std::ios::binary);
+  auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
+  u32(0x46546C67);
+  u32(2);
+  u32(static_cast<uint32_t>(12 + 8 + text.size() + 8 + bin.size()));
+  u32(static_cast<uint32_t>(text.size()));
+  u32(0x4E4F534A);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  u32(static_cast<uint32_t>(bin.size()));
+  u32(0x004E4942);
+  out.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
+  return static_cast<bool>(out);
+}
+
 // A tube of `vertices` vertices (rings of 64) around a chain of 64 joints, each vertex weighted to
 // the two joints nearest its height (four influences where chain segments meet), with normals,
 // uvs and a 1 s clip of 31 keys swaying every joint: the shape of a real skinned character's
@@ -154,22 +177,7 @@ bool GenerateSkinnedGlb(const std::string& path, size_t vertices) {
   doc["meshes"] = json::array({mesh});
   doc["skins"] = {{{"joints", skin_joints}, {"inverseBindMatrices", ib}}};
   doc["animations"] = {{{"name", "sway"}, {"samplers", samplers}, {"channels", channels}}};
-  while (bin.size() % 4) bin.push_back(0);
-  doc["buffers"] = {{{"byteLength", bin.size()}}};
-  std::string text = doc.dump();
-  while (text.size() % 4) text.push_back(' ');
-  std::ofstream out(path, std::ios::binary);
-  auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
-  u32(0x46546C67);
-  u32(2);
-  u32(static_cast<uint32_t>(12 + 8 + text.size() + 8 + bin.size()));
-  u32(static_cast<uint32_t>(text.size()));
-  u32(0x4E4F534A);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  u32(static_cast<uint32_t>(bin.size()));
-  u32(0x004E4942);
-  out.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
-  return static_cast<bool>(out);
+  return WriteGlb(path, &doc, &bin);
 }
 
 // Assimp's ReadFile with LoadModel's flags (validation, triangulation, smooth normals where

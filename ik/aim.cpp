@@ -205,142 +205,161 @@ glm::quat AimCorrection(const glm::mat4& joint_frame_model, const glm::vec3& axi
                     up_reference_local ? &reference : nullptr, fallback);
 }
 
-AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
-                       const AimOptions& options, const JointLimits* limits, Pose* pose,
-                       std::vector<glm::mat4>* models, AimWorkspace* workspace) {
-  AimResult result;
-  result.target_model = IsFinite(target_model) ? target_model : glm::vec3(0.0f);
+namespace {
+
+// One SolveAimPose call: its inputs and what its steps share.
+struct AimSolve {
+  const Skeleton& skeleton;
+  int joint;
+  const glm::vec3& target_model;
+  const AimOptions& options;
+  const JointLimits* limits;
+  Pose* pose;
+  std::vector<glm::mat4>* models;
+  AimWorkspace& ws;
+  AimResult& result;
+  int top_index = 0;
+  int top = -1;
+  int top_parent = -1;
+  int axis_child = -1;         // the axis source: a child joint (current position) ...
+  int axis_parent = -1;        // ... or, for a leaf, the parent
+  glm::vec3 axis_local{0.0f};  // the bone's axis in its own frame: constant under the turns below
+  glm::mat4 top_parent_model{1.0f};
+
+  const JointLimit* LimitOf(int k) const { return limits ? limits->Find(ws.path[k]) : nullptr; }
+};
+
+// The job's arguments; kNone when they are usable.
+AimFallback CheckAimJob(const Skeleton& skeleton, int joint, const AimOptions& options,
+                        const JointLimits* limits, const Pose* pose,
+                        const std::vector<glm::mat4>* models, const AimWorkspace* workspace) {
   const int n = skeleton.joint_count();
-  auto fail = [&](AimFallback why) {
-    result.degenerate = true;
-    result.fallback = why;
-    return result;
-  };
   if (!pose || !models || !workspace || joint < 0 || joint >= n ||
       static_cast<int>(pose->locals.size()) != n || static_cast<int>(models->size()) != n) {
-    return fail(AimFallback::kInvalidJoint);
+    return AimFallback::kInvalidJoint;
   }
   if (!options.Validate() || (limits && !limits->Validate(skeleton))) {
-    return fail(AimFallback::kInvalidOptions);
+    return AimFallback::kInvalidOptions;
   }
   if (options.axis_child >= 0 && (options.axis_child >= n || options.axis_child == joint ||
                                   !skeleton.IsAncestorOrSelf(joint, options.axis_child))) {
-    return fail(AimFallback::kInvalidOptions);
+    return AimFallback::kInvalidOptions;
   }
-  auto& locals = pose->locals;
-  const auto& m = *models;
-  AimWorkspace& ws = *workspace;
+  return AimFallback::kNone;
+}
 
-  // The path: the joint, then the ancestors sharing the turn.
-  std::vector<int>& path = ws.path;
+// The path (the joint, then the ancestors sharing the turn) and the axis source; checks that the
+// matrices involved are finite and the frames invertible.
+AimFallback PreparePath(AimSolve* s) {
+  const Skeleton& skeleton = s->skeleton;
+  const auto& locals = s->pose->locals;
+  const auto& m = *s->models;
+  std::vector<int>& path = s->ws.path;
   path.clear();
-  path.push_back(joint);
-  while (static_cast<int>(path.size()) <= options.spread && skeleton.parent(path.back()) >= 0) {
+  path.push_back(s->joint);
+  while (static_cast<int>(path.size()) <= s->options.spread && skeleton.parent(path.back()) >= 0) {
     path.push_back(skeleton.parent(path.back()));
   }
   const int path_size = static_cast<int>(path.size());
-  const int top_index = path_size - 1;
-  const int top = path[top_index];
-  const int top_parent = skeleton.parent(top);
-  result.top_joint = top;
-  result.joints_turned = path_size;
+  s->top_index = path_size - 1;
+  s->top = path[s->top_index];
+  s->top_parent = skeleton.parent(s->top);
+  s->result.top_joint = s->top;
+  s->result.joints_turned = path_size;
 
-  // The axis source: a child joint (current position) or, for a leaf, the parent.
-  int axis_child = options.axis_child;
-  if (!options.axis_local && axis_child < 0) axis_child = BoneChild(skeleton, joint);
-  const int axis_parent = skeleton.parent(joint);
+  s->axis_child = s->options.axis_child;
+  if (!s->options.axis_local && s->axis_child < 0) s->axis_child = BoneChild(skeleton, s->joint);
+  s->axis_parent = skeleton.parent(s->joint);
 
-  if (!IsFinite(target_model)) return fail(AimFallback::kNonFiniteInput);
-  for (int k = 0; k <= top_index; ++k) {
-    if (!locals[path[k]].IsFinite() || !IsFinite(m[path[k]])) {
-      return fail(AimFallback::kNonFiniteInput);
-    }
+  if (!IsFinite(s->target_model)) return AimFallback::kNonFiniteInput;
+  for (int k = 0; k <= s->top_index; ++k) {
+    if (!locals[path[k]].IsFinite() || !IsFinite(m[path[k]])) return AimFallback::kNonFiniteInput;
   }
-  if ((top_parent >= 0 && !IsFinite(m[top_parent])) ||
-      (axis_child >= 0 && !IsFinite(m[axis_child])) ||
-      (axis_parent >= 0 && !IsFinite(m[axis_parent]))) {
-    return fail(AimFallback::kNonFiniteInput);
+  if ((s->top_parent >= 0 && !IsFinite(m[s->top_parent])) ||
+      (s->axis_child >= 0 && !IsFinite(m[s->axis_child])) ||
+      (s->axis_parent >= 0 && !IsFinite(m[s->axis_parent]))) {
+    return AimFallback::kNonFiniteInput;
   }
-
-  JointFrame frame0;
-  if (!internal::MakeJointFrame(m[joint], locals[joint].scale, &frame0)) {
-    return fail(AimFallback::kSingularFrame);
-  }
-  for (int k = 1; k <= top_index; ++k) {
+  for (int k = 0; k <= s->top_index; ++k) {
     JointFrame f;
     if (!internal::MakeJointFrame(m[path[k]], locals[path[k]].scale, &f)) {
-      return fail(AimFallback::kSingularFrame);
+      return AimFallback::kSingularFrame;
     }
   }
+  return AimFallback::kNone;
+}
 
-  // The bone's axis in its own frame: constant under the turns below.
-  glm::vec3 axis_local(0.0f);
-  if (options.axis_local) {
-    axis_local = *options.axis_local;
-  } else if (axis_child >= 0) {
-    axis_local = internal::ToFrame(frame0, glm::vec3(m[axis_child][3]) - frame0.origin);
-  } else if (axis_parent >= 0) {
-    axis_local = internal::ToFrame(frame0, frame0.origin - glm::vec3(m[axis_parent][3]));
+// The bone's axis in its own frame and the result's "before" measures. False (kNoAxis, not
+// degenerate) when the bone has no axis.
+bool MeasureAxis(AimSolve* s) {
+  const auto& m = *s->models;
+  JointFrame frame0;
+  internal::MakeJointFrame(m[s->joint], s->pose->locals[s->joint].scale, &frame0);  // checked
+  if (s->options.axis_local) {
+    s->axis_local = *s->options.axis_local;
+  } else if (s->axis_child >= 0) {
+    s->axis_local = internal::ToFrame(frame0, glm::vec3(m[s->axis_child][3]) - frame0.origin);
+  } else if (s->axis_parent >= 0) {
+    s->axis_local = internal::ToFrame(frame0, frame0.origin - glm::vec3(m[s->axis_parent][3]));
   }
+  AimResult& result = s->result;
   result.degenerate = false;
   result.origin_model = frame0.origin;
-  const glm::vec3 axis_model_before = internal::FromFrame(frame0, axis_local);
-  if (!NonZero(axis_local) || !NonZero(axis_model_before) || !IsFinite(axis_local)) {
+  const glm::vec3 axis_model_before = internal::FromFrame(frame0, s->axis_local);
+  if (!NonZero(s->axis_local) || !NonZero(axis_model_before) || !IsFinite(s->axis_local)) {
     result.fallback = AimFallback::kNoAxis;
-    return result;
+    return false;
   }
   result.axis_before_model = UnitDirection(D3(axis_model_before));
   result.axis_after_model = result.axis_before_model;
   result.angle_before = static_cast<float>(
-      AngleBetweenDirections(D3(axis_model_before), Offset(target_model, frame0.origin)));
+      AngleBetweenDirections(D3(axis_model_before), Offset(s->target_model, frame0.origin)));
   result.angle_after = result.angle_before;
+  return true;
+}
 
-  // Up: the local axis and how to find the reference in a frame.
-  const bool want_up =
-      options.up_target_model.has_value() || options.up_direction_model.has_value();
-  const glm::vec3 up_local = options.up_local
-                                 ? *options.up_local
-                                 : MostPerpendicularBasisAxis(FloatDirection(D3(axis_local)));
-
-  // Working copies; pose->locals untouched until the end.
+// Working copies of the path (pose->locals untouched until the end), then the ancestors, topmost
+// first, each turned by its share of what remains.
+void TurnAncestors(AimSolve* s) {
+  AimWorkspace& ws = s->ws;
+  const std::vector<int>& path = ws.path;
+  const int path_size = s->top_index + 1;
+  const auto& locals = s->pose->locals;
+  const auto& m = *s->models;
   ws.path_locals.resize(path_size);
   ws.path_models.resize(path_size);
   ws.share_prefix.resize(path_size);
   ws.original.resize(path_size);
   Transform* path_locals = ws.path_locals.data();
   glm::mat4* path_models = ws.path_models.data();
-  for (int k = 0; k <= top_index; ++k) {
+  for (int k = 0; k <= s->top_index; ++k) {
     path_locals[k] = locals[path[k]];
     path_models[k] = m[path[k]];
   }
-  const glm::mat4 top_parent_model = top_parent >= 0 ? m[top_parent] : glm::mat4(1.0f);
-  const auto& rest_locals = skeleton.rest_locals();
+  s->top_parent_model = s->top_parent >= 0 ? m[s->top_parent] : glm::mat4(1.0f);
+  const auto& rest_locals = s->skeleton.rest_locals();
+  const float falloff = s->options.spread_falloff;
 
-  auto limit_of = [&](int k) -> const JointLimit* {
-    return limits ? limits->Find(path[k]) : nullptr;
-  };
-
-  // Ancestors, topmost first, each by its share of what remains.
   float* share_prefix = ws.share_prefix.data();
   float share_sum = 1.0f;  // Σ falloff^i for i = 0..k, built up below
   share_prefix[0] = 1.0f;
-  for (int k = 1; k <= top_index; ++k) {
-    float s = 1.0f;
-    for (int i = 0; i < k; ++i) s *= options.spread_falloff;
-    share_sum += s;
+  for (int k = 1; k <= s->top_index; ++k) {
+    float share = 1.0f;
+    for (int i = 0; i < k; ++i) share *= falloff;
+    share_sum += share;
     share_prefix[k] = share_sum;
   }
-  for (int k = top_index; k >= 1; --k) {
+  for (int k = s->top_index; k >= 1; --k) {
     float share = 1.0f;
-    for (int i = 0; i < k; ++i) share *= options.spread_falloff;
+    for (int i = 0; i < k; ++i) share *= falloff;
     const float fraction = share / share_prefix[k];
     JointFrame fk, f0;
     if (!internal::MakeJointFrame(path_models[k], path_locals[k].scale, &fk) ||
         !internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
       continue;  // a turn made a frame singular: leave this ancestor as it is
     }
-    const D3 bone_model = glm::dmat3(f0.basis) * D3(axis_local);
-    const D3 wanted_model = Offset(target_model, f0.origin);
+    const D3 bone_model = glm::dmat3(f0.basis) * D3(s->axis_local);
+    const D3 wanted_model = Offset(s->target_model, f0.origin);
     if (TargetAtJoint(wanted_model, bone_model, f0.origin)) {
       break;  // the target reached the joint's position: no direction left to share
     }
@@ -348,20 +367,29 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
         ToFloat(RotationBetween(ToFrame(fk, bone_model), ToFrame(fk, wanted_model)));
     const glm::quat part = ScaleRotation(full, fraction);
     glm::quat rotation = NormalizeOrIdentity(path_locals[k].rotation * part);
-    if (const JointLimit* limit = limit_of(k)) {
+    if (const JointLimit* limit = s->LimitOf(k)) {
       bool clamped = false;
       rotation = ClampRotation(*limit, rest_locals[path[k]].rotation, rotation, &clamped);
-      result.limited = result.limited || clamped;
+      s->result.limited = s->result.limited || clamped;
     }
     path_locals[k].rotation = rotation;
-    UpdatePath(top_index, path_locals, k, top_parent_model, top_parent >= 0, path_models);
+    UpdatePath(s->top_index, path_locals, k, s->top_parent_model, s->top_parent >= 0, path_models);
   }
+}
 
-  // The joint itself: the exact aim, in its frame after the ancestors turned.
+// The joint itself: the exact aim, in its frame after the ancestors turned. False when that
+// frame is singular.
+bool AimTheJoint(AimSolve* s) {
+  const AimOptions& options = s->options;
+  Transform* path_locals = s->ws.path_locals.data();
   JointFrame f0;
-  if (!internal::MakeJointFrame(path_models[0], path_locals[0].scale, &f0)) {
-    return fail(AimFallback::kSingularFrame);
-  }
+  if (!internal::MakeJointFrame(s->ws.path_models[0], path_locals[0].scale, &f0)) return false;
+  // Up: the local axis and how to find the reference in a frame.
+  const bool want_up =
+      options.up_target_model.has_value() || options.up_direction_model.has_value();
+  const glm::vec3 up_local = options.up_local
+                                 ? *options.up_local
+                                 : MostPerpendicularBasisAxis(FloatDirection(D3(s->axis_local)));
   D3 up_reference(0.0);
   bool have_up_reference = false;
   if (options.up_target_model) {
@@ -375,57 +403,94 @@ AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& tar
   // up_local also chooses the axis of 180° turns (which keep it fixed), reference or not.
   const bool have_up_local = want_up || options.up_local.has_value();
   const glm::quat correction =
-      AimInFrame(f0, axis_local, target_model, have_up_local ? &up_local : nullptr,
+      AimInFrame(f0, s->axis_local, s->target_model, have_up_local ? &up_local : nullptr,
                  have_up_reference ? &up_reference : nullptr, &aim_fallback);
-  SetFallback(&result.fallback, aim_fallback);
+  SetFallback(&s->result.fallback, aim_fallback);
   glm::quat rotation = NormalizeOrIdentity(path_locals[0].rotation * correction);
-  if (const JointLimit* limit = limit_of(0)) {
+  if (const JointLimit* limit = s->LimitOf(0)) {
     bool clamped = false;
-    rotation = ClampPointing(*limit, rest_locals[joint].rotation, rotation, axis_local, &clamped);
-    result.limited = result.limited || clamped;
+    rotation = ClampPointing(*limit, s->skeleton.rest_locals()[s->joint].rotation, rotation,
+                             s->axis_local, &clamped);
+    s->result.limited = s->result.limited || clamped;
   }
   path_locals[0].rotation = rotation;
+  return true;
+}
 
-  // Weight, then write back and recompute the subtree (unless nothing turned: then the pose and
-  // models stay exactly as they were).
-  glm::quat* original = ws.original.data();
+// Weight, then write back and recompute the subtree (unless nothing turned: then the pose and
+// models stay exactly as they were), and measure the result. A fallback (the input pose back)
+// when the result is singular or not finite.
+AimFallback WriteBackAim(AimSolve* s) {
+  const AimOptions& options = s->options;
+  const std::vector<int>& path = s->ws.path;
+  auto& locals = s->pose->locals;
+  const Transform* path_locals = s->ws.path_locals.data();
+  const auto& rest_locals = s->skeleton.rest_locals();
+  glm::quat* original = s->ws.original.data();
   bool changed = false;
-  for (int k = 0; k <= top_index; ++k) {
+  for (int k = 0; k <= s->top_index; ++k) {
     original[k] = locals[path[k]].rotation;
     glm::quat q = path_locals[k].rotation;
     if (options.weight <= 0.0f) {
       q = original[k];  // exactly the input
     } else if (options.weight < 1.0f) {
       q = Nlerp(original[k], q, options.weight);
-      if (const JointLimit* limit = limit_of(k)) {
+      if (const JointLimit* limit = s->LimitOf(k)) {
         q = ClampRotation(*limit, rest_locals[path[k]].rotation, q);
       }
     }
     changed = changed || !(q == original[k]);
     locals[path[k]].rotation = q;
   }
-  if (changed) LocalToModelFrom(skeleton, *pose, top, models);
+  if (changed) LocalToModelFrom(s->skeleton, *s->pose, s->top, s->models);
 
   auto restore = [&]() {
-    for (int k = 0; k <= top_index; ++k) locals[path[k]].rotation = original[k];
-    if (changed) LocalToModelFrom(skeleton, *pose, top, models);
+    for (int k = 0; k <= s->top_index; ++k) locals[path[k]].rotation = original[k];
+    if (changed) LocalToModelFrom(s->skeleton, *s->pose, s->top, s->models);
   };
   JointFrame after;
-  if (!internal::MakeJointFrame((*models)[joint], locals[joint].scale, &after)) {
+  if (!internal::MakeJointFrame((*s->models)[s->joint], locals[s->joint].scale, &after)) {
     restore();
-    return fail(AimFallback::kSingularFrame);
+    return AimFallback::kSingularFrame;
   }
-  const glm::vec3 axis_after = internal::FromFrame(after, axis_local);
+  AimResult& result = s->result;
+  const glm::vec3 axis_after = internal::FromFrame(after, s->axis_local);
   result.origin_model = after.origin;
   result.axis_after_model = UnitDirection(D3(axis_after));
   result.angle_after = static_cast<float>(
-      AngleBetweenDirections(D3(axis_after), Offset(target_model, after.origin)));
+      AngleBetweenDirections(D3(axis_after), Offset(s->target_model, after.origin)));
   if (!IsFinite(result.axis_after_model) || !std::isfinite(result.angle_after)) {
     restore();
-    return fail(AimFallback::kNonFiniteInput);
+    return AimFallback::kNonFiniteInput;
   }
   result.reached =
       result.fallback != AimFallback::kTargetAtJoint && result.angle_after <= kAimReachedAngle;
+  return AimFallback::kNone;
+}
+
+}  // namespace
+
+AimResult SolveAimPose(const Skeleton& skeleton, int joint, const glm::vec3& target_model,
+                       const AimOptions& options, const JointLimits* limits, Pose* pose,
+                       std::vector<glm::mat4>* models, AimWorkspace* workspace) {
+  AimResult result;
+  result.target_model = IsFinite(target_model) ? target_model : glm::vec3(0.0f);
+  auto fail = [&](AimFallback why) {
+    result.degenerate = true;
+    result.fallback = why;
+    return result;
+  };
+  const AimFallback invalid =
+      CheckAimJob(skeleton, joint, options, limits, pose, models, workspace);
+  if (invalid != AimFallback::kNone) return fail(invalid);
+  AimSolve s{skeleton, joint, target_model, options, limits, pose, models, *workspace, result};
+  const AimFallback bad = PreparePath(&s);
+  if (bad != AimFallback::kNone) return fail(bad);
+  if (!MeasureAxis(&s)) return result;
+  TurnAncestors(&s);
+  if (!AimTheJoint(&s)) return fail(AimFallback::kSingularFrame);
+  const AimFallback after = WriteBackAim(&s);
+  if (after != AimFallback::kNone) return fail(after);
   return result;
 }
 

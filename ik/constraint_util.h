@@ -1,6 +1,7 @@
-// Forwarding header for ik/fabrik.cpp and ik/joint_limits.cpp, which still include this path and
-// use the helpers' old names in ik::internal. The helpers live in ik/rotation.h (one set for all
-// of ik/) and ik/internal/constraint_util.h; delete this file once both include those directly.
+// Forwarding header for the FABRIK files (ik/fabrik*.cpp), the full-body files (ik/full_body*.cpp)
+// and ik/joint_limits.cpp, which still include this path and use the helpers' old names in
+// ik::internal. The helpers live in ik/rotation.h (one set for all of ik/) and
+// ik/internal/constraint_util.h; delete this file once they include those directly.
 #pragma once
 
 #include "ik/internal/constraint_util.h"

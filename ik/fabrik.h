@@ -107,8 +107,9 @@ struct FabrikResult {
   std::vector<std::vector<glm::vec3>> iteration_positions;
 };
 
-// What the pose-level solve keeps about one chain joint. Internal to fabrik.cpp: it is declared
-// here only so that FabrikWorkspace is a plain struct the caller can own.
+// What the pose-level solve keeps about one chain joint. Internal to fabrik_pose.cpp and
+// fabrik_limits.cpp: it is declared here only so that FabrikWorkspace is a plain struct the
+// caller can own.
 struct FabrikChainJoint {
   Transform local;                                  // the input local transform
   glm::quat rest_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // the limit's zero

@@ -107,7 +107,38 @@ void SkinPalette(const Skeleton& skeleton, const std::vector<glm::mat4>& models,
   assert(static_cast<int>(models.size()) == n);
   palette->resize(n);
   const auto& inverse_binds = skeleton.inverse_binds();
-  for (int i = 0; i < n; ++i) Multiply(models[i], inverse_binds[i], &(*palette)[i]);
+  SkinBones bones;
+  bones.models = models.data();
+  bones.model_count = models.size();
+  bones.inverse_binds = inverse_binds.data();
+  bones.inverse_bind_count = inverse_binds.size();
+  bones.bone_count = static_cast<size_t>(n);
+  SkinPalette(bones, palette->data());
+}
+
+SkinBones MakeSkinBones(const std::vector<glm::mat4>& models, const std::vector<int>& joints,
+                        const std::vector<glm::mat4>& inverse_binds) {
+  SkinBones bones;
+  bones.models = models.data();
+  bones.model_count = models.size();
+  bones.joints = joints.data();
+  bones.inverse_binds = inverse_binds.data();
+  bones.inverse_bind_count = inverse_binds.size();
+  bones.bone_count = joints.size();
+  return bones;
+}
+
+void SkinPalette(const SkinBones& bones, glm::mat4* out) {
+  for (size_t b = 0; b < bones.bone_count; ++b) {
+    const long joint = bones.joints ? bones.joints[b] : static_cast<long>(b);
+    if (joint < 0 || static_cast<size_t>(joint) >= bones.model_count) {
+      out[b] = glm::mat4(1.0f);
+    } else if (b < bones.inverse_bind_count) {
+      Multiply(bones.models[joint], bones.inverse_binds[b], &out[b]);
+    } else {
+      out[b] = bones.models[joint];
+    }
+  }
 }
 
 }  // namespace ik

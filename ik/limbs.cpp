@@ -209,12 +209,32 @@ std::vector<std::string> NameTokens(const std::string& name) {
   return tokens;
 }
 
-}  // namespace
+// The limbs found so far: slots[kind][side], and the joints they use.
+struct Found {
+  Limb slots[2][3];
+  bool filled[2][3] = {};
+  std::set<int> used;
 
-std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>* is_bone) {
+  void Take(const Limb& limb) {
+    const int k = static_cast<int>(limb.kind), s = static_cast<int>(limb.side);
+    filled[k][s] = true;
+    slots[k][s] = limb;
+    used.insert({limb.chain.start, limb.chain.mid, limb.chain.end});
+  }
+};
+
+// Two mirror-image chains below a common joint.
+struct Pair {
+  TwoBoneChain a, b;
+  float length = 0.0f;
+};
+
+// Fills the context: rest positions, name tokens, candidates and the candidates' extent. False
+// when there is nothing to look at.
+bool MakeContext(const Skeleton& skeleton, const std::vector<bool>* is_bone, Context* context) {
+  Context& c = *context;
   const int n = skeleton.joint_count();
-  Context c{skeleton, {}, {}, {}, 1.0f, 0.0f, 0.0f};
-  if (n < 3) return {};
+  if (n < 3) return false;
   const bool use_bones = is_bone && static_cast<int>(is_bone->size()) == n &&
                          std::find(is_bone->begin(), is_bone->end(), true) != is_bone->end();
   c.positions.resize(n);
@@ -230,29 +250,23 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
       hi = glm::max(hi, c.positions[i]);
     }
   }
-  if (lo.x > hi.x) return {};
+  if (lo.x > hi.x) return false;
   c.size = std::max(glm::length(hi - lo), 1e-6f);
   c.min_y = lo.y;
   c.max_y = hi.y;
+  return true;
+}
 
-  // slots[kind][side]: the limb found for that kind and side, if any.
-  Limb slots[2][3];
-  bool filled[2][3] = {};
-  std::set<int> used;
-  auto take = [&](const Limb& limb) {
-    const int k = static_cast<int>(limb.kind), s = static_cast<int>(limb.side);
-    filled[k][s] = true;
-    slots[k][s] = limb;
-    used.insert({limb.chain.start, limb.chain.mid, limb.chain.end});
-  };
-
-  // 1. By name: the shallowest foot/ankle and hand/wrist per side.
+// 1. By name: the shallowest foot/ankle and hand/wrist per side.
+void FindByName(const Context& c, Found* found) {
+  const Skeleton& skeleton = c.skeleton;
+  const int n = skeleton.joint_count();
   for (int kind = 0; kind < 2; ++kind) {
     for (int side = 0; side < 3; ++side) {
       int best = -1;
       TwoBoneChain best_chain;
       for (int i = 0; i < n; ++i) {
-        if (!c.candidate[i] || used.count(i)) continue;
+        if (!c.candidate[i] || found->used.count(i)) continue;
         const auto& t = c.tokens[i];
         const bool end_word =
             kind == 0 ? HasToken(t, {"foot", "ankle"}) : HasToken(t, {"hand", "wrist"});
@@ -271,17 +285,16 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
       limb.side = static_cast<LimbSide>(side);
       limb.chain = best_chain;
       limb.by_name = true;
-      take(limb);
+      found->Take(limb);
     }
   }
+}
 
-  // 2. By topology: mirror-image branches below a common joint.
-  struct Pair {
-    TwoBoneChain a, b;
-    float length = 0.0f;
-  };
+// 2. By topology: mirror-image branches below a common joint.
+std::vector<Pair> MirroredPairs(const Context& c) {
+  const Skeleton& skeleton = c.skeleton;
   std::vector<Pair> pairs;
-  for (int p = 0; p < n; ++p) {
+  for (int p = 0; p < skeleton.joint_count(); ++p) {
     const std::vector<int>& kids = skeleton.children(p);
     for (size_t i = 0; i < kids.size(); ++i) {
       for (size_t j = i + 1; j < kids.size(); ++j) {
@@ -301,7 +314,11 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
       }
     }
   }
-  // The two longest pairs that do not share joints with each other or with named limbs.
+  return pairs;
+}
+
+// The two longest pairs that do not share joints with each other or with the limbs in `used`.
+std::vector<Pair> ChoosePairs(std::vector<Pair> pairs, const std::set<int>& used) {
   std::sort(pairs.begin(), pairs.end(),
             [](const Pair& x, const Pair& y) { return x.length > y.length; });
   std::vector<Pair> chosen;
@@ -316,57 +333,72 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
     chosen.push_back(pair);
     pair_joints.insert(std::begin(joints), std::end(joints));
   }
-  if (!chosen.empty()) {
-    // Legs are the lower pair; with one pair, legs when it starts in the lower half.
-    auto start_y = [&](const Pair& pr) {
-      return 0.5f * (c.positions[pr.a.start].y + c.positions[pr.b.start].y);
-    };
-    std::vector<LimbKind> kinds(chosen.size());
-    if (chosen.size() == 2) {
-      const bool first_lower = start_y(chosen[0]) < start_y(chosen[1]);
-      kinds[0] = first_lower ? LimbKind::kLeg : LimbKind::kArm;
-      kinds[1] = first_lower ? LimbKind::kArm : LimbKind::kLeg;
-    } else {
-      kinds[0] = start_y(chosen[0]) < 0.5f * (c.min_y + c.max_y) ? LimbKind::kLeg : LimbKind::kArm;
-    }
-    // Forward from the toes of the legs (the joint below each foot), else +Z.
-    glm::vec3 forward(0.0f);
-    for (size_t i = 0; i < chosen.size(); ++i) {
-      if (kinds[i] != LimbKind::kLeg) continue;
-      for (int end : {chosen[i].a.end, chosen[i].b.end}) {
-        for (int toe : skeleton.children(end)) {
-          glm::vec3 d = c.positions[toe] - c.positions[end];
-          d.y = 0.0f;
-          forward += d;
-        }
-      }
-    }
-    if (glm::length(forward) < 1e-3f * c.size) forward = glm::vec3(0.0f, 0.0f, 1.0f);
-    const glm::vec3 left = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), glm::normalize(forward));
-    for (size_t i = 0; i < chosen.size(); ++i) {
-      const bool a_left =
-          glm::dot(c.positions[chosen[i].a.end] - c.positions[chosen[i].b.end], left) > 0.0f;
-      const TwoBoneChain chains[2] = {a_left ? chosen[i].a : chosen[i].b,
-                                      a_left ? chosen[i].b : chosen[i].a};
-      const LimbSide sides[2] = {LimbSide::kLeft, LimbSide::kRight};
-      for (int s = 0; s < 2; ++s) {
-        if (filled[static_cast<int>(kinds[i])][static_cast<int>(sides[s])]) continue;
-        Limb limb;
-        limb.kind = kinds[i];
-        limb.side = sides[s];
-        limb.chain = chains[s];
-        limb.by_name = false;
-        take(limb);
+  return chosen;
+}
+
+// Names the chosen pairs (legs or arms, left or right) and fills the slots names left empty.
+void TakePairs(const Context& c, const std::vector<Pair>& chosen, Found* found) {
+  if (chosen.empty()) return;
+  const Skeleton& skeleton = c.skeleton;
+  // Legs are the lower pair; with one pair, legs when it starts in the lower half.
+  auto start_y = [&](const Pair& pr) {
+    return 0.5f * (c.positions[pr.a.start].y + c.positions[pr.b.start].y);
+  };
+  std::vector<LimbKind> kinds(chosen.size());
+  if (chosen.size() == 2) {
+    const bool first_lower = start_y(chosen[0]) < start_y(chosen[1]);
+    kinds[0] = first_lower ? LimbKind::kLeg : LimbKind::kArm;
+    kinds[1] = first_lower ? LimbKind::kArm : LimbKind::kLeg;
+  } else {
+    kinds[0] = start_y(chosen[0]) < 0.5f * (c.min_y + c.max_y) ? LimbKind::kLeg : LimbKind::kArm;
+  }
+  // Forward from the toes of the legs (the joint below each foot), else +Z.
+  glm::vec3 forward(0.0f);
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    if (kinds[i] != LimbKind::kLeg) continue;
+    for (int end : {chosen[i].a.end, chosen[i].b.end}) {
+      for (int toe : skeleton.children(end)) {
+        glm::vec3 d = c.positions[toe] - c.positions[end];
+        d.y = 0.0f;
+        forward += d;
       }
     }
   }
+  if (glm::length(forward) < 1e-3f * c.size) forward = glm::vec3(0.0f, 0.0f, 1.0f);
+  const glm::vec3 left = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), glm::normalize(forward));
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const bool a_left =
+        glm::dot(c.positions[chosen[i].a.end] - c.positions[chosen[i].b.end], left) > 0.0f;
+    const TwoBoneChain chains[2] = {a_left ? chosen[i].a : chosen[i].b,
+                                    a_left ? chosen[i].b : chosen[i].a};
+    const LimbSide sides[2] = {LimbSide::kLeft, LimbSide::kRight};
+    for (int s = 0; s < 2; ++s) {
+      if (found->filled[static_cast<int>(kinds[i])][static_cast<int>(sides[s])]) continue;
+      Limb limb;
+      limb.kind = kinds[i];
+      limb.side = sides[s];
+      limb.chain = chains[s];
+      limb.by_name = false;
+      found->Take(limb);
+    }
+  }
+}
 
+}  // namespace
+
+std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>* is_bone) {
+  Context c{skeleton, {}, {}, {}, 1.0f, 0.0f, 0.0f};
+  if (!MakeContext(skeleton, is_bone, &c)) return {};
+  Found found;
+  FindByName(c, &found);
+  TakePairs(c, ChoosePairs(MirroredPairs(c), found.used), &found);
   std::vector<Limb> limbs;
   for (int kind = 0; kind < 2; ++kind) {
     for (int side = 0; side < 3; ++side) {
-      if (!filled[kind][side]) continue;
-      slots[kind][side].label = Label(static_cast<LimbKind>(kind), static_cast<LimbSide>(side));
-      limbs.push_back(slots[kind][side]);
+      if (!found.filled[kind][side]) continue;
+      found.slots[kind][side].label =
+          Label(static_cast<LimbKind>(kind), static_cast<LimbSide>(side));
+      limbs.push_back(found.slots[kind][side]);
     }
   }
   return limbs;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ik/kinematics.h"
 #include "renderer/vertex_layout.h"
 
 namespace renderer {
@@ -228,10 +229,12 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
 
 bool GpuModel::UpdatePose(const std::vector<glm::mat4>& joint_models) {
   if (static_cast<int>(joint_models.size()) < joint_count_) return false;
-  size_t i = 0;
-  for (const GpuMesh& mesh : meshes_)
-    for (size_t b = 0; b < mesh.bone_joints.size(); ++b)
-      palette_[i++] = joint_models[mesh.bone_joints[b]] * mesh.bone_inverse_binds[b];
+  size_t offset = 0;
+  for (const GpuMesh& mesh : meshes_) {
+    ik::SkinPalette(ik::MakeSkinBones(joint_models, mesh.bone_joints, mesh.bone_inverse_binds),
+                    palette_.data() + offset);
+    offset += mesh.bone_joints.size();
+  }
   if (palette_.empty()) return true;
   glBindBuffer(GL_TEXTURE_BUFFER, palette_buffer_.id());
   // glm::mat4 is 16 column-major floats: exactly the four column texels the shader fetches.

@@ -7,6 +7,7 @@
 #include <climits>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -89,94 +90,128 @@ bool FinishPoseArgs(const RawOptions& raw, PoseArgs* args, std::string* error) {
   return true;
 }
 
-int Dispatch(int argc, char** argv) {
-  CLI::App cli{"skelview: view rigged characters, pose them with two-bone IK"};
-  cli.name("skelview");
-  cli.require_subcommand(0, 1);
-  cli.footer(
-      "Exit codes: 0 success; 2 bad input (unreadable or invalid model, bad argument, an output "
-      "that would overwrite the input model or a file it uses), with one line on stderr naming "
-      "the file or argument; 1 when no OpenGL context can be made or a write fails (the previous "
-      "file is then left as it was).");
-
+// The command line's parsed values: the viewer (no subcommand) and each subcommand's.
+struct Commands {
   ViewerArgs viewer_args;
   RawOptions viewer_raw;
-  AddPoseOptions(&cli, &viewer_args.pose, &viewer_raw);
-  cli.add_option("--trace", viewer_args.trace_path,
-                 "Append one JSON line per viewer event (ready, drag_end, exit) to FILE");
   std::string viewer_frames;
-  CLI::Option* viewer_frames_option =
-      cli.add_option("--frames", viewer_frames, "Quit after N frames, N >= 1 (for scripts)");
-  cli.add_option("--size", viewer_args.size, "Window size WxH");
+  CLI::Option* viewer_frames_option = nullptr;
 
+  CLI::App* info = nullptr;
   std::string info_model;
   bool info_json = false, info_outside = false;
-  CLI::App* info = cli.add_subcommand("info", "Print meshes, joints, clips and detected limbs");
-  CLI::Option* info_model_option = AddModel(info, &info_model);
-  info->add_flag("--json", info_json, "Print JSON");
-  info->add_flag("--allow-outside-files", info_outside, kAllowOutsideFilesHelp);
+  CLI::Option* info_model_option = nullptr;
 
+  CLI::App* render = nullptr;
   PoseArgs render_args;
   RawOptions render_raw;
   std::string render_out, render_size;
-  CLI::App* render =
-      cli.add_subcommand("render", "Render the (posed) model to a PNG or JPEG image, headless");
-  AddPoseOptions(render, &render_args, &render_raw);
-  render->add_option("-o,--output", render_out, "Output image: .png, or .jpg / .jpeg")->required();
-  render->add_option("--size", render_size,
-                     "Image size WxH (default 1280x720; at most what the OpenGL driver renders)");
 
+  CLI::App* pose = nullptr;
   PoseArgs pose_args;
   RawOptions pose_raw;
   bool pose_vertices = false;
   std::string pose_skinning = "cpu";
-  CLI::App* pose = cli.add_subcommand("pose", "Print the posed joints (and vertices) as JSON");
-  AddPoseOptions(pose, &pose_args, &pose_raw);
-  pose->add_flag("--vertices", pose_vertices, "Include skinned vertex positions");
-  pose->add_option("--skinning", pose_skinning, "Where to skin the vertices: cpu or gpu");
 
+  CLI::App* exporter = nullptr;
   PoseArgs export_args;
   RawOptions export_raw;
   std::string export_out;
-  CLI::App* exporter = cli.add_subcommand("export", "Write the model (posed) as glTF 2.0");
-  AddPoseOptions(exporter, &export_args, &export_raw);
-  exporter->add_option("-o,--output", export_out, "Output .glb, or .gltf (with a .bin beside it)")
-      ->required();
   bool export_bake = false;
-  exporter->add_flag("--bake", export_bake,
-                     "Bake clip --anim (default 0) with the --ik targets pinned, at the clip's "
-                     "frame rate, instead of writing one pose");
 
+  CLI::App* bench = nullptr;
   BenchArgs bench_args;
   std::string bench_characters, bench_frames, bench_anim;
-  CLI::App* bench = cli.add_subcommand(
-      "bench", "Update and draw a crowd of animated characters with IK; print frame times");
-  CLI::Option* bench_model_option = AddModel(bench, &bench_args.model_path);
-  CLI::Option* bench_characters_option = bench->add_option(
-      "--characters", bench_characters, "Number of characters, 1 to 100000 (default 100)");
-  CLI::Option* bench_frames_option =
-      bench->add_option("--frames", bench_frames, "Frames to run, 1 to 100000 (default 120)");
-  CLI::Option* bench_anim_option =
-      bench->add_option("--anim", bench_anim, "Clip index, -1 for the rest pose (default 0)");
-  bench->add_option("--size", bench_args.size, "Offscreen image size WxH (default 960x540)");
-  bench->add_option("-o,--output", bench_args.out_path, "Write the last frame (.png, .jpg)");
-  bench->add_flag("!--no-draw", bench_args.draw, "Only update, do not draw");
-  bench->add_flag("--allow-outside-files", bench_args.allow_outside_files, kAllowOutsideFilesHelp);
+  CLI::Option* bench_model_option = nullptr;
+  CLI::Option* bench_characters_option = nullptr;
+  CLI::Option* bench_frames_option = nullptr;
+  CLI::Option* bench_anim_option = nullptr;
 
-  // The import worker (app/import_process.h): not for users, so not listed in --help.
+  CLI::App* worker = nullptr;
   std::string worker_path;
   bool worker_outside = false;
-  CLI::App* worker = cli.add_subcommand("import-worker", "");
-  worker->group("");
-  worker->add_flag("--allow-outside-files", worker_outside);
-  worker->add_option("file", worker_path)->required();
+};
 
+void AddViewer(CLI::App* cli, Commands* c) {
+  cli->name("skelview");
+  cli->require_subcommand(0, 1);
+  cli->footer(
+      "Exit codes: 0 success; 2 bad input (unreadable or invalid model, bad argument, an output "
+      "that would overwrite the input model or a file it uses), with one line on stderr naming "
+      "the file or argument; 1 when no OpenGL context can be made or a write fails (the previous "
+      "file is then left as it was).");
+  AddPoseOptions(cli, &c->viewer_args.pose, &c->viewer_raw);
+  cli->add_option("--trace", c->viewer_args.trace_path,
+                  "Append one JSON line per viewer event (ready, drag_end, exit) to FILE");
+  c->viewer_frames_option =
+      cli->add_option("--frames", c->viewer_frames, "Quit after N frames, N >= 1 (for scripts)");
+  cli->add_option("--size", c->viewer_args.size, "Window size WxH");
+}
+
+void AddInfo(CLI::App* cli, Commands* c) {
+  c->info = cli->add_subcommand("info", "Print meshes, joints, clips and detected limbs");
+  c->info_model_option = AddModel(c->info, &c->info_model);
+  c->info->add_flag("--json", c->info_json, "Print JSON");
+  c->info->add_flag("--allow-outside-files", c->info_outside, kAllowOutsideFilesHelp);
+}
+
+void AddRenderPoseExport(CLI::App* cli, Commands* c) {
+  c->render =
+      cli->add_subcommand("render", "Render the (posed) model to a PNG or JPEG image, headless");
+  AddPoseOptions(c->render, &c->render_args, &c->render_raw);
+  c->render->add_option("-o,--output", c->render_out, "Output image: .png, or .jpg / .jpeg")
+      ->required();
+  c->render->add_option(
+      "--size", c->render_size,
+      "Image size WxH (default 1280x720; at most what the OpenGL driver renders)");
+
+  c->pose = cli->add_subcommand("pose", "Print the posed joints (and vertices) as JSON");
+  AddPoseOptions(c->pose, &c->pose_args, &c->pose_raw);
+  c->pose->add_flag("--vertices", c->pose_vertices, "Include skinned vertex positions");
+  c->pose->add_option("--skinning", c->pose_skinning, "Where to skin the vertices: cpu or gpu");
+
+  c->exporter = cli->add_subcommand("export", "Write the model (posed) as glTF 2.0");
+  AddPoseOptions(c->exporter, &c->export_args, &c->export_raw);
+  c->exporter
+      ->add_option("-o,--output", c->export_out, "Output .glb, or .gltf (with a .bin beside it)")
+      ->required();
+  c->exporter->add_flag("--bake", c->export_bake,
+                        "Bake clip --anim (default 0) with the --ik targets pinned, at the clip's "
+                        "frame rate, instead of writing one pose");
+}
+
+void AddBenchAndWorker(CLI::App* cli, Commands* c) {
+  CLI::App* bench = cli->add_subcommand(
+      "bench", "Update and draw a crowd of animated characters with IK; print frame times");
+  c->bench = bench;
+  c->bench_model_option = AddModel(bench, &c->bench_args.model_path);
+  c->bench_characters_option = bench->add_option("--characters", c->bench_characters,
+                                                 "Number of characters, 1 to 100000 (default 100)");
+  c->bench_frames_option =
+      bench->add_option("--frames", c->bench_frames, "Frames to run, 1 to 100000 (default 120)");
+  c->bench_anim_option =
+      bench->add_option("--anim", c->bench_anim, "Clip index, -1 for the rest pose (default 0)");
+  bench->add_option("--size", c->bench_args.size, "Offscreen image size WxH (default 960x540)");
+  bench->add_option("-o,--output", c->bench_args.out_path, "Write the last frame (.png, .jpg)");
+  bench->add_flag("!--no-draw", c->bench_args.draw, "Only update, do not draw");
+  bench->add_flag("--allow-outside-files", c->bench_args.allow_outside_files,
+                  kAllowOutsideFilesHelp);
+
+  // The import worker (app/import_process.h): not for users, so not listed in --help.
+  c->worker = cli->add_subcommand("import-worker", "");
+  c->worker->group("");
+  c->worker->add_flag("--allow-outside-files", c->worker_outside);
+  c->worker->add_option("file", c->worker_path)->required();
+}
+
+// Parses; on --help or a parse error returns the exit code to leave with.
+std::optional<int> Parse(CLI::App* cli, int argc, char** argv) {
   try {
-    cli.parse(argc, argv);
+    cli->parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help, written with every write checked
       std::ostringstream help;
-      cli.exit(e, help, std::cerr);
+      cli->exit(e, help, std::cerr);
       std::string error;
       if (WriteStandardOutput(help.str(), &error)) return kExitOk;
       std::cerr << "skelview: " << error << "\n";
@@ -185,60 +220,80 @@ int Dispatch(int argc, char** argv) {
     std::cerr << "skelview: " << e.what() << " (see skelview --help)\n";
     return kExitBadInput;
   }
+  return std::nullopt;
+}
 
-  if (worker->parsed()) return RunImportWorker(worker_path, worker_outside);
+// Converts the bench command's raw numbers; false with the message.
+bool FinishBenchArgs(Commands* c, std::string* error) {
+  if (!CheckModelName(c->bench_model_option, c->bench_args.model_path, error)) return false;
+  long value = 0;
+  if (c->bench_characters_option->count() > 0) {
+    if (!ParseWholeNumber("--characters", c->bench_characters, 1, 100000, &value, error)) {
+      return false;
+    }
+    c->bench_args.characters = static_cast<int>(value);
+  }
+  if (c->bench_frames_option->count() > 0) {
+    if (!ParseWholeNumber("--frames", c->bench_frames, 1, 100000, &value, error)) return false;
+    c->bench_args.frames = static_cast<int>(value);
+  }
+  if (c->bench_anim_option->count() > 0) {
+    if (!ParseWholeNumber("--anim", c->bench_anim, -1, INT_MAX, &value, error)) return false;
+    c->bench_args.clip = static_cast<int>(value);
+  }
+  return true;
+}
 
-  std::string error;
-  auto bad_input = [&error]() {
-    std::cerr << "skelview: " << error << "\n";
-    return kExitBadInput;
-  };
-  if (info->parsed()) {
-    if (!CheckModelName(info_model_option, info_model, &error)) return bad_input();
-    return RunInfo(info_model, info_json, info_outside);
-  }
-  if (render->parsed()) {
-    if (!FinishPoseArgs(render_raw, &render_args, &error)) return bad_input();
-    return RunRender(render_args, render_out, render_size);
-  }
-  if (pose->parsed()) {
-    if (!FinishPoseArgs(pose_raw, &pose_args, &error)) return bad_input();
-    return RunPose(pose_args, pose_vertices, pose_skinning);
-  }
-  if (exporter->parsed()) {
-    if (!FinishPoseArgs(export_raw, &export_args, &error)) return bad_input();
-    return RunExport(export_args, export_out, export_bake);
-  }
-  if (bench->parsed()) {
-    if (!CheckModelName(bench_model_option, bench_args.model_path, &error)) return bad_input();
-    long value = 0;
-    if (bench_characters_option->count() > 0) {
-      if (!ParseWholeNumber("--characters", bench_characters, 1, 100000, &value, &error)) {
-        return bad_input();
-      }
-      bench_args.characters = static_cast<int>(value);
-    }
-    if (bench_frames_option->count() > 0) {
-      if (!ParseWholeNumber("--frames", bench_frames, 1, 100000, &value, &error)) {
-        return bad_input();
-      }
-      bench_args.frames = static_cast<int>(value);
-    }
-    if (bench_anim_option->count() > 0) {
-      if (!ParseWholeNumber("--anim", bench_anim, -1, INT_MAX, &value, &error)) return bad_input();
-      bench_args.clip = static_cast<int>(value);
-    }
-    return RunBench(bench_args);
-  }
-  if (!FinishPoseArgs(viewer_raw, &viewer_args.pose, &error)) return bad_input();
-  if (viewer_frames_option->count() > 0) {
+// Converts the viewer's raw options; false with the message.
+bool FinishViewerArgs(Commands* c, std::string* error) {
+  if (!FinishPoseArgs(c->viewer_raw, &c->viewer_args.pose, error)) return false;
+  if (c->viewer_frames_option->count() > 0) {
     long frames = 0;
-    if (!ParseWholeNumber("--frames", viewer_frames, 1, INT_MAX, &frames, &error)) {
-      return bad_input();
-    }
-    viewer_args.max_frames = static_cast<int>(frames);
+    if (!ParseWholeNumber("--frames", c->viewer_frames, 1, INT_MAX, &frames, error)) return false;
+    c->viewer_args.max_frames = static_cast<int>(frames);
   }
-  return RunViewer(viewer_args);
+  return true;
+}
+
+// Runs the parsed command; a bad argument leaves `error` set and returns nullopt.
+std::optional<int> RunParsed(Commands* c, std::string* error) {
+  if (c->worker->parsed()) return RunImportWorker(c->worker_path, c->worker_outside);
+  if (c->info->parsed()) {
+    if (!CheckModelName(c->info_model_option, c->info_model, error)) return std::nullopt;
+    return RunInfo(c->info_model, c->info_json, c->info_outside);
+  }
+  if (c->render->parsed()) {
+    if (!FinishPoseArgs(c->render_raw, &c->render_args, error)) return std::nullopt;
+    return RunRender(c->render_args, c->render_out, c->render_size);
+  }
+  if (c->pose->parsed()) {
+    if (!FinishPoseArgs(c->pose_raw, &c->pose_args, error)) return std::nullopt;
+    return RunPose(c->pose_args, c->pose_vertices, c->pose_skinning);
+  }
+  if (c->exporter->parsed()) {
+    if (!FinishPoseArgs(c->export_raw, &c->export_args, error)) return std::nullopt;
+    return RunExport(c->export_args, c->export_out, c->export_bake);
+  }
+  if (c->bench->parsed()) {
+    if (!FinishBenchArgs(c, error)) return std::nullopt;
+    return RunBench(c->bench_args);
+  }
+  if (!FinishViewerArgs(c, error)) return std::nullopt;
+  return RunViewer(c->viewer_args);
+}
+
+int Dispatch(int argc, char** argv) {
+  CLI::App cli{"skelview: view rigged characters, pose them with two-bone IK"};
+  Commands commands;
+  AddViewer(&cli, &commands);
+  AddInfo(&cli, &commands);
+  AddRenderPoseExport(&cli, &commands);
+  AddBenchAndWorker(&cli, &commands);
+  if (const std::optional<int> code = Parse(&cli, argc, argv)) return *code;
+  std::string error;
+  if (const std::optional<int> code = RunParsed(&commands, &error)) return *code;
+  std::cerr << "skelview: " << error << "\n";
+  return kExitBadInput;
 }
 
 }  // namespace

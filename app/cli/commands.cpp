@@ -95,17 +95,8 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
   }
   PrintWarnings(*model);
   if (args.anim || args.time) {
-    const int clip_count = static_cast<int>(model->clips.size());
     const int anim = args.anim.value_or(0);
-    if (clip_count == 0) {
-      return BadInput("--anim " + std::to_string(anim) + ": " + model->source +
-                      " has no animation clips");
-    }
-    if (anim < 0 || anim >= clip_count) {
-      return BadInput("--anim " + std::to_string(anim) + ": " + model->source + " has " +
-                      std::to_string(clip_count) + " clip(s), numbered 0 to " +
-                      std::to_string(clip_count - 1));
-    }
+    if (!ValidateAnim(anim, *model, false, &error)) return BadInput(error);
     clip_time->clip = anim;
     const assets::Clip& clip = model->clips[static_cast<size_t>(anim)];
     std::string note;
@@ -369,10 +360,7 @@ int RunBench(const BenchArgs& args) {
   if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {
     return BadInput("-o " + args.out_path + ": " + error);
   }
-  if (args.clip < -1 || args.clip >= static_cast<int>(model.clips.size())) {
-    return BadInput("--anim " + std::to_string(args.clip) + ": " + model.source + " has " +
-                    std::to_string(model.clips.size()) + " clip(s)");
-  }
+  if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
   const SceneExtent extent = MeasureModel(model);
   const float spacing = std::max(extent.size * 0.6f, 1e-3f);
   Crowd crowd(model, args.characters, args.clip, spacing);

@@ -101,10 +101,8 @@ void Crowd::Update(float dt_seconds) {
   for (Character& c : characters_) {
     for (size_t m = 0; m < model_.meshes.size(); ++m) {
       const assets::Mesh& mesh = model_.meshes[m];
-      glm::mat4* out = c.palette.data() + palette_offsets_[m];
-      for (size_t b = 0; b < mesh.bone_joints.size(); ++b) {
-        ik::MultiplyInto(c.models[mesh.bone_joints[b]], mesh.bone_inverse_binds[b], &out[b]);
-      }
+      ik::SkinPalette(ik::MakeSkinBones(c.models, mesh.bone_joints, mesh.bone_inverse_binds),
+                      c.palette.data() + palette_offsets_[m]);
     }
   }
 }

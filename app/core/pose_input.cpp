@@ -69,4 +69,18 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, asset
   return ImportIsolated(path, model, error, limits);
 }
 
+bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::string* why) {
+  const int clip_count = static_cast<int>(model.clips.size());
+  if ((anim >= 0 && anim < clip_count) || (rest_allowed && anim == -1)) return true;
+  if (why) {
+    const std::string rest = rest_allowed ? " (-1: the rest pose)" : "";
+    *why = "--anim " + std::to_string(anim) + ": " + model.source +
+           (clip_count == 0 ? " has no animation clips"
+                            : " has " + std::to_string(clip_count) + " clip(s), numbered 0 to " +
+                                  std::to_string(clip_count - 1)) +
+           rest;
+  }
+  return false;
+}
+
 }  // namespace app

@@ -43,4 +43,10 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, asset
 bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
                       ConstraintRequests* requests, std::string* error);
 
+// Checks --anim's clip index against `model`'s clips: true when it names one, or when it is -1
+// and `rest_allowed` (the bench's rest pose). Otherwise false with one line in *why naming --anim,
+// the model's source and the clips it has. The one check of --anim for every command and the
+// viewer.
+bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::string* why);
+
 }  // namespace app

@@ -106,11 +106,8 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
   const assets::Model& model = current_->model;
   if (args_.pose.anim || args_.pose.time) {
     const int anim = args_.pose.anim.value_or(0);
-    if (anim < 0 || anim >= static_cast<int>(model.clips.size())) {
-      return InitFailed("--anim " + std::to_string(anim) + ": " + model.source + " has " +
-                            std::to_string(model.clips.size()) + " clip(s)",
-                        kExitBadInput, exit_code);
-    }
+    std::string why;
+    if (!ValidateAnim(anim, model, false, &why)) return InitFailed(why, kExitBadInput, exit_code);
     playback_.clip = anim;
     std::string note;
     playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f),

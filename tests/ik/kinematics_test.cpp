@@ -169,4 +169,39 @@ TEST(Kinematics, SkinPaletteIsModelTimesInverseBindAndIdentityAtRest) {
   }
 }
 
+TEST(Kinematics, MeshSkinPaletteMapsBonesToJointsWithTheirOwnInverseBinds) {
+  std::mt19937 rng(5);
+  std::vector<glm::mat4> models(6), inverse_binds(3);
+  for (glm::mat4& m : models) {
+    m = glm::mat4(glm::mat3_cast(RandomRotation(rng)) * Uniform(rng, 0.5f, 2.0f));
+    m[3] = glm::vec4(RandomUnit(rng) * 3.0f, 1.0f);
+  }
+  for (glm::mat4& m : inverse_binds)
+    m = glm::inverse(models[0]) * glm::mat4_cast(RandomRotation(rng));
+  // Bones 0..2 use joints 4, 1, 4 (a joint may be several bones); bone 3 names no joint; bone 4
+  // names a joint past the models; bones 3 to 5 have no inverse bind.
+  const std::vector<int> joints = {4, 1, 4, -1, 6, 2};
+  std::vector<glm::mat4> palette(joints.size(), glm::mat4(0.0f));
+  ik::SkinPalette(ik::MakeSkinBones(models, joints, inverse_binds), palette.data());
+  EXPECT_LE(MaxDifference(palette[0], models[4] * inverse_binds[0]), 1e-5f);
+  EXPECT_LE(MaxDifference(palette[1], models[1] * inverse_binds[1]), 1e-5f);
+  EXPECT_LE(MaxDifference(palette[2], models[4] * inverse_binds[2]), 1e-5f);
+  EXPECT_EQ(palette[3], glm::mat4(1.0f));  // no joint: the identity
+  EXPECT_EQ(palette[4], glm::mat4(1.0f));
+  EXPECT_EQ(palette[5], models[2]);  // no inverse bind: the joint's matrix alone
+}
+
+TEST(Kinematics, SkinPaletteWritesOnlyItsBones) {
+  const std::vector<glm::mat4> models = {glm::mat4(2.0f), glm::mat4(3.0f)};
+  const std::vector<glm::mat4> inverse_binds = {glm::mat4(1.0f), glm::mat4(1.0f)};
+  const std::vector<int> joints = {1, 0};
+  const glm::mat4 sentinel(7.0f);
+  std::vector<glm::mat4> out(4, sentinel);
+  ik::SkinPalette(ik::MakeSkinBones(models, joints, inverse_binds), out.data() + 1);
+  EXPECT_EQ(out[0], sentinel);
+  EXPECT_EQ(out[1], models[1]);
+  EXPECT_EQ(out[2], models[0]);
+  EXPECT_EQ(out[3], sentinel);
+}
+
 }  // namespace
