@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/internal/fabrik_internal.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"

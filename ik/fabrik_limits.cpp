@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/internal/fabrik_internal.h"
 #include "ik/joint_limits.h"
 #include "ik/rotation.h"
@@ -120,7 +120,7 @@ glm::quat ClampQuick(const FabrikChainJoint& joint, const glm::quat& rotation, b
           s * s;
       if (off2 < 1e-12f) {
         const float inv = 1.0f / std::sqrt(w * w + s * s);
-        return internal::Normalize(joint.rest_rotation * glm::quat(w * inv, s * inv * axis.x,
+        return NormalizeOrIdentity(joint.rest_rotation * glm::quat(w * inv, s * inv * axis.x,
                                                                    s * inv * axis.y,
                                                                    s * inv * axis.z));
       }
@@ -141,7 +141,7 @@ void FramePass(const FrameChain& chain, const glm::quat* base, glm::vec3* p, glm
     const glm::mat3 r = RotationMatrix(base[i]);
     // The wanted direction in the joint's own frame: Rᵀ · A_parent⁻¹ · (p_{i+1} - p_i).
     const glm::vec3 wanted = glm::transpose(r) * (inverse * (p[i + 1] - p[i]));
-    glm::quat rotation = internal::Normalize(base[i] * RotationBetween(joint.child_offset, wanted));
+    glm::quat rotation = NormalizeOrIdentity(base[i] * RotationBetween(joint.child_offset, wanted));
     if (joint.limit) {
       bool clamped = false;
       rotation = joint.limit->type == JointLimit::Type::kCone
@@ -203,11 +203,11 @@ void CcdSweep(const FrameChain& chain, const glm::vec3& target, glm::quat* rotat
       if (bone2 > 0.0f) {
         const float along = (turn.x * bone.x + turn.y * bone.y + turn.z * bone.z) / bone2;
         const glm::quat twist =
-            internal::Normalize(glm::quat(turn.w, along * bone.x, along * bone.y, along * bone.z));
-        turn = internal::Normalize(turn * glm::conjugate(twist));
+            NormalizeOrIdentity(glm::quat(turn.w, along * bone.x, along * bone.y, along * bone.z));
+        turn = NormalizeOrIdentity(turn * glm::conjugate(twist));
       }
     }
-    glm::quat rotation = internal::Normalize(rotations[i] * turn);
+    glm::quat rotation = NormalizeOrIdentity(rotations[i] * turn);
     if (joint.limit) {
       bool clamped = false;
       rotation = ClampQuick(joint, rotation, &clamped);
@@ -225,26 +225,24 @@ glm::quat TurnWithin(const FabrikChainJoint& joint, std::uint32_t* state) {
   const float u1 = NextUniform(state), u2 = NextUniform(state), u3 = NextUniform(state);
   const JointLimit* limit = joint.limit;
   if (!limit) {
-    const float phi = internal::kTwoPi * u1;
+    const float phi = kTwoPi * u1;
     const glm::vec3 axis = std::cos(phi) * joint.axes[0] +
                            (joint.axis_count > 1 ? std::sin(phi) * joint.axes[1] : glm::vec3(0));
-    return internal::Normalize(joint.local.rotation *
-                               internal::AxisAngle(glm::normalize(axis), u2));
+    return NormalizeOrIdentity(joint.local.rotation * AxisAngle(glm::normalize(axis), u2));
   }
   if (limit->type == JointLimit::Type::kHinge) {
-    return internal::Normalize(
+    return NormalizeOrIdentity(
         joint.rest_rotation *
-        internal::AxisAngle(joint.axes[0],
-                            limit->min_angle + u1 * (limit->max_angle - limit->min_angle)));
+        AxisAngle(joint.axes[0], limit->min_angle + u1 * (limit->max_angle - limit->min_angle)));
   }
   const glm::vec3 axis = glm::normalize(limit->twist_axis_local);
   const glm::vec3 side = AnyPerpendicular(axis);
-  const float phi = internal::kTwoPi * u1;
+  const float phi = kTwoPi * u1;
   const glm::vec3 across = std::cos(phi) * side + std::sin(phi) * glm::cross(axis, side);
-  const glm::quat swing = internal::AxisAngle(across, u2 * limit->cone_angle);
+  const glm::quat swing = AxisAngle(across, u2 * limit->cone_angle);
   const glm::quat twist =
-      internal::AxisAngle(axis, limit->twist_min + u3 * (limit->twist_max - limit->twist_min));
-  return internal::Normalize(joint.rest_rotation * (swing * twist));
+      AxisAngle(axis, limit->twist_min + u3 * (limit->twist_max - limit->twist_min));
+  return NormalizeOrIdentity(joint.rest_rotation * (swing * twist));
 }
 
 int Refine(const FrameChain& chain, const glm::vec3& target, float tolerance_model, int max_steps,
@@ -304,7 +302,7 @@ int Refine(const FrameChain& chain, const glm::vec3& target, float tolerance_mod
         const glm::vec3 w = scale * b.turns[i];
         const glm::vec3 half = 0.5f * w;
         const glm::quat old = b.rotations[cur][i];
-        glm::quat q = internal::Normalize(old * glm::quat(1.0f, half.x, half.y, half.z));
+        glm::quat q = NormalizeOrIdentity(old * glm::quat(1.0f, half.x, half.y, half.z));
         if (joint.limit) {
           bool clamped = false;
           q = ClampQuick(joint, q, &clamped);

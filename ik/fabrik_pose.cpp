@@ -32,8 +32,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ik/constraint_util.h"
 #include "ik/fabrik.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/internal/fabrik_internal.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
@@ -122,7 +122,7 @@ FabrikFallback MakeFrameChain(const Skeleton& skeleton, const std::vector<int>& 
     }
     FabrikChainJoint& cj = ws->chain[i];
     cj.local = locals[joints[i]];
-    cj.rest_rotation = internal::Normalize(rest[joints[i]].rotation);
+    cj.rest_rotation = NormalizeOrIdentity(rest[joints[i]].rotation);
     cj.child_offset = cj.local.scale * locals[joints[i + 1]].translation;
     cj.inverse_scale = 1.0f / cj.local.scale;  // finite: MakeJointFrame checked the scale
     cj.limit = limits ? limits->Find(joints[i]) : nullptr;
@@ -188,7 +188,7 @@ FabrikPositionsResult SolveLimited(const FrameChain& chain, const glm::vec3& tar
   for (int i = 0; i < n; ++i) {
     if (!ws.chain[i].limit) continue;
     bool clamped = false;
-    rotations[i] = internal::ClampQuick(ws.chain[i], internal::Normalize(rotations[i]), &clamped);
+    rotations[i] = internal::ClampQuick(ws.chain[i], NormalizeOrIdentity(rotations[i]), &clamped);
     *limited = *limited || clamped;
   }
   internal::FkFrames(chain, rotations, p, ws.frames[0].data(), ws.inverses[0].data());

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/internal/full_body_solve.h"
 #include "ik/limbs.h"
 #include "ik/rotation.h"
@@ -77,7 +77,7 @@ bool FullBodyOptions::Validate(std::string* why) const {
   }
   if (!FiniteWeight(hips_rotation_weight)) return fail("hips_rotation_weight must be in [0, 1000]");
   if (!FiniteWeight(spine_weight)) return fail("spine_weight must be in [0, 1000]");
-  if (!(max_body_turn >= 0.0f && max_body_turn <= internal::kPi)) {
+  if (!(max_body_turn >= 0.0f && max_body_turn <= kPi)) {
     return fail("max_body_turn must be in [0, pi]");
   }
   if (max_iterations < 1 || max_iterations > 100) return fail("max_iterations must be in [1, 100]");
@@ -157,7 +157,7 @@ bool FullBodyIkJob::Validate(std::string* why) const {
                 static_cast<int>(rig->spine.size()) <= kMaxBodyJoints && rig->size > 0.0f;
   for (int j : rig->spine) rig_ok = rig_ok && j >= 0 && j < n;
   for (const BodyLimb& l : rig->limbs) {
-    rig_ok = rig_ok && ValidateChain(*skeleton, l.limb.chain).empty();
+    rig_ok = rig_ok && l.limb.chain.Validate(*skeleton);
   }
   if (!rig_ok) add("the rig was not built for this skeleton (BuildBodyRig)");
   if (static_cast<int>(pose->locals.size()) != n || static_cast<int>(models->size()) != n) {

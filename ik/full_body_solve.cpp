@@ -40,8 +40,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/constraint_util.h"
 #include "ik/full_body.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/internal/full_body_step.h"
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
@@ -110,7 +110,7 @@ void PlaceJoint(const Skeleton& skeleton, int joint, const glm::vec3& target_mod
 
 // The rotation of a (possibly scaled, mirrored) frame's 3x3 part whose columns are orthonormal to
 // rounding, as a unit quaternion.
-glm::quat RotationOf(const glm::mat3& m) { return internal::Normalize(glm::quat_cast(m)); }
+glm::quat RotationOf(const glm::mat3& m) { return NormalizeOrIdentity(glm::quat_cast(m)); }
 
 // One solve of a validated job: the state the steps share (all fixed-capacity, on the stack).
 class BodySolver {
@@ -571,24 +571,24 @@ double BodySolver::ApplyStep() {
     const glm::vec3 half(float(0.5 * w[0]), float(0.5 * w[1]), float(0.5 * w[2]));
     Transform& local = locals_[body_.spine[b]];
     const glm::quat before = local.rotation;
-    glm::quat q = internal::Normalize(before * glm::quat(1.0f, half.x, half.y, half.z));
+    glm::quat q = NormalizeOrIdentity(before * glm::quat(1.0f, half.x, half.y, half.z));
     if (body_limit_[b]) {
       bool clamped = false;
       q = ClampRotation(*body_limit_[b], sk_.rest_locals()[body_.spine[b]].rotation, q, &clamped);
       out_.limited = out_.limited || clamped;
     }
     const glm::quat from_input = glm::conjugate(body_input_[b]) * q;
-    const float turn = internal::RotationAngle(from_input);
+    const float turn = RotationAngle(from_input);
     if (turn > options_.max_body_turn) {
-      q = internal::Normalize(body_input_[b] *
-                              internal::ScaleRotation(from_input, options_.max_body_turn / turn));
+      q = NormalizeOrIdentity(body_input_[b] *
+                              ScaleRotation(from_input, options_.max_body_turn / turn));
       if (body_limit_[b]) {
         q = ClampRotation(*body_limit_[b], sk_.rest_locals()[body_.spine[b]].rotation, q);
       }
       out_.limited = true;
     }
     local.rotation = q;
-    change = std::max(change, double(internal::AngleBetweenRotations(before, q)));
+    change = std::max(change, double(AngleBetweenRotations(before, q)));
   }
   return change;
 }
@@ -653,7 +653,7 @@ void BodySolver::SolveLimb(int l) {
         internal::MakeJointFrame(ws_.models_in[parent], glm::vec3(1.0f), &before)) {
       const glm::mat3 turn = now.inverse * before.basis;
       const glm::quat q = RotationOf(turn) * ws_.locals_in[chain.end].rotation;
-      locals_[chain.end].rotation = internal::Normalize(q);
+      locals_[chain.end].rotation = NormalizeOrIdentity(q);
       ForwardSubtree(sk_, *pose_, chain.end, models_, &ws_.flags);
     }
   }
@@ -683,8 +683,8 @@ void BodySolver::Report() {
     BodyJointChange change;
     change.joint = j;
     change.translation_model = Position(m_, j) - Position(ws_.models_in, j);
-    change.turn = internal::AngleBetweenRotations(internal::Normalize(a.rotation),
-                                                  internal::Normalize(b.rotation));
+    change.turn =
+        AngleBetweenRotations(NormalizeOrIdentity(a.rotation), NormalizeOrIdentity(b.rotation));
     out_.moved.push_back(change);
   }
 }

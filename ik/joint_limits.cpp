@@ -9,15 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/constraint_util.h"
+#include "ik/internal/constraint_util.h"
 #include "ik/rotation.h"
 
 namespace ik {
-
-using internal::AxisAngle;
-using internal::IdentityQuat;
-using internal::kPi;
-using internal::WrapAngle;
 
 namespace {
 
@@ -29,7 +24,7 @@ bool AngleInRange(float a) {
   return std::isfinite(a) && a >= -kPi - kAngleSlack && a <= kPi + kAngleSlack;
 }
 
-glm::quat SafeNormalize(const glm::quat& q) { return internal::Normalize(q); }
+glm::quat SafeNormalize(const glm::quat& q) { return NormalizeOrIdentity(q); }
 
 // `a` clamped into [lo, hi] (a sub-range of [-π, π]); outside it, the end nearer around the circle.
 float ClampAngleCircular(float a, float lo, float hi, bool* changed) {
@@ -64,7 +59,7 @@ void SwingTwist(const glm::quat& delta, const glm::vec3& unit_axis, glm::quat* s
     *twist = glm::quat(delta.w * inv, unit_axis.x * s * inv, unit_axis.y * s * inv,
                        unit_axis.z * s * inv);
   } else {
-    *twist = IdentityQuat();
+    *twist = IdentityRotation();
   }
   glm::quat sw = SafeNormalize(delta * glm::conjugate(*twist));
   if (sw.w < 0.0f) sw = -sw;
@@ -191,7 +186,7 @@ glm::quat ClampRotation(const JointLimit& limit, const glm::quat& rest_local_rot
     glm::quat swing, twist;
     SwingTwist(delta, axis, &swing, &twist);
     // Any swing is outside a hinge; the tolerance keeps float noise from counting as a clamp.
-    if (internal::RotationAngle(swing) > 1e-6f) changed = true;
+    if (RotationAngle(swing) > 1e-6f) changed = true;
     const glm::quat d = HingeDelta(limit, axis, TwistAngle(twist, axis), &changed);
     if (changed) out = SafeNormalize(rest * d);
   } else if (limit.type == JointLimit::Type::kCone) {
@@ -218,8 +213,7 @@ glm::quat ClampRotation(const JointLimit& limit, const glm::quat& rest_local_rot
 bool WithinLimit(const JointLimit& limit, const glm::quat& rest_local_rotation,
                  const glm::quat& local_rotation, float tolerance) {
   const glm::quat q = SafeNormalize(local_rotation);
-  return internal::AngleBetweenRotations(ClampRotation(limit, rest_local_rotation, q), q) <=
-         tolerance;
+  return AngleBetweenRotations(ClampRotation(limit, rest_local_rotation, q), q) <= tolerance;
 }
 
 glm::quat ClampPointing(const JointLimit& limit, const glm::quat& rest_local_rotation,
@@ -248,7 +242,7 @@ glm::quat ClampPointing(const JointLimit& limit, const glm::quat& rest_local_rot
   bool changed = false;
   const glm::quat d = HingeDelta(limit, hinge_axis, angle, &changed);
   const glm::quat out = SafeNormalize(rest * d);
-  if (clamped) *clamped = internal::AngleBetweenRotations(out, wanted) > 1e-6f;
+  if (clamped) *clamped = AngleBetweenRotations(out, wanted) > 1e-6f;
   return out;
 }
 
@@ -261,11 +255,11 @@ LimitAngles MeasureLimitAngles(const JointLimit& limit, const glm::quat& rest_lo
     const glm::vec3 axis = glm::normalize(limit.axis_local);
     SwingTwist(delta, axis, &swing, &twist);
     out.hinge = TwistAngle(twist, axis);
-    out.off_axis = internal::RotationAngle(swing);
+    out.off_axis = RotationAngle(swing);
   } else if (limit.type == JointLimit::Type::kCone && FiniteNonZero(limit.twist_axis_local)) {
     const glm::vec3 axis = glm::normalize(limit.twist_axis_local);
     SwingTwist(delta, axis, &swing, &twist);
-    out.swing = internal::RotationAngle(swing);
+    out.swing = RotationAngle(swing);
     out.twist = TwistAngle(twist, axis);
   }
   return out;
@@ -386,7 +380,7 @@ LimitShape MakeLimitShape(const Skeleton& skeleton, const Pose& pose,
   shape.outline_closed = true;
   const float c = std::cos(limit.cone_angle), s = std::sin(limit.cone_angle);
   for (int i = 0; i < segments; ++i) {
-    const float phi = internal::kTwoPi * static_cast<float>(i) / segments;
+    const float phi = kTwoPi * static_cast<float>(i) / segments;
     const glm::vec3 d = c * axis + s * (std::cos(phi) * u + std::sin(phi) * v);
     shape.outline_model.push_back(frame0.origin + radius_model * to_model_unit(frame0, d));
   }
@@ -415,7 +409,7 @@ struct RestBend {
 
 std::optional<RestBend> ComputeRestBend(const Skeleton& skeleton, const TwoBoneChain& chain,
                                         const TwoBoneIkOptions& options) {
-  if (!ValidateChain(skeleton, chain).empty()) return std::nullopt;
+  if (!chain.Validate(skeleton)) return std::nullopt;
   std::optional<glm::vec3> axis = options.bend_axis_local;
   if (!axis) axis = DetectBendAxis(skeleton, chain);
   if (!axis || !FiniteNonZero(*axis)) return std::nullopt;

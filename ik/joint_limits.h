@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ik/rotation.h"
 #include "ik/skeleton.h"
 #include "ik/two_bone_ik.h"
 
@@ -32,20 +33,20 @@ struct JointLimit {
   // kHinge. The axis in the joint's own frame (any length, not zero). The sign matters: a positive
   // angle turns right-handed about +axis. -π <= min_angle <= max_angle <= π.
   glm::vec3 axis_local{1.0f, 0.0f, 0.0f};
-  float min_angle = -3.14159265f;
-  float max_angle = 3.14159265f;
+  float min_angle = -kPi;
+  float max_angle = kPi;
 
   // kCone. The bone's axis in the joint's own frame (any length, not zero; usually
   // BoneAxisLocal): the cone is centred on where it points at rest, with half-angle cone_angle in
   // [0, π]; twist is the turn about it, -π <= twist_min <= twist_max <= π.
   glm::vec3 twist_axis_local{0.0f, 1.0f, 0.0f};
-  float cone_angle = 3.14159265f;
-  float twist_min = -3.14159265f;
-  float twist_max = 3.14159265f;
+  float cone_angle = kPi;
+  float twist_min = -kPi;
+  float twist_max = kPi;
 
   static JointLimit Hinge(const glm::vec3& axis_local, float min_angle, float max_angle);
   static JointLimit Cone(const glm::vec3& twist_axis_local, float cone_angle,
-                         float twist_min = -3.14159265f, float twist_max = 3.14159265f);
+                         float twist_min = -kPi, float twist_max = kPi);
 
   // True when the fields the type uses are finite and in range; otherwise the reason in *why.
   bool Validate(std::string* why = nullptr) const;

@@ -345,11 +345,6 @@ bool TwoBoneChain::Validate(const Skeleton& skeleton, std::string* why) const {
   return true;
 }
 
-std::string ValidateChain(const Skeleton& skeleton, const TwoBoneChain& chain) {
-  std::string why;
-  return chain.Validate(skeleton, &why) ? std::string() : why;
-}
-
 std::optional<TwoBoneChain> ChainFromEnd(const Skeleton& skeleton, int end, std::string* error) {
   if (end < 0 || end >= skeleton.joint_count()) {
     if (error) *error = "joint index out of range";

@@ -32,13 +32,13 @@ const char* CaseName(TwoBoneCase c);
 // kOutOfRange, kSingularFrame, kInvalidOptions and kInvalidChain come with kDegenerate; the others
 // still solve.
 enum class TwoBoneFallback {
-  kNone,               // "none"
-  kNonFiniteInput,     // "non_finite_input": a NaN/Inf matrix, pose, target or pole
-  kOutOfRange,         // "out_of_range": the answer does not fit in float (points more than
-                       // ~3e38 apart, so that the error or a position overflows)
-  kSingularFrame,      // "singular_frame": a start/mid matrix (or local scale) is not invertible
-  kInvalidOptions,     // "invalid_options": TwoBoneIkOptions::Validate() failed
-  kInvalidChain,       // "invalid_chain": ValidateChain failed or the pose/matrices don't match
+  kNone,            // "none"
+  kNonFiniteInput,  // "non_finite_input": a NaN/Inf matrix, pose, target or pole
+  kOutOfRange,      // "out_of_range": the answer does not fit in float (points more than
+                    // ~3e38 apart, so that the error or a position overflows)
+  kSingularFrame,   // "singular_frame": a start/mid matrix (or local scale) is not invertible
+  kInvalidOptions,  // "invalid_options": TwoBoneIkOptions::Validate() failed
+  kInvalidChain,  // "invalid_chain": TwoBoneChain::Validate failed or the pose/matrices don't match
   kZeroLengthBone,     // "zero_length_bone": a bone shorter than epsilon·L; solved as one bone
   kTargetAtRoot,       // "target_at_root": |t - a| < epsilon·L; the direction toward the target
                        // is taken from the current upper bone instead
@@ -180,10 +180,6 @@ struct TwoBoneChain {
   // (optional): an index out of range, mid not below start, end not below mid.
   bool Validate(const Skeleton& skeleton, std::string* why = nullptr) const;
 };
-
-// Deprecated: chain.Validate(skeleton, &why). "" when usable, else why not. Kept only for
-// ik/joint_limits.cpp until it switches.
-std::string ValidateChain(const Skeleton& skeleton, const TwoBoneChain& chain);
 
 // The chain {grandparent, parent, end} of `end` (the command line's END=...), or nullopt with the
 // reason in *error when `end` is out of range or has fewer than two ancestors.
