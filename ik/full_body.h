@@ -143,9 +143,10 @@ struct FullBodyWorkspace {
 // (the solve never looks at earlier frames, so nothing drifts).
 //  1. Moves of ancestors of the hips translate that joint.
 //  2. The body: hips translation, hips rotation and the spine's rotations, iterated (damped
-//     least squares with priorities, Levenberg-Marquardt; see full_body_solve.cpp): moves first,
-//     then pins, then targets the body helps with, each in what the ones before leave free. A
-//     limb's end pin or target only asks that its limb's start come within the limb's length of it.
+//     least squares with priorities, Levenberg-Marquardt; see ik/internal/full_body_solve.h): moves
+//     first, then pins, then targets the body helps with, each in what the ones before leave free.
+//     A limb's end pin or target only asks that its limb's start come within the limb's length of
+//     it.
 //  3. The limbs whose end has a pin, target or move: the two-bone solver, with the hinge.
 // Bone lengths never change (but the hips' offset from their parent, which the body's shift is);
 // joint limits on the body joints are never exceeded; limits on limb joints are not applied (the

@@ -20,11 +20,11 @@ struct Rows {
   int level[kMaxRows];
 };
 
-// The prioritized damped least-squares step (see the top of ik/full_body_solve.cpp) into delta (θ̃).
-// The step takes the Levenberg-Marquardt damping `lambda2`; the projector N keeps the small
-// `null_lambda2` (large damping there would let a level undo the ones before it). Each level's part
-// is scaled down to the step limits on its own, so that a level whose rows are nearly singular does
-// not slow the levels before it.
+// The prioritized damped least-squares step (see the top of ik/internal/full_body_solve.h) into
+// delta (θ̃). The step takes the Levenberg-Marquardt damping `lambda2`; the projector N keeps the
+// small `null_lambda2` (large damping there would let a level undo the ones before it). Each
+// level's part is scaled down to the step limits on its own, so that a level whose rows are nearly
+// singular does not slow the levels before it.
 void PrioritizedStep(const Rows& rows, double null_lambda2, double lambda2,
                      const double* weight_sqrt, int body_count, double trust, double* delta);
 
