@@ -1,5 +1,6 @@
-// The prioritized damped least-squares step of the full-body iterations (see the top of
-// full_body_solve.cpp): small dense linear algebra in double, fixed capacity, no allocation.
+// The prioritized damped least-squares step of the full-body iterations (the method is at the
+// top of ik/internal/full_body_solve.h): small dense linear algebra in double, fixed capacity, no
+// allocation.
 #include "ik/internal/full_body_step.h"
 
 #include <algorithm>
