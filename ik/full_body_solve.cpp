@@ -282,7 +282,7 @@ void BodySolver::SetUpBodyJoints() {
     weight_sqrt_[k] = std::sqrt(double(options_.hips_translation_weight));
   }
   for (int b = 0; b < body_count_; ++b) {
-    const double w = b == 0 ? options_.hips_rotation_weight : options_.spine_weight;
+    const double w = double(b == 0 ? options_.hips_rotation_weight : options_.spine_weight);
     for (int k = 0; k < 3; ++k) weight_sqrt_[3 + 3 * b + k] = std::sqrt(w);
   }
   for (int b = 0; b < body_count_; ++b) {
@@ -451,7 +451,7 @@ void BodySolver::BuildRows(bool active[kMaxBodyEffectors]) {
   rows_.count = 0;
   for (int i = 0; i < effector_count_; ++i) {
     const Resolved& r = resolved_[i];
-    const double w = effectors_[i].weight;
+    const double w = double(effectors_[i].weight);
     if (correcting_ && r.level == 2) continue;
     if (r.c.role == BodyRole::kLimbEnd && r.body) {
       glm::vec3 s, n;
@@ -491,7 +491,7 @@ void BodySolver::SolveStep(bool active[kMaxBodyEffectors]) {
       // (It may use half its slack this step: the rest of the way is curved.)
       const int before = rows_.count;
       AddRow(body_.limbs[r.c.limb].limb.chain.start, s, n, 0.5 * double(limit - d), r.level,
-             effectors_[i].weight);
+             double(effectors_[i].weight));
       if (rows_.count == before) continue;
       double moved = 0.0;  // the predicted change of d, weighted: row · Δ̃
       for (int a = 0; a < params_; ++a) moved += rows_.j[before][a] * delta_[a];

@@ -194,7 +194,7 @@ glm::quat RotationAbout(const glm::vec3& unit_axis, const glm::vec3& from, const
 
 glm::quat NormalizeOrIdentityRare(const glm::quat& q) {
   // Extreme magnitudes: in double, where any float quaternion's square fits.
-  const double w = q.w, x = q.x, y = q.y, z = q.z;
+  const double w = double(q.w), x = double(q.x), y = double(q.y), z = double(q.z);
   const double len2 = w * w + x * x + y * y + z * z;
   if (!(len2 > 0.0) || !std::isfinite(len2)) return IdentityRotation();
   const double s = 1.0 / std::sqrt(len2);

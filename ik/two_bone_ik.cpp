@@ -100,7 +100,6 @@ using DM3 = glm::dmat3;
 // Copied rather than default-constructed: GCC turns the many zero fields into a `rep stos`
 // whose start-up is a noticeable part of a fast-path solve.
 const TwoBoneIkResult kEmptyResult{};
-const DQ kIdentityD(1.0, 0.0, 0.0, 0.0);
 
 using internal::PositionSolve;
 using internal::SetFallback;
