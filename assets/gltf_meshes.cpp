@@ -12,7 +12,7 @@
 namespace assets {
 
 bool SceneConverter::ConvertNativeMeshes(std::string* error) {
-  // glTF node -> joint, through the scene walk the pre-pass predicted, checked against the node
+  // glTF node -> joint, through the scene walk the glTF reader predicted, checked against the node
   // names Assimp gave its tree.
   std::vector<int> order = native_->preorder_nodes;
   if (skip_root_ && !order.empty() && order[0] < 0) order.erase(order.begin());

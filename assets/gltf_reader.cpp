@@ -1,4 +1,4 @@
-// glTF reader (the import pre-pass): parses the container and JSON with nlohmann-json, walks the
+// glTF reader (it runs before Assimp): parses the container and JSON with nlohmann-json, walks the
 // scene, runs the checks and readers of gltf_reader_steps.h, applies the repairs listed in
 // internal/gltf_reader.h and re-serialises the file for Assimp. Generated data (identity inverse
 // binds, float weights) go into the .glb binary chunk or an extra base64 buffer.
@@ -71,7 +71,7 @@ void MakeNodeNamesUnique(Document* d, std::vector<std::string>* names,
 }
 
 // Walks the default scene in the order Assimp builds its node tree.
-bool WalkScene(const json& doc, Prepass* out, std::string* error) {
+bool WalkScene(const json& doc, Contents* out, std::string* error) {
   const json& scenes = ArrayMember(doc, "scenes");
   const json& nodes = ArrayMember(doc, "nodes");
   int64_t scene_index = 0;
@@ -409,8 +409,8 @@ bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes) {
 }
 
 bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
-             const PrepareOptions& options, Prepass* out, std::string* error) {
-  *out = Prepass();
+             const PrepareOptions& options, Contents* out, std::string* error) {
+  *out = Contents();
   try {
     Document d;
     d.UseFiles(options.files);

@@ -137,7 +137,7 @@ bool ReadChannel(Document* d, const json& sampler, const std::string& path, Join
 
 }  // namespace
 
-bool ReadAnimations(Document* d, Prepass* out) {
+bool ReadAnimations(Document* d, Contents* out) {
   std::vector<std::string>* warnings = &out->warnings;
   KeyStats stats;
   const json& animations = ArrayMember(d->root, "animations");

@@ -106,7 +106,7 @@ bool CheckReferences(const Document& d, std::string* error) {
 
 // Vertices and triangles over every node that shows a mesh, against kMaxVertices and
 // kMaxTriangles, from the accessor counts (already checked against their data).
-bool CheckInstancedSize(const Document& d, const Prepass& walk, std::string* error) {
+bool CheckInstancedSize(const Document& d, const Contents& walk, std::string* error) {
   const json& doc = d.root;
   const json& accessors = ArrayMember(doc, "accessors");
   auto count_of = [&](int64_t a) -> uint64_t {
@@ -158,7 +158,7 @@ bool CheckInstancedSize(const Document& d, const Prepass& walk, std::string* err
 // importer.h for the counting), against DecodeBudget of the bytes the model really has. Catches
 // files that make little data decode many times: a zero-filled accessor, or one accessor shared
 // by many primitives, samplers or mesh instances.
-bool CheckDecodeBudget(const Document& d, const Prepass& walk, uint64_t file_size,
+bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_size,
                        std::string* error) {
   const json& doc = d.root;
   const json& accessors = ArrayMember(doc, "accessors");

@@ -162,7 +162,7 @@ bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primi
 
 }  // namespace
 
-bool ReadMeshes(Document* d, Prepass* out, std::string* error) {
+bool ReadMeshes(Document* d, Contents* out, std::string* error) {
   const json& meshes = ArrayMember(d->root, "meshes");
   const size_t materials = ArrayMember(d->root, "materials").size();
   out->meshes.resize(meshes.size());
@@ -183,7 +183,7 @@ bool ReadMeshes(Document* d, Prepass* out, std::string* error) {
   return true;
 }
 
-bool ReadSkins(Document* d, Prepass* out, std::string* error) {
+bool ReadSkins(Document* d, Contents* out, std::string* error) {
   const json& skins = ArrayMember(d->root, "skins");
   size_t without_inverse_binds = 0;
   for (size_t s = 0; s < skins.size(); ++s) {
@@ -220,7 +220,7 @@ bool ReadSkins(Document* d, Prepass* out, std::string* error) {
 
 // Materials and the images they use (Assimp would load only the materials meshes reference,
 // and the native path gives it no meshes).
-void ReadMaterials(Document* d, Prepass* out) {
+void ReadMaterials(Document* d, Contents* out) {
   const json& textures = ArrayMember(d->root, "textures");
   const json& images = ArrayMember(d->root, "images");
   for (size_t i = 0; i < images.size(); ++i) {

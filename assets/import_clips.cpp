@@ -44,24 +44,24 @@ void MergeSplitClips(Model* model, std::vector<std::string>* warnings) {
   clips.push_back(std::move(merged));
 }
 
-// Replaces Assimp's clips with the pre-pass's exact glTF clips when Assimp's node tree is the
-// scene walk the pre-pass predicted (it always is for glTF 2.0; the check guards the mapping).
-void ApplyGltfClips(const gltf::Prepass& prepass, bool skipped_root,
+// Replaces Assimp's clips with the glTF reader's exact glTF clips when Assimp's node tree is the
+// scene walk the glTF reader predicted (it always is for glTF 2.0; the check guards the mapping).
+void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
                     const std::vector<std::string>& joint_names, Model* model,
                     std::vector<std::string>* warnings) {
-  std::vector<int> order = prepass.preorder_nodes;
+  std::vector<int> order = contents.preorder_nodes;
   if (skipped_root && !order.empty() && order[0] < 0) order.erase(order.begin());
   bool aligned = order.size() == joint_names.size();
   for (size_t i = 0; aligned && i < order.size(); ++i) {
     const std::string expected = order[i] < 0
                                      ? std::string(gltf::kSyntheticRootName)
-                                     : (static_cast<size_t>(order[i]) < prepass.node_names.size()
-                                            ? prepass.node_names[static_cast<size_t>(order[i])]
+                                     : (static_cast<size_t>(order[i]) < contents.node_names.size()
+                                            ? contents.node_names[static_cast<size_t>(order[i])]
                                             : std::string());
     aligned = expected == joint_names[i];
   }
   if (!aligned) {
-    if (!prepass.clips.empty()) {
+    if (!contents.clips.empty()) {
       warnings->push_back(
           "could not match the glTF nodes to Assimp's; animations use Assimp's data, with step "
           "and cubic-spline interpolation played as linear");
@@ -73,7 +73,7 @@ void ApplyGltfClips(const gltf::Prepass& prepass, bool skipped_root,
     if (order[i] >= 0) joints_of_node.emplace(order[i], static_cast<int>(i));
   }
   std::vector<Clip> clips;
-  for (const Clip& source : prepass.clips) {
+  for (const Clip& source : contents.clips) {
     Clip clip;
     clip.name = source.name;
     clip.duration = source.duration;

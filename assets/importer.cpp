@@ -140,7 +140,7 @@ class FileStream : public Assimp::IOStream {
 
 // Every file Assimp reads goes through here, under the import's ModelFiles rules (regular files,
 // inside the model's folder unless allowed, non-blocking opens, recorded); the model file itself
-// may be served from the pre-pass's repaired bytes instead. Assimp may not write, create or
+// may be served from the glTF reader's repaired bytes instead. Assimp may not write, create or
 // delete anything. Refusals other than "not found" (which is how Assimp probes for optional side
 // files) are collected for the user.
 class GuardedIOSystem : public Assimp::IOSystem {
@@ -327,11 +327,11 @@ LoadResult LoadModelUnchecked(const std::string& path, LoadProgress* progress, M
   }
 
   progress->Stage(0.05f, 0.15f);
-  gltf::Prepass prepass;
+  gltf::Contents contents;
   gltf::PrepareOptions prepare_options;
   prepare_options.native_meshes = native_meshes;
   prepare_options.files = files;
-  if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &prepass, &reason)) {
+  if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &contents, &reason)) {
     return Fail(path, reason);
   }
   // Assimp reads the file again itself (or the reader's patched copy).
@@ -343,31 +343,31 @@ LoadResult LoadModelUnchecked(const std::string& path, LoadProgress* progress, M
   std::vector<std::string> refusals;
   std::unique_ptr<Assimp::Importer> importer;
   const aiScene* scene =
-      ReadWithAssimp(path, progress, files, &prepass.patched, &importer, &refusals, &reason);
+      ReadWithAssimp(path, progress, files, &contents.patched, &importer, &refusals, &reason);
   if (!scene) return Fail(path, reason);
   Model model;
   model.source = path;
-  const bool synthetic_root = is_gltf && prepass.is_gltf2 && !prepass.preorder_nodes.empty() &&
-                              prepass.preorder_nodes[0] < 0;
+  const bool synthetic_root = is_gltf && contents.is_gltf2 && !contents.preorder_nodes.empty() &&
+                              contents.preorder_nodes[0] < 0;
   progress->Stage(0.75f, 0.98f);
   // The converter frees Assimp's meshes as it goes: the scene is the importer's, but nothing
   // reads it after the conversion and aiScene's destructor skips the freed (null) entries.
   SceneConverter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true,
                            progress, files);
-  if (prepass.native_meshes) converter.UseNativeMeshes(&prepass);
+  if (contents.native_meshes) converter.UseNativeMeshes(&contents);
   if (!converter.Run(&model, &reason)) {
-    if (prepass.native_meshes && reason == SceneConverter::kMisaligned) {
+    if (contents.native_meshes && reason == SceneConverter::kMisaligned) {
       // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
       return LoadModelUnchecked(path, progress, files, /*native_meshes=*/false);
     }
     return Fail(path, reason);
   }
   importer->FreeScene();  // the Model holds everything now
-  std::vector<std::string> warnings = prepass.warnings;
+  std::vector<std::string> warnings = contents.warnings;
   for (std::string& w : refusals) warnings.push_back(std::move(w));
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
-  if (is_gltf && prepass.is_gltf2) {
-    ApplyGltfClips(prepass, converter.skipped_root(), converter.joint_names(), &model, &warnings);
+  if (is_gltf && contents.is_gltf2) {
+    ApplyGltfClips(contents, converter.skipped_root(), converter.joint_names(), &model, &warnings);
   }
   FinishClips(&model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);

@@ -29,9 +29,9 @@ struct LoadOptions {
   // Called with the fraction done, 0..1, never decreasing, at least once at the start and with
   // exactly 1 on success. Calls are throttled to about one per percent.
   std::function<void(float fraction)> progress;
-  // Polled between stages, inside the pre-pass and while converting (every few thousand vertices);
-  // true stops the load, which then fails with "<path>: cancelled". Assimp's own parsing of the
-  // file cannot be interrupted: a cancel during it takes effect when it returns.
+  // Polled between stages, inside the glTF reader and while converting (every few thousand
+  // vertices); true stops the load, which then fails with "<path>: cancelled". Assimp's own parsing
+  // of the file cannot be interrupted: a cancel during it takes effect when it returns.
   std::function<bool()> cancelled;
   // A model is untrusted input: its external references (glTF buffer and image URIs, .mtl and
   // texture paths of other formats) are read only when, percent-decoded and with symlinks
@@ -41,9 +41,9 @@ struct LoadOptions {
 };
 
 // Limits on what a file may make skelview allocate, checked against the counts a file declares
-// before anything is allocated from them (for glTF in the pre-pass, before Assimp reads the file;
-// for other formats as Assimp's scene is copied). Each violation fails the load with a message
-// naming the limit.
+// before anything is allocated from them (for glTF in the glTF reader, before Assimp reads the
+// file; for other formats as Assimp's scene is copied). Each violation fails the load with a
+// message naming the limit.
 //  - files larger than kMaxFileBytes are refused before they are read;
 //  - glTF: every accessor must lie inside its bufferView and every bufferView inside its buffer,
 //    every buffer must hold the bytes its byteLength claims (checked on the file size, a .glb

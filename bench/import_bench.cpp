@@ -1,6 +1,6 @@
 // Import cost: assets::LoadModel against Assimp's own ReadFile with the same flags (the overhead
-// of our pre-pass and validating copy), model serialisation for the worker pipe, on CesiumMan and
-// on skinned glTFs generated here. Also a command-line tool for scripts/measure_import.sh:
+// of our glTF reader and validating copy), model serialisation for the worker pipe, on CesiumMan
+// and on skinned glTFs generated here. Also a command-line tool for scripts/measure_import.sh:
 //   import_bench --generate OUT.glb VERTICES   write a skinned, animated test model
 //   import_bench --load MODEL                  LoadModel only, print counts and decoded bytes
 //   import_bench --assimp MODEL                Assimp's ReadFile only, same flags as LoadModel

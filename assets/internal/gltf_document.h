@@ -1,6 +1,6 @@
 // A glTF 2.0 document as JSON plus its buffers: container parsing (.gltf / .glb), bounds-checked
 // accessor reads, appending new accessors, and writing the file back. Internal to assets/ (used
-// by the import pre-pass and by the exporter's repair pass); nothing outside assets/ includes it.
+// by the glTF reader and by the exporter's repair pass); nothing outside assets/ includes it.
 #pragma once
 
 #include <cstdint>

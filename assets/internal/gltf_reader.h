@@ -1,4 +1,4 @@
-// glTF reader (the import pre-pass): reads a .gltf/.glb file before Assimp does, validates every
+// glTF reader (it runs before Assimp): reads a .gltf/.glb file before Assimp does, validates every
 // count and reference against the data, and either decodes meshes, skins, materials and animations
 // itself (the native path) or rewrites what Assimp 5.2.5 would misread. Internal to assets/.
 #pragma once
@@ -15,7 +15,7 @@ namespace assets::gltf {
 // Assimp's name for the node it adds above several scene roots.
 inline constexpr const char* kSyntheticRootName = "ROOT";
 
-// A mesh primitive decoded by the pre-pass (the native mesh path: Assimp never reads glTF mesh
+// A mesh primitive decoded by the glTF reader (the native mesh path: Assimp never reads glTF mesh
 // data, whose import there peaks at several times the decoded size and whose vertex joining is
 // quadratic in bone weights).
 struct Primitive {
@@ -49,7 +49,7 @@ struct Skin {
 struct MaterialSource {
   std::string name;
   glm::vec4 base_color{1.0f};  // glTF's default
-  int image = -1;              // index into Prepass::images, -1 for none
+  int image = -1;              // index into Contents::images, -1 for none
 };
 
 // An image's encoded bytes (embedded in a bufferView or data URI), or the path of its file.
@@ -61,7 +61,7 @@ struct ImageSource {
 };
 
 struct PrepareOptions {
-  // Decode glTF meshes and skins in the pre-pass and hand Assimp a file without them (unless a
+  // Decode glTF meshes and skins in the glTF reader and hand Assimp a file without them (unless a
   // primitive uses Draco or meshopt compression, which only Assimp decodes).
   bool native_meshes = true;
   // How buffer files are opened (the import's rules, and its record of files read); null: with
@@ -69,7 +69,7 @@ struct PrepareOptions {
   ModelFiles* files = nullptr;
 };
 
-struct Prepass {
+struct Contents {
   // Bytes Assimp must read in place of the file's own (same path, so relative URIs still resolve);
   // empty when the file needs no repair.
   std::vector<uint8_t> patched;
@@ -78,7 +78,7 @@ struct Prepass {
   // The node order Assimp builds: the glTF node index of each node in the preorder walk of the
   // scene, -1 for the synthetic root Assimp adds when the scene has several root nodes.
   std::vector<int> preorder_nodes;
-  // Name Assimp gives each glTF node (its name, or "nodes[i]" when unnamed), after the pre-pass
+  // Name Assimp gives each glTF node (its name, or "nodes[i]" when unnamed), after the glTF reader
   // made duplicates unique.
   std::vector<std::string> node_names;
   // Animations read straight from the file with their real interpolation (Assimp 5.2.5 turns step
@@ -99,10 +99,10 @@ struct Prepass {
 // True for a path ending in .gltf or .glb (any case) or bytes starting with the binary magic.
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 
-// Runs the pre-pass on a file of `file_size` bytes whose start is in `bytes`: all of a .gltf, and
-// of a .glb at least the header, JSON chunk and next chunk header (see Document::Parse). With
+// Runs the glTF reader on a file of `file_size` bytes whose start is in `bytes`: all of a .gltf,
+// and of a .glb at least the header, JSON chunk and next chunk header (see Document::Parse). With
 // options.native_meshes (the default) it decodes meshes and skins itself (see Primitive) and gives
-// Assimp only the scene; otherwise Assimp reads the meshes and the pre-pass repairs, each with a
+// Assimp only the scene; otherwise Assimp reads the meshes and the glTF reader repairs, each with a
 // warning:
 //   - a skin without inverseBindMatrices (Assimp 5.2.5 crashes): identity matrices are written in,
 //     which is what glTF specifies for the missing accessor;
@@ -123,7 +123,7 @@ bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 // included), JSON nested deeper than kMaxJsonDepth, and buffers that cannot be read (missing,
 // not regular files, or outside the model's folder when that is not allowed).
 bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
-             const PrepareOptions& options, Prepass* out, std::string* error);
+             const PrepareOptions& options, Contents* out, std::string* error);
 
 inline constexpr int kMaxDepth = 1000;
 // Animation keys later than this (seconds, about 11.6 days) are dropped as corrupt.

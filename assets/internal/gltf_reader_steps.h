@@ -8,26 +8,26 @@
 namespace assets::gltf {
 
 class Document;
-struct Prepass;
+struct Contents;
 
 // gltf_reader_limits.cpp. Each fails with the reason in *error.
 // Indices between top-level objects that Assimp follows without checking them all.
 bool CheckReferences(const Document& d, std::string* error);
 // Vertices and triangles over every node that shows a mesh (`walk`: the scene walk), against
 // kMaxVertices and kMaxTriangles, from the accessor counts (already checked against their data).
-bool CheckInstancedSize(const Document& d, const Prepass& walk, std::string* error);
+bool CheckInstancedSize(const Document& d, const Contents& walk, std::string* error);
 // What decoding the meshes (per instance), skins and animations would take, against DecodeBudget
 // of the bytes the model really has (`file_size` plus its external buffers).
-bool CheckDecodeBudget(const Document& d, const Prepass& walk, uint64_t file_size,
+bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_size,
                        std::string* error);
 
 // gltf_reader_animations.cpp: the clips into out->clips (joints are glTF node indices). Keys and
 // channels that fail their checks are dropped with a warning; returns true.
-bool ReadAnimations(Document* d, Prepass* out);
+bool ReadAnimations(Document* d, Contents* out);
 
 // gltf_reader_meshes.cpp: the native mesh path's meshes, skins and materials into *out.
-bool ReadMeshes(Document* d, Prepass* out, std::string* error);
-bool ReadSkins(Document* d, Prepass* out, std::string* error);
-void ReadMaterials(Document* d, Prepass* out);
+bool ReadMeshes(Document* d, Contents* out, std::string* error);
+bool ReadSkins(Document* d, Contents* out, std::string* error);
+void ReadMaterials(Document* d, Contents* out);
 
 }  // namespace assets::gltf

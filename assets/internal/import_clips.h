@@ -17,7 +17,7 @@ void MergeSplitClips(Model* model, std::vector<std::string>* warnings);
 // Replaces Assimp's clips with the reader's exact glTF clips when `joint_names` (the converted
 // joints, `skipped_root` when the converter left out Assimp's synthetic root) are the scene walk
 // the reader predicted; otherwise keeps Assimp's and warns when the file has clips.
-void ApplyGltfClips(const gltf::Prepass& prepass, bool skipped_root,
+void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
                     const std::vector<std::string>& joint_names, Model* model,
                     std::vector<std::string>* warnings);
 

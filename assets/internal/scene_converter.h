@@ -47,7 +47,7 @@ class SceneConverter {
   bool skipped_root() const { return skip_root_; }
   // Take meshes and skins from the glTF reader's native decoding instead of Assimp's scene; the
   // primitives are moved out where a mesh is used once.
-  void UseNativeMeshes(gltf::Prepass* prepass) { native_ = prepass; }
+  void UseNativeMeshes(gltf::Contents* contents) { native_ = contents; }
   // Run's error when Assimp's node tree is not the scene walk the glTF reader predicted, so that
   // native meshes cannot be placed (the caller then loads through Assimp's meshes).
   static constexpr const char* kMisaligned = "internal: glTF nodes do not match Assimp's";
@@ -96,7 +96,7 @@ class SceneConverter {
   bool weld_ = false;
   LoadProgress* progress_;
   ModelFiles* files_;
-  gltf::Prepass* native_ = nullptr;
+  gltf::Contents* native_ = nullptr;
   std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;

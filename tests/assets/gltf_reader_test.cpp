@@ -1,4 +1,4 @@
-// The glTF pre-pass on its own: what it decodes natively, and the repairs it writes for Assimp
+// The glTF reader on its own: what it decodes natively, and the repairs it writes for Assimp
 // when Assimp must read the meshes (files with compressed meshes), checked on the patched file.
 #include "assets/internal/gltf_reader.h"
 
@@ -27,7 +27,7 @@ bool AnyContains(const std::vector<std::string>& warnings, const std::string& te
 }
 
 // The patched file Assimp would read, parsed back.
-json Patched(const Prepass& p) { return json::parse(p.patched.begin(), p.patched.end()); }
+json Patched(const Contents& p) { return json::parse(p.patched.begin(), p.patched.end()); }
 
 PrepareOptions AssimpMeshes() {
   PrepareOptions o;
@@ -35,11 +35,11 @@ PrepareOptions AssimpMeshes() {
   return o;
 }
 
-TEST(GltfPrepass, NativePathDecodesMeshesAndHandsAssimpOnlyTheNodes) {
+TEST(GltfReader, NativePathDecodesMeshesAndHandsAssimpOnlyTheNodes) {
   testgltf::StripOptions options;
   options.weight_type = 5121;
   const testgltf::Builder b = testgltf::SkinnedStrip(options);
-  Prepass p;
+  Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/strip.gltf", Bytes(b), 0, {}, &p, &error)) << error;
   ASSERT_TRUE(p.native_meshes);
@@ -59,7 +59,7 @@ TEST(GltfPrepass, NativePathDecodesMeshesAndHandsAssimpOnlyTheNodes) {
   EXPECT_EQ(scene["nodes"].size(), 3u);
 }
 
-TEST(GltfPrepass, StripsAndFansBecomeTriangles) {
+TEST(GltfReader, StripsAndFansBecomeTriangles) {
   testgltf::Builder b;
   const int positions = b.Positions({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0});
   b.doc["meshes"] = json::array(
@@ -68,7 +68,7 @@ TEST(GltfPrepass, StripsAndFansBecomeTriangles) {
                           json{{"attributes", {{"POSITION", positions}}}, {"mode", 6}},
                           json{{"attributes", {{"POSITION", positions}}}, {"mode", 1}}})}}});
   b.Node({{"mesh", 0}}, true);
-  Prepass p;
+  Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/modes.gltf", Bytes(b), 0, {}, &p, &error)) << error;
   const auto& primitives = p.meshes.at(0);
@@ -80,10 +80,10 @@ TEST(GltfPrepass, StripsAndFansBecomeTriangles) {
   EXPECT_EQ(primitives[0].name, "meshes[0]-0");
 }
 
-TEST(GltfPrepass, AssimpPathWritesIdentityInverseBindsForASkinWithout) {
+TEST(GltfReader, AssimpPathWritesIdentityInverseBindsForASkinWithout) {
   testgltf::StripOptions options;
   options.inverse_binds = false;
-  Prepass p;
+  Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/no_ibm.gltf", Bytes(testgltf::SkinnedStrip(options)),
                       0, AssimpMeshes(), &p, &error))
@@ -100,13 +100,13 @@ TEST(GltfPrepass, AssimpPathWritesIdentityInverseBindsForASkinWithout) {
   for (size_t i = 0; i < 32; ++i) EXPECT_EQ(data.values[i], (i % 16) % 5 == 0 ? 1.0f : 0.0f);
 }
 
-TEST(GltfPrepass, AssimpPathRewritesNormalizedWeightsAsFloats) {
+TEST(GltfReader, AssimpPathRewritesNormalizedWeightsAsFloats) {
   for (int type : {5121, 5123}) {
     testgltf::StripOptions options;
     options.weight_type = type;
     options.middle_weights[0] = 0.25f;
     options.middle_weights[1] = 0.75f;
-    Prepass p;
+    Contents p;
     std::string error;
     const std::string path = testpaths::TempDir() + "/normalized.gltf";
     ASSERT_TRUE(
@@ -125,11 +125,11 @@ TEST(GltfPrepass, AssimpPathRewritesNormalizedWeightsAsFloats) {
   }
 }
 
-TEST(GltfPrepass, AssimpPathGivesNodesSharingASkinnedMeshTheirOwnCopy) {
+TEST(GltfReader, AssimpPathGivesNodesSharingASkinnedMeshTheirOwnCopy) {
   testgltf::Builder b = testgltf::SkinnedStrip();
   b.doc["skins"].push_back({{"joints", {1}}});
   b.Node({{"name", "second"}, {"mesh", 0}, {"skin", 1}}, true);
-  Prepass p;
+  Contents p;
   std::string error;
   ASSERT_TRUE(
       Prepare(testpaths::TempDir() + "/shared.gltf", Bytes(b), 0, AssimpMeshes(), &p, &error))
@@ -140,21 +140,21 @@ TEST(GltfPrepass, AssimpPathGivesNodesSharingASkinnedMeshTheirOwnCopy) {
   EXPECT_NE(patched["nodes"][2]["mesh"], patched["nodes"][3]["mesh"]);
 }
 
-TEST(GltfPrepass, CompressedMeshesKeepTheAssimpPath) {
+TEST(GltfReader, CompressedMeshesKeepTheAssimpPath) {
   testgltf::Builder b = testgltf::SkinnedStrip();
   b.doc["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
-  Prepass p;
+  Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/draco.gltf", Bytes(b), 0, {}, &p, &error)) << error;
   EXPECT_FALSE(p.native_meshes);
   EXPECT_TRUE(p.meshes.empty());
 }
 
-TEST(GltfPrepass, RefusalsNameTheProblem) {
+TEST(GltfReader, RefusalsNameTheProblem) {
   testgltf::Builder b = testgltf::SkinnedStrip();
   b.doc["skins"][0]["inverseBindMatrices"] = 3;  // VEC4 weights, not matrices
-  Prepass p;
+  Contents p;
   std::string error;
   EXPECT_FALSE(Prepare(testpaths::TempDir() + "/bad_ibm.gltf", Bytes(b), 0, {}, &p, &error));
   EXPECT_THAT(error, HasSubstr("inverse bind"));

@@ -682,7 +682,7 @@ TEST(ImportBadInput, CyclicNodeHierarchy) {
 TEST(ImportBadInput, AccessorReadingPastItsBuffer) {
   testgltf::Builder b = testgltf::SkinnedStrip();
   b.doc["accessors"][b.doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].get<int>()]
-       ["count"] = 600;  // forces the pre-pass to read these weights past the buffer
+       ["count"] = 600;  // forces the glTF reader to read these weights past the buffer
   b.doc["accessors"][b.doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].get<int>()]
        ["componentType"] = 5121;
   b.doc["accessors"][b.doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].get<int>()]

@@ -1,4 +1,4 @@
-// libFuzzer target: the glTF path (our pre-pass, then Assimp's glTF 2.0 reader, then the
+// libFuzzer target: the glTF path (our glTF reader, then Assimp's glTF 2.0 reader, then the
 // converter). Inputs starting with the binary magic are written as .glb, others as .gltf.
 #include <cstring>
 

@@ -1,6 +1,6 @@
 // Writes the fuzzers' seed corpora, all made by our code: a small cut of the built-in character
 // exported as .glb/.gltf and converted by Assimp's exporters to other formats, hand-written glTFs
-// exercising every pre-pass repair, glTFs and OBJs referring to the side files the harnesses put
+// exercising every glTF reader repair, glTFs and OBJs referring to the side files the harnesses put
 // next to the input (fuzz_common.h: inside, outside, through symlinks, percent-encoded, a FIFO),
 // tiny hand-written files for readers Assimp cannot export (SMD, MD5, BVH, OFF), and serialised
 // models.
