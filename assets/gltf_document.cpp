@@ -421,14 +421,18 @@ bool DecodeBase64(const std::string& text, size_t begin, std::vector<uint8_t>* o
   return Base64Decode(text, begin, out);
 }
 
-std::vector<uint8_t> WriteContainer(const Json& root, bool glb, const std::vector<uint8_t>& bin) {
+namespace {
+
+// The file's bytes: the JSON text alone, or a .glb with a JSON chunk and, when `with_bin`, a BIN
+// chunk of `bin_size` bytes at `bin` (both padded to 4 bytes).
+std::vector<uint8_t> Container(const Json& root, bool glb, const uint8_t* bin, size_t bin_size,
+                               bool with_bin) {
   const std::string text = root.dump();
   if (!glb) return std::vector<uint8_t>(text.begin(), text.end());
   std::vector<uint8_t> json_chunk(text.begin(), text.end());
   while (json_chunk.size() % 4 != 0) json_chunk.push_back(' ');
-  const size_t bin_padding = (4 - bin.size() % 4) % 4;
-  const size_t total =
-      12 + 8 + json_chunk.size() + (bin.empty() ? 0 : 8 + bin.size() + bin_padding);
+  const size_t bin_padding = (4 - bin_size % 4) % 4;
+  const size_t total = 12 + 8 + json_chunk.size() + (with_bin ? 8 + bin_size + bin_padding : 0);
   std::vector<uint8_t> out;
   out.reserve(total);
   AppendLe32(&out, kGlbMagic);
@@ -437,13 +441,19 @@ std::vector<uint8_t> WriteContainer(const Json& root, bool glb, const std::vecto
   AppendLe32(&out, static_cast<uint32_t>(json_chunk.size()));
   AppendLe32(&out, kChunkJson);
   out.insert(out.end(), json_chunk.begin(), json_chunk.end());
-  if (!bin.empty()) {
-    AppendLe32(&out, static_cast<uint32_t>(bin.size() + bin_padding));
+  if (with_bin) {
+    AppendLe32(&out, static_cast<uint32_t>(bin_size + bin_padding));
     AppendLe32(&out, kChunkBin);
-    out.insert(out.end(), bin.begin(), bin.end());
+    if (bin_size > 0) out.insert(out.end(), bin, bin + bin_size);
     out.insert(out.end(), bin_padding, 0);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> WriteContainer(const Json& root, bool glb, const std::vector<uint8_t>& bin) {
+  return Container(root, glb, bin.data(), bin.size(), !bin.empty());
 }
 
 bool Document::BufferSize(int64_t index, uint64_t* size, std::string* error) const {
@@ -562,28 +572,8 @@ std::vector<uint8_t> Document::Serialize() {
     generated_views_.clear();
     generated_accessors_.clear();
   }
-  const std::string text = root.dump();
-  if (!glb) return std::vector<uint8_t>(text.begin(), text.end());
-  std::vector<uint8_t> json_chunk(text.begin(), text.end());
-  while (json_chunk.size() % 4 != 0) json_chunk.push_back(' ');
   const View bin = Bin();
-  const size_t bin_padding = (4 - bin.size % 4) % 4;
-  const size_t total = 12 + 8 + json_chunk.size() + (has_bin_ ? 8 + bin.size + bin_padding : 0);
-  std::vector<uint8_t> out;
-  out.reserve(total);
-  AppendLe32(&out, kGlbMagic);
-  AppendLe32(&out, 2);
-  AppendLe32(&out, static_cast<uint32_t>(total));
-  AppendLe32(&out, static_cast<uint32_t>(json_chunk.size()));
-  AppendLe32(&out, kChunkJson);
-  out.insert(out.end(), json_chunk.begin(), json_chunk.end());
-  if (has_bin_) {
-    AppendLe32(&out, static_cast<uint32_t>(bin.size + bin_padding));
-    AppendLe32(&out, kChunkBin);
-    out.insert(out.end(), bin.data, bin.data + bin.size);
-    out.insert(out.end(), bin_padding, 0);
-  }
-  return out;
+  return Container(root, glb, bin.data, bin.size, has_bin_);
 }
 
 }  // namespace assets::gltf

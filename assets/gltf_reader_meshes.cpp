@@ -12,6 +12,7 @@
 #include "assets/internal/gltf_document.h"
 #include "assets/internal/gltf_reader.h"
 #include "assets/internal/gltf_reader_steps.h"
+#include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/messages.h"
 #include "ik/skeleton.h"
 
@@ -75,18 +76,8 @@ bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::st
         }
         const int count = out->influence_counts[v];
         if (count < 255) out->influence_counts[v] = static_cast<uint8_t>(count + 1);
-        const int kept = std::min(count, 4);
-        glm::vec4& top = out->weights[v];
-        glm::u16vec4& slots = out->joints[v];
-        int k = 0;
-        while (k < kept && top[k] >= weight) ++k;
-        if (k >= 4) continue;
-        for (int m = std::min(kept, 3); m > k; --m) {
-          top[m] = top[m - 1];
-          slots[m] = slots[m - 1];
-        }
-        top[k] = weight;
-        slots[k] = static_cast<uint16_t>(joint);
+        InsertInfluence(weight, static_cast<uint16_t>(joint), std::min(count, 4), &out->weights[v],
+                        &out->joints[v]);
       }
     }
   }

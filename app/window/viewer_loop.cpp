@@ -109,10 +109,9 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
     std::string why;
     if (!ValidateAnim(anim, model, false, &why)) return InitFailed(why, kExitBadInput, exit_code);
     playback_.clip = anim;
+    const assets::Clip& clip = model.clips[static_cast<size_t>(anim)];
     std::string note;
-    playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f),
-                                   model.clips[static_cast<size_t>(anim)].duration,
-                                   model.clips[static_cast<size_t>(anim)].name, &note);
+    playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
   ConstraintRequests requests;
