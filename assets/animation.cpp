@@ -379,4 +379,29 @@ void SampleClip(const Model& model, const Clip& clip, float time_seconds, ik::Po
   SampleClip(model.skeleton, clip, time_seconds, pose);
 }
 
+Clip CombineClips(const Model& model, const std::vector<int>& clip_indices) {
+  Clip combined;
+  std::map<int, size_t> channel_of_joint;
+  for (int index : clip_indices) {
+    if (index < 0 || index >= static_cast<int>(model.clips.size())) continue;
+    const Clip& clip = model.clips[static_cast<size_t>(index)];
+    combined.name += (combined.name.empty() ? "" : "+") + clip.name;
+    combined.duration = std::max(combined.duration, clip.duration);
+    for (const JointAnimation& a : clip.channels) {
+      auto found = channel_of_joint.find(a.joint);
+      if (found == channel_of_joint.end()) {
+        channel_of_joint.emplace(a.joint, combined.channels.size());
+        combined.channels.push_back(a);
+        continue;
+      }
+      JointAnimation& into = combined.channels[found->second];
+      if (!a.translation.empty()) into.translation = a.translation;
+      if (!a.rotation.empty()) into.rotation = a.rotation;
+      if (!a.scale.empty()) into.scale = a.scale;
+    }
+  }
+  PrepareClip(&combined);
+  return combined;
+}
+
 }  // namespace assets

@@ -4,6 +4,7 @@
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <vector>
 
 #include "assets/model.h"
 #include "ik/skeleton.h"
@@ -38,6 +39,13 @@ void SampleClip(const Model& model, const Clip& clip, float time_seconds, ik::Po
 // clip->sampling. Call it after building or editing a clip; LoadModel, DeserializeModel and
 // MakeBuiltinCharacter return prepared clips.
 void PrepareClip(Clip* clip);
+
+// Several clips of `model` played together as one prepared clip: for each joint property, the
+// track of the last clip in `clip_indices` that animates it (so a later clip wins where two move
+// the same joint property), the others at rest; its duration is the longest one's (a shorter
+// clip holds its last key after it ends) and its name the clips' names joined with "+". Indices
+// outside model.clips are ignored; an empty list gives an empty clip.
+Clip CombineClips(const Model& model, const std::vector<int>& clip_indices);
 
 // Spherical linear interpolation from a to b along the shorter arc; unit result. For unit inputs
 // it matches the textbook sin-weighted formula to within 1e-6, without trigonometry when the

@@ -531,6 +531,12 @@ int64_t Document::AddAccessor(const void* data, size_t byte_count, int component
 std::vector<uint8_t> Document::Serialize() {
   std::string ignored;
   LoadBin(&ignored);  // a binary chunk left in the file is needed whole now
+  // Decoded meshopt buffers live in memory only: the file Assimp reads carries them as data URIs.
+  for (int64_t index : unpacked_buffers_) {
+    root["buffers"][static_cast<size_t>(index)]["uri"] =
+        "data:application/octet-stream;base64," + Base64Encode(decoded_[index]);
+  }
+  unpacked_buffers_.clear();
   if (!generated_.empty()) {
     for (const char* key : {"buffers", "bufferViews", "accessors"}) {
       if (!root.contains(key) || !root[key].is_array()) root[key] = Json::array();

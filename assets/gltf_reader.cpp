@@ -370,16 +370,38 @@ bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
 
 // --- native meshes ----------------------------------------------------------------------------
 
-// Mesh compression extensions only Assimp decodes; a file using one keeps the Assimp mesh path.
+// The extensions a file may require: what skelview decodes itself (quantized attributes, meshopt
+// buffers, specular-glossiness base colour) or leaves to Assimp (Draco meshes). Fails naming every
+// other one, as glTF asks of a loader that cannot honour a required extension.
+bool CheckRequiredExtensions(const json& doc, std::string* error) {
+  static const std::set<std::string> kHonoured = {
+      "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression",
+      "KHR_materials_pbrSpecularGlossiness"};
+  std::vector<std::string> missing;
+  for (const json& name : ArrayMember(doc, "extensionsRequired")) {
+    const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+    if (!kHonoured.count(text) &&
+        std::find(missing.begin(), missing.end(), text) == missing.end()) {
+      missing.push_back(text);
+    }
+  }
+  if (missing.empty()) return true;
+  std::string list;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+  }
+  *error = "requires " + list + ", which skelview does not support";
+  return false;
+}
+
+// Mesh compression only Assimp decodes (Draco); a file using it keeps the Assimp mesh path.
 bool UsesCompressedMeshes(const json& doc) {
   for (const json& mesh : ArrayMember(doc, "meshes")) {
     for (const json& primitive : ArrayMember(mesh, "primitives")) {
       const json* extensions = Member(primitive, "extensions");
       if (extensions && extensions->is_object() && !extensions->empty()) {
         for (const auto& [name, value] : extensions->items()) {
-          if (name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression") {
-            return true;
-          }
+          if (name == "KHR_draco_mesh_compression") return true;
         }
       }
     }
@@ -441,7 +463,9 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
         return false;
       }
     }
-    if (!d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d, error) ||
+    if (!CheckRequiredExtensions(d.root, error) ||
+        !d.UnpackMeshopt(DecodeBudget(file_size + d.ExternalBufferBytes()), error) ||
+        !d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d, error) ||
         !CheckInstancedSize(d, *out, error) || !CheckDecodeBudget(d, *out, file_size, error)) {
       return false;
     }

@@ -135,6 +135,20 @@ bool ReadChannel(Document* d, const json& sampler, const std::string& path, Join
   return true;
 }
 
+// Widens *duration to the last key time of sampler `index` (when it is readable).
+void WidenToSamplerTimes(Document* d, const json& samplers, std::optional<int64_t> index,
+                         float* duration) {
+  if (!index || *index >= static_cast<int64_t>(samplers.size())) return;
+  const auto input = IndexMember(samplers[static_cast<size_t>(*index)], "input");
+  AccessorData times;
+  std::string why;
+  if (!input || !d->ReadAccessor(*input, &times, &why) || times.components != 1) return;
+  for (size_t k = 0; k < times.count; ++k) {
+    const float t = times.values[k];
+    if (std::isfinite(t) && t <= kMaxKeyTime) *duration = std::max(*duration, t);
+  }
+}
+
 }  // namespace
 
 bool ReadAnimations(Document* d, Contents* out) {
@@ -154,6 +168,8 @@ bool ReadAnimations(Document* d, Contents* out) {
       const std::string path = target ? StringMember(*target, "path") : std::string();
       if (path == "weights") {
         stats.morph_weights = true;
+        // Its keys still count towards the clip's length, as they do in three.js and Blender.
+        WidenToSamplerTimes(d, samplers, sampler_index, &clip.duration);
         continue;
       }
       if (!sampler_index || *sampler_index >= static_cast<int64_t>(samplers.size()) || !node ||

@@ -222,7 +222,9 @@ bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_si
           total, SaturatingMul(SaturatingMul(output_count, static_cast<uint64_t>(components)), 4));
     }
   }
-  const uint64_t source_bytes = SaturatingAdd(file_size, d.ExternalBufferBytes());
+  // A meshopt-compressed file gets the budget of the same file uncompressed.
+  const uint64_t source_bytes =
+      SaturatingAdd(SaturatingAdd(file_size, d.ExternalBufferBytes()), d.unpacked_bytes());
   const uint64_t budget = DecodeBudget(source_bytes);
   if (total > budget) {
     *error = "its meshes, skins and animations would take " + Mebibytes(total) +

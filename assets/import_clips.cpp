@@ -1,48 +1,14 @@
-// Clips after conversion: the glTF reader's exact clips in place of Assimp's, split clips merged,
-// empty ones dropped and every clip named and prepared for sampling.
+// Clips after conversion: the glTF reader's exact clips in place of Assimp's, one per file
+// animation in file order, every clip named and prepared for sampling.
 #include "assets/internal/import_clips.h"
 
-#include <algorithm>
-#include <cmath>
 #include <map>
-#include <set>
 #include <utility>
 
 #include "assets/animation.h"
 #include "assets/internal/messages.h"
 
 namespace assets {
-
-// Several unnamed clips of one length that move disjoint joint sets are one animation that an
-// exporter split per joint (RiggedFigure has 19 of them); riggers want to play them together.
-void MergeSplitClips(Model* model, std::vector<std::string>* warnings) {
-  auto& clips = model->clips;
-  if (clips.size() < 2) return;
-  float longest = 0.0f;
-  std::set<int> joints;
-  size_t channel_count = 0;
-  for (const Clip& clip : clips) {
-    if (!clip.name.empty() || clip.channels.empty()) return;
-    longest = std::max(longest, clip.duration);
-    for (const JointAnimation& a : clip.channels) {
-      joints.insert(a.joint);
-      ++channel_count;
-    }
-  }
-  if (joints.size() != channel_count) return;  // some joint is animated by two clips
-  for (const Clip& clip : clips) {
-    if (std::abs(clip.duration - longest) > std::max(1e-3f, 0.01f * longest)) return;
-  }
-  Clip merged;
-  merged.duration = longest;
-  for (Clip& clip : clips) {
-    for (JointAnimation& a : clip.channels) merged.channels.push_back(std::move(a));
-  }
-  warnings->push_back("merged " + std::to_string(clips.size()) +
-                      " unnamed animations that each move different joints into one clip");
-  clips.clear();
-  clips.push_back(std::move(merged));
-}
 
 // Replaces Assimp's clips with the glTF reader's exact glTF clips when Assimp's node tree is the
 // scene walk the glTF reader predicted (it always is for glTF 2.0; the check guards the mapping).
@@ -91,15 +57,16 @@ void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
 }
 
 void FinishClips(Model* model, std::vector<std::string>* warnings) {
-  MergeSplitClips(model, warnings);
+  // One clip per file animation, in file order, so that clip numbers match what three.js,
+  // Blender and the file itself list (--anim I); clips that move no joint (e.g. morph weights
+  // only) stay, playing as the rest pose, rather than shifting the numbers after them.
   std::vector<Clip>& clips = model->clips;
-  const size_t clips_before = clips.size();
-  clips.erase(
-      std::remove_if(clips.begin(), clips.end(), [](const Clip& c) { return c.channels.empty(); }),
-      clips.end());
-  if (clips.size() != clips_before) {
-    warnings->push_back(Plural(clips_before - clips.size(), "animation", "animations") +
-                        " that move no joint (e.g. morph weights only) were left out");
+  size_t still = 0;
+  for (const Clip& clip : clips) still += clip.channels.empty() ? 1 : 0;
+  if (still > 0) {
+    warnings->push_back(Plural(still, "animation", "animations") +
+                        (still == 1 ? " moves" : " move") +
+                        " no joint (e.g. morph weights only) and plays as the rest pose");
   }
   for (size_t i = 0; i < clips.size(); ++i) {
     if (clips[i].name.empty()) {

@@ -247,6 +247,19 @@ std::string GeneratedModel(size_t vertices) {
   return path;
 }
 
+// The generated model of `vertices` packed by gltfpack with `flags` ("-c": meshopt-compressed,
+// "": the same processing uncompressed), or "" when gltfpack is not installed or fails.
+std::string PackedModel(size_t vertices, const std::string& flags, const std::string& tag) {
+  const std::string source = GeneratedModel(vertices);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("skelview_bench_" + std::to_string(vertices) + "_" + tag + ".glb"))
+                               .string();
+  if (std::filesystem::exists(path)) return path;
+  const std::string command =
+      "gltfpack -i '" + source + "' -o '" + path + "' " + flags + " > /dev/null 2>&1";
+  return std::system(command.c_str()) == 0 ? path : std::string();
+}
+
 void RunLoad(benchmark::State& state, const std::string& path) {
   if (path.empty()) {
     state.SkipWithError("model not found (set SKELVIEW_MODELS)");
@@ -308,6 +321,15 @@ void BM_Assimp_Generated(benchmark::State& s) {
   RunAssimp(s, GeneratedModel(static_cast<size_t>(s.range(0))));
 }
 
+// EXT_meshopt_compression against the same gltfpack output uncompressed (KHR_mesh_quantization)
+// and the generated float file it was packed from.
+void BM_LoadModel_Meshopt(benchmark::State& s) {
+  RunLoad(s, PackedModel(static_cast<size_t>(s.range(0)), "-c", "meshopt"));
+}
+void BM_LoadModel_Quantized(benchmark::State& s) {
+  RunLoad(s, PackedModel(static_cast<size_t>(s.range(0)), "", "quantized"));
+}
+
 void BM_SerializeModel_Generated(benchmark::State& state) {
   const assets::LoadResult r = assets::LoadModel(GeneratedModel(100000));
   if (!r.ok()) {
@@ -355,6 +377,14 @@ BENCHMARK(BM_LoadModel_Generated)
 BENCHMARK(BM_Assimp_Generated)
     ->Name("BM_AssimpReadFile/generated")
     ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadModel_Meshopt)
+    ->Name("BM_LoadModel/generated_gltfpack_meshopt")
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadModel_Quantized)
+    ->Name("BM_LoadModel/generated_gltfpack_uncompressed")
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SerializeModel_Generated)

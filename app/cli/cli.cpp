@@ -38,7 +38,9 @@ CLI::Option* AddModel(CLI::App* command, std::string* path) {
 
 void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
   raw->model = AddModel(command, &args->model_path);
-  raw->anim_option = command->add_option("--anim", raw->anim, "Animation clip index (from 0)");
+  raw->anim_option = command->add_option(
+      "--anim", raw->anim,
+      "Animation clip index (from 0, in file order); I+J plays several clips together");
   raw->time_option = command->add_option(
       "--time", raw->time, "Time in the clip, seconds (clamped to the clip, with a warning)");
   command
@@ -78,9 +80,10 @@ bool CheckModelName(const CLI::Option* model, const std::string& path, std::stri
 bool FinishPoseArgs(const RawOptions& raw, PoseArgs* args, std::string* error) {
   if (!CheckModelName(raw.model, args->model_path, error)) return false;
   if (raw.anim_option->count() > 0) {
-    long anim = 0;
-    if (!ParseWholeNumber("--anim", raw.anim, 0, INT_MAX, &anim, error)) return false;
-    args->anim = static_cast<int>(anim);
+    std::vector<int> clips;
+    if (!ParseAnimList(raw.anim, &clips, error)) return false;
+    args->anim = clips[0];
+    args->anim_together.assign(clips.begin() + 1, clips.end());
   }
   if (raw.time_option->count() > 0) {
     float time = 0.0f;

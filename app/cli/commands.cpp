@@ -81,6 +81,9 @@ struct PreparedPose {
   ClipTime clip_time;
   ConstraintRequests requests;
   PoseState state;
+  // --anim I+J+…: the clips played together (their combination is model.clips.back()); empty for
+  // one clip or none.
+  std::vector<int> together;
 };
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
@@ -95,10 +98,13 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
   }
   PrintWarnings(*model);
   if (args.anim || args.time) {
-    const int anim = args.anim.value_or(0);
-    if (!ValidateAnim(anim, *model, false, &error)) return BadInput(error);
-    clip_time->clip = anim;
-    const assets::Clip& clip = model->clips[static_cast<size_t>(anim)];
+    if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
+    if (!args.anim_together.empty()) {
+      prepared->together = {args.anim.value_or(0)};
+      prepared->together.insert(prepared->together.end(), args.anim_together.begin(),
+                                args.anim_together.end());
+    }
+    const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
@@ -201,6 +207,11 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["anim"] = {{"index", clip_time.clip},
                    {"name", model.clips[clip_time.clip].name},
                    {"time", Rounded(clip_time.time)}};
+    // Several clips together: "index" is the first, "together" all of them in order.
+    if (!prepared.together.empty()) {
+      doc["anim"]["index"] = prepared.together[0];
+      doc["anim"]["together"] = prepared.together;
+    }
   } else {
     doc["anim"] = nullptr;
   }
@@ -307,6 +318,8 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
+    // The file keeps the model's own clips, not the combination posed from.
+    if (!prepared.together.empty()) prepared.model.clips.pop_back();
     ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure);
   } else {
     ok = assets::ExportGltf(model, out_path, &error, &failure);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -282,6 +283,29 @@ bool CheckWindowSize(int width, int height, std::string* error) {
            std::to_string(kMaxWindowSide) + "x" + std::to_string(kMaxWindowSide) +
            " pixels SDL opens a window at";
   return false;
+}
+
+bool ParseAnimList(const std::string& text, std::vector<int>* clips, std::string* error) {
+  clips->clear();
+  size_t start = 0;
+  for (;;) {
+    const size_t plus = text.find('+', start);
+    const std::string part =
+        text.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+    long clip = 0;
+    std::string ignored;
+    // Digits only: a sign would be read as a separator or a negative number.
+    const bool digits = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || !ParseWholeNumber("--anim", part, 0, INT_MAX, &clip, &ignored)) {
+      *error = "--anim '" + text +
+               "': expected clip numbers from 0, one or several joined with + (e.g. 0+1)";
+      clips->clear();
+      return false;
+    }
+    clips->push_back(static_cast<int>(clip));
+    if (plus == std::string::npos) return true;
+    start = plus + 1;
+  }
 }
 
 bool ParseWholeNumber(const std::string& option, const std::string& text, long min, long max,

@@ -5,6 +5,7 @@
 #include <glm/glm.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -87,6 +88,11 @@ bool ParseFloat(const std::string& text, float* out);
 // "--frames '0': expected a whole number from 1 to 100000" in *error.
 bool ParseWholeNumber(const std::string& option, const std::string& text, long min, long max,
                       long* out, std::string* error);
+
+// --anim: one clip number, or several joined with '+' to play together ("0+1"), each a whole
+// number from 0, in the order given. False with "--anim '0+x': expected clip numbers from 0, one
+// or several joined with + (e.g. 0+1)" in *error.
+bool ParseAnimList(const std::string& text, std::vector<int>* clips, std::string* error);
 
 // --time: a finite number of seconds (any sign; clamping into a clip is ClampClipTime's job).
 // False with "--time 'nan': expected a finite number of seconds" in *error.

@@ -5,6 +5,7 @@
 
 #include "app/core/args.h"
 #include "app/core/import_process.h"
+#include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
 
@@ -81,6 +82,21 @@ bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::
            rest;
   }
   return false;
+}
+
+bool ResolveAnim(const PoseArgs& args, assets::Model* model, int* clip, std::string* why) {
+  std::vector<int> clips = {args.anim.value_or(0)};
+  clips.insert(clips.end(), args.anim_together.begin(), args.anim_together.end());
+  for (int c : clips) {
+    if (!ValidateAnim(c, *model, false, why)) return false;
+  }
+  if (clips.size() == 1) {
+    *clip = clips[0];
+    return true;
+  }
+  model->clips.push_back(assets::CombineClips(*model, clips));
+  *clip = static_cast<int>(model->clips.size()) - 1;
+  return true;
 }
 
 }  // namespace app

@@ -25,6 +25,8 @@ struct PoseArgs {
   // (assets::LoadOptions::allow_outside_files).
   bool allow_outside_files = false;
   std::optional<int> anim;
+  // --anim I+J+…: the clips played together with `anim`, in the order given (empty for one clip).
+  std::vector<int> anim_together;
   std::optional<float> time;
   std::vector<std::string> ik;      // raw --ik values
   std::vector<std::string> aim;     // raw --aim values
@@ -48,5 +50,11 @@ bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
 // the model's source and the clips it has. The one check of --anim for every command and the
 // viewer.
 bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::string* why);
+
+// The clip --anim asks for (args.anim, default 0, with args.anim_together), each checked by
+// ValidateAnim. One clip: *clip is its index. Several: their combination (assets::CombineClips,
+// named "A+B") is appended to model->clips and *clip is its index, so that every command samples
+// and bakes it as any clip. False with ValidateAnim's message for the first bad index.
+bool ResolveAnim(const PoseArgs& args, assets::Model* model, int* clip, std::string* why);
 
 }  // namespace app

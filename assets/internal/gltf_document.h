@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,16 @@ class Document {
   // count 0): with the file's own size, the bytes the model really has.
   uint64_t ExternalBufferBytes() const;
 
+  // Decodes every bufferView compressed with EXT_meshopt_compression (attributes, triangle and
+  // index modes; OCTAHEDRAL, QUATERNION and EXPONENTIAL filters) into memory and rewrites it as a
+  // plain bufferView over a new buffer, then drops the extension from extensionsUsed and
+  // extensionsRequired; its fallback buffer is never read. Fails naming the bufferView when the
+  // extension is malformed or its data does not decode, or when all of it would decode to more
+  // than `max_bytes`. Call it before anything reads the views (ValidateLayout included).
+  bool UnpackMeshopt(uint64_t max_bytes, std::string* error);
+  // Bytes UnpackMeshopt decoded (what the file would hold uncompressed).
+  uint64_t unpacked_bytes() const { return unpacked_bytes_; }
+
   // Appends an accessor over new bytes; returns its index. The bytes go into the .glb binary
   // chunk when there is one, else into an extra base64 buffer. Marks the document changed.
   // `extra` members (e.g. min and max) are added to the accessor.
@@ -141,7 +152,9 @@ class Document {
   ModelFiles* files_ = nullptr;
   std::unique_ptr<ModelFiles> own_files_;
   std::map<int64_t, Source> sources_;
-  std::map<int64_t, std::vector<uint8_t>> decoded_;  // data URIs
+  std::map<int64_t, std::vector<uint8_t>> decoded_;  // data URIs and meshopt-decoded buffers
+  std::set<int64_t> unpacked_buffers_;               // the meshopt-decoded ones
+  uint64_t unpacked_bytes_ = 0;
   // Files open for reading, by Source::file; a few at a time (a file may list thousands).
   mutable std::map<std::string, InputFile> open_files_;
   std::vector<uint8_t> generated_;

@@ -203,6 +203,50 @@ TEST(SampleClip, UnanimatedJointsAndPropertiesKeepTheirRestValues) {
   EXPECT_NEAR(AngleBetween(pose.locals[1].rotation, AxisAngle(45, {1, 0, 0})), 0.0f, 0.05f);
 }
 
+TEST(CombineClips, LaterClipsWinPerJointPropertyAndShorterOnesHoldTheirLastKey) {
+  Model model;
+  model.skeleton = ThreeJoints();
+  Clip walk;
+  walk.name = "Walk";
+  walk.duration = 1.0f;
+  JointAnimation a;
+  a.joint = 1;
+  a.rotation.times = {0, 1};
+  a.rotation.values = {glm::quat(1, 0, 0, 0), AxisAngle(90, {1, 0, 0})};
+  a.translation = VectorTrack(Interpolation::kLinear, {0, 1}, {{0, 1, 0}, {0, 3, 0}});
+  walk.channels.push_back(a);
+  Clip wave;
+  wave.name = "Wave";
+  wave.duration = 2.0f;
+  JointAnimation b;
+  b.joint = 1;  // the same joint: its translation replaces Walk's, Walk's rotation stays
+  b.translation = VectorTrack(Interpolation::kLinear, {0, 2}, {{5, 0, 0}, {7, 0, 0}});
+  wave.channels.push_back(b);
+  JointAnimation c;
+  c.joint = 2;
+  c.scale = VectorTrack(Interpolation::kLinear, {0, 2}, {{1, 1, 1}, {3, 3, 3}});
+  wave.channels.push_back(c);
+  model.clips = {walk, wave};
+
+  const Clip both = CombineClips(model, {0, 1, 7});  // 7 is not a clip: ignored
+  EXPECT_EQ(both.name, "Walk+Wave");
+  EXPECT_FLOAT_EQ(both.duration, 2.0f);
+  ik::Pose pose;
+  SampleClip(model, both, 1.5f, &pose);
+  // Walk ended at 1 s: its rotation holds its last key; Wave's tracks run on.
+  EXPECT_NEAR(AngleBetween(pose.locals[1].rotation, AxisAngle(90, {1, 0, 0})), 0.0f, 0.05f);
+  EXPECT_NEAR(pose.locals[1].translation.x, 6.5f, 1e-5f);
+  EXPECT_NEAR(pose.locals[1].translation.y, 0.0f, 1e-5f);
+  EXPECT_NEAR(pose.locals[2].scale.x, 2.5f, 1e-5f);
+  EXPECT_EQ(pose.locals[0].rotation, model.skeleton.rest_locals()[0].rotation);
+
+  // The other order: Walk's translation wins.
+  SampleClip(model, CombineClips(model, {1, 0}), 0.5f, &pose);
+  EXPECT_NEAR(pose.locals[1].translation.y, 2.0f, 1e-5f);
+  EXPECT_NEAR(pose.locals[1].translation.x, 0.0f, 1e-5f);
+  EXPECT_TRUE(CombineClips(model, {}).channels.empty());
+}
+
 TEST(SampleClip, TimeIsClampedToTheClipAndBadChannelsIgnored) {
   const ik::Skeleton skeleton = ThreeJoints();
   Clip clip;

@@ -64,8 +64,11 @@ void ExpectMatchesReference(const std::string& path, bool animate, float time) {
   const Model& model = *result.model;
   ik::Pose pose = ik::Pose::Rest(model.skeleton);
   if (animate) {
+    // The reference applies every animation of the file at once: all clips played together.
     ASSERT_FALSE(model.clips.empty()) << path;
-    SampleClip(model, model.clips[0], time, &pose);
+    std::vector<int> all(model.clips.size());
+    for (size_t c = 0; c < all.size(); ++c) all[c] = static_cast<int>(c);
+    SampleClip(model, CombineClips(model, all), time, &pose);
   }
   std::vector<glm::mat4> models;
   ik::LocalToModel(model.skeleton, pose, &models);
@@ -187,7 +190,7 @@ TEST(ImportSharedModels, CesiumManBinaryMatchesTheTextVersion) {
   EXPECT_EQ(b.model->textures.size(), 1u);  // embedded in the binary chunk
 }
 
-TEST(ImportSharedModels, RiggedFigureSplitAnimationsAreMergedIntoOneClip) {
+TEST(ImportSharedModels, RiggedFigureKeepsItsNineteenAnimationsAsNineteenClips) {
   const std::string path = testpaths::SharedModel(kRiggedFigure);
   SKIP_IF_NO_MODEL(path, "RiggedFigure");
   const LoadResult r = LoadModel(path);
@@ -195,10 +198,36 @@ TEST(ImportSharedModels, RiggedFigureSplitAnimationsAreMergedIntoOneClip) {
   EXPECT_EQ(r.model->skeleton.joint_count(), 22);
   EXPECT_EQ(BoneCount(*r.model), 19);
   EXPECT_EQ(r.model->meshes.size(), 1u);
-  ASSERT_EQ(r.model->clips.size(), 1u);  // the file has 19, one per joint
-  EXPECT_EQ(r.model->clips[0].channels.size(), 19u);
-  EXPECT_TRUE(AnyWarningContains(r.warnings, "merged 19"));
+  // The file has 19 unnamed animations, one per joint: three.js and Blender list 19.
+  ASSERT_EQ(r.model->clips.size(), 19u);
+  for (size_t c = 0; c < r.model->clips.size(); ++c) {
+    EXPECT_EQ(r.model->clips[c].name, "Animation " + std::to_string(c));
+    EXPECT_EQ(r.model->clips[c].channels.size(), 1u);
+  }
+  EXPECT_FALSE(AnyWarningContains(r.warnings, "merged"));
   EXPECT_EQ(r.model->warnings, r.warnings);
+}
+
+TEST(ImportSharedModels, RiggedSimpleHasTwoClipsInFileOrderEachMovingItsOwnJoint) {
+  const std::string path = testpaths::SharedModel(kRiggedSimple);
+  SKIP_IF_NO_MODEL(path, "RiggedSimple");
+  const LoadResult r = LoadModel(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& m = *r.model;
+  // animations[0] moves nodes[2], animations[1] nodes[3] (both unnamed in the file).
+  ASSERT_EQ(m.clips.size(), 2u);
+  const char* joints[] = {"nodes[2]", "nodes[3]"};
+  for (size_t c = 0; c < 2; ++c) {
+    SCOPED_TRACE(c);
+    EXPECT_EQ(m.clips[c].name, "Animation " + std::to_string(c));
+    ASSERT_EQ(m.clips[c].channels.size(), 1u);
+    EXPECT_EQ(m.skeleton.name(m.clips[c].channels[0].joint), joints[c]);
+    EXPECT_FALSE(m.clips[c].channels[0].rotation.empty());
+  }
+  const Clip both = CombineClips(m, {0, 1});
+  EXPECT_EQ(both.name, "Animation 0+Animation 1");
+  EXPECT_EQ(both.channels.size(), 2u);
+  EXPECT_FLOAT_EQ(both.duration, std::max(m.clips[0].duration, m.clips[1].duration));
 }
 
 TEST(ImportSharedModels, RiggedSimpleAndSimpleSkinCounts) {
@@ -210,7 +239,7 @@ TEST(ImportSharedModels, RiggedSimpleAndSimpleSkinCounts) {
   ASSERT_TRUE(a.ok()) << a.error;
   EXPECT_EQ(a.model->skeleton.joint_count(), 5);
   EXPECT_EQ(BoneCount(*a.model), 2);
-  EXPECT_EQ(a.model->clips.size(), 1u);
+  EXPECT_EQ(a.model->clips.size(), 2u);
   const LoadResult b = LoadModel(skin);
   ASSERT_TRUE(b.ok()) << b.error;
   // Two scene roots, kept as two roots (without the node Assimp invents above them).

@@ -122,6 +122,21 @@ TEST(NonFiniteCoordinates, AreRefusedNamingTheSpecInEveryFormat) {
   EXPECT_FALSE(aim.target.has_value());
 }
 
+TEST(ParseAnimList, TakesOneClipOrSeveralJoinedWithPlus) {
+  std::vector<int> clips;
+  std::string error;
+  ASSERT_TRUE(app::ParseAnimList("1", &clips, &error)) << error;
+  EXPECT_EQ(clips, (std::vector<int>{1}));
+  ASSERT_TRUE(app::ParseAnimList("0+1+18", &clips, &error)) << error;
+  EXPECT_EQ(clips, (std::vector<int>{0, 1, 18}));
+  for (const char* bad : {"", "+", "0+", "+1", "0++1", "-1", "1+-2", "x", "0+1.5", "99999999999"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(app::ParseAnimList(bad, &clips, &error));
+    EXPECT_NE(error.find("--anim '"), std::string::npos) << error;
+    EXPECT_TRUE(clips.empty());
+  }
+}
+
 TEST(ParseWholeNumber, AcceptsDecimalIntegersInRange) {
   long value = 0;
   std::string error;

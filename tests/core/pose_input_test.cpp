@@ -45,4 +45,27 @@ TEST(ValidateAnim, MessageNamesTheOptionTheModelAndTheClipsThereAre) {
   EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
+TEST(ResolveAnim, OneClipIsItsIndexSeveralAreCombinedIntoAnAppendedClip) {
+  assets::Model model = ModelWithClips(3);
+  model.clips[0].name = "Walk";
+  model.clips[2].name = "Wave";
+  app::PoseArgs args;
+  int clip = -1;
+  std::string why;
+  args.anim = 2;
+  ASSERT_TRUE(app::ResolveAnim(args, &model, &clip, &why)) << why;
+  EXPECT_EQ(clip, 2);
+  EXPECT_EQ(model.clips.size(), 3u);
+  args.anim = 0;
+  args.anim_together = {2};
+  ASSERT_TRUE(app::ResolveAnim(args, &model, &clip, &why)) << why;
+  ASSERT_EQ(model.clips.size(), 4u);
+  EXPECT_EQ(clip, 3);
+  EXPECT_EQ(model.clips[3].name, "Walk+Wave");
+  args.anim_together = {1, 3 + 5};
+  EXPECT_FALSE(app::ResolveAnim(args, &model, &clip, &why));
+  EXPECT_EQ(why.rfind("--anim 8: walk.glb", 0), 0u) << why;
+  EXPECT_EQ(model.clips.size(), 4u);
+}
+
 }  // namespace
