@@ -587,17 +587,17 @@ TEST(CliBody, BadBodyArgumentsExitTwoNamingThem) {
   ExpectBadInput({"pose", "--pin", "LeftLeg"}, "use that end instead");
   ExpectBadInput({"pose", "--move", "Hips=0,1"}, "--move 'Hips=0,1'");
   ExpectBadInput({"pose", "--ik", "Head=0,2,0,body"}, "not the end of an arm or leg");
-  ExpectBadInput({"render", "-o", TempPath("never.png"), "--pin", "LeftFoot", "--ik",
-                  "LeftFoot=0,0.1,0"},
-                 "already given by --ik LeftFoot");
+  ExpectBadInput(
+      {"render", "-o", TempPath("never.png"), "--pin", "LeftFoot", "--ik", "LeftFoot=0,0.1,0"},
+      "already given by --ik LeftFoot");
   ExpectBadInput({"export", "-o", TempPath("never.glb"), "--body", "spine=2000"}, "--body");
   EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
 }
 
 TEST(CliBody, ExportBakesTheBodySolveIntoTheClip) {
   const std::string out = TempPath("body_baked.glb");
-  const std::vector<std::string> body = {"--pin", "LeftFoot", "--pin", "RightFoot", "--move",
-                                         "Hips=0,0.8,0.1"};
+  const std::vector<std::string> body = {"--pin",     "LeftFoot", "--pin",
+                                         "RightFoot", "--move",   "Hips=0,0.8,0.1"};
   std::vector<std::string> args = {"export", "-o", out, "--anim", "0", "--bake"};
   args.insert(args.end(), body.begin(), body.end());
   const testproc::Result r = testproc::Skelview(args);

@@ -298,8 +298,7 @@ TEST(BodySolve, ABodyHandleThatIsHeldPinsAndOneLeftFreeDoesNothing) {
   ASSERT_TRUE(state.body_ran);
   ASSERT_EQ(frame.requests.body.effectors.size(), 1u);
   EXPECT_EQ(frame.requests.body.effectors[0].kind, ik::BodyEffector::Kind::kPin);
-  EXPECT_EQ(app::ChainStatus(frame, state, 5), "held")
-      << app::ChainStatus(frame, state, 5);
+  EXPECT_EQ(app::ChainStatus(frame, state, 5), "held") << app::ChainStatus(frame, state, 5);
 }
 
 TEST(BodySolve, ExportBakesWhatPoseSolves) {
