@@ -45,8 +45,10 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
       "--time", raw->time, "Time in the clip, seconds (clamped to the clip, with a warning)");
   command
       ->add_option("--ik", args->ik,
-                   "Two-bone IK target: END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge] "
-                   "(world space; repeatable)")
+                   "Two-bone IK target: END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S]"
+                   "[,hinge|,nohinge][,body] (world space; repeatable). The knee or elbow bends "
+                   "the way its rest pose shows unless nohinge; body: the hips and spine move to "
+                   "bring a far target within reach")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
@@ -67,6 +69,21 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
                    "JOINT=cone,ANGLE[,TWISTMIN,TWISTMAX] (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--pin", args->pin,
+                   "Hold a joint while the body moves: JOINT (where the pose has it) or "
+                   "JOINT=X,Y,Z, then [,weight=W] (hand, foot, hips, spine, head; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--move", args->move,
+                   "Place a joint of the body: JOINT=X,Y,Z (the root or hips move the whole "
+                   "body; pinned hands and feet re-solve; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_option("--body", args->body,
+                      "How the body helps (full-body IK): [hips=W][,tilt=W][,spine=W]"
+                      "[,turn=DEG][,iterations=N]");
   command->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
 }
 

@@ -109,7 +109,7 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
-  if (!ParseConstraints(args, model->skeleton, requests, &error)) return BadInput(error);
+  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(error);
   EvaluatePose(*model, *clip_time, *requests, state);
   return kExitOk;
 }
@@ -219,6 +219,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   doc["ik"] = IkJson(model, requests.ik, state);
   if (!requests.aim.empty()) doc["aim"] = AimJson(model, requests.aim, state);
   if (!requests.fabrik.empty()) doc["fabrik"] = FabrikJson(model, requests.fabrik, state);
+  if (state.body_ran) doc["body"] = BodyJson(model, requests, state);
   if (vertices) {
     std::vector<std::vector<glm::vec3>> positions(model.meshes.size());
     if (skinning == "gpu") {

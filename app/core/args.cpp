@@ -42,7 +42,7 @@ bool ParseFloat(const std::string& text, float* out) {
 bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     *error = "--ik '" + text + "': " + why +
-             " (expected END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge])";
+             " (expected END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body])";
     return false;
   };
   const size_t eq = text.find('=');
@@ -80,8 +80,11 @@ bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
       if (!ParseFloat(value, &spec.soft) || spec.soft < 0.0f || spec.soft > 1.0f) {
         return fail("soft '" + value + "' is not a number in [0, 1]");
       }
-    } else if (key == "hinge" && key_end == std::string::npos) {
-      spec.hinge = true;
+    } else if ((key == "hinge" || key == "nohinge") && key_end == std::string::npos) {
+      if (spec.hinge.has_value()) return fail("hinge and nohinge given together");
+      spec.hinge = key == "hinge";
+    } else if (key == "body" && key_end == std::string::npos) {
+      spec.body = true;
     } else {
       return fail("unknown option '" + part + "'");
     }
@@ -360,6 +363,110 @@ float ClampClipTime(float time, float duration, const std::string& clip_name, st
             clip_name + "' runs from 0 to " + ShortNumber(end) + " s)";
   }
   return clamped == 0.0f ? 0.0f : clamped;
+}
+
+namespace {
+
+// "KEY=VALUE" → key and value; a part without '=' has an empty value and no_value set.
+struct KeyValue {
+  std::string key, value;
+  bool has_value = false;
+};
+KeyValue SplitKeyValue(const std::string& part) {
+  const size_t at = part.find('=');
+  if (at == std::string::npos) return {part, "", false};
+  return {part.substr(0, at), part.substr(at + 1), true};
+}
+
+}  // namespace
+
+bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--pin '" + text + "': " + why + " (expected JOINT[=X,Y,Z][,weight=W])";
+    return false;
+  };
+  PinSpec spec;
+  const size_t eq = text.find('=');
+  const size_t comma = text.find(',');
+  if (eq == std::string::npos || (comma != std::string::npos && comma < eq)) {
+    // JOINT or JOINT,weight=W: held where the pose has it.
+    spec.joint = text.substr(0, comma);
+    if (spec.joint.empty()) return fail("missing the joint name");
+    if (comma != std::string::npos) {
+      const KeyValue kv = SplitKeyValue(text.substr(comma + 1));
+      if (kv.key != "weight") return fail("unknown option '" + text.substr(comma + 1) + "'");
+      if (!ParseFloat(kv.value, &spec.weight) || spec.weight <= 0.0f || spec.weight > 1000.0f) {
+        return fail("weight '" + kv.value + "' is not a number in (0, 1000]");
+      }
+    }
+    *out = spec;
+    return true;
+  }
+  if (eq == 0) return fail("missing the joint name before '='");
+  spec.joint = text.substr(0, eq);
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  glm::vec3 target;
+  if (!ParseVec3(parts, 0, &target)) return fail("the point needs three finite coordinates");
+  spec.target = target;
+  for (size_t i = 3; i < parts.size(); ++i) {
+    const KeyValue kv = SplitKeyValue(parts[i]);
+    if (kv.key != "weight") return fail("unknown option '" + parts[i] + "'");
+    if (!ParseFloat(kv.value, &spec.weight) || spec.weight <= 0.0f || spec.weight > 1000.0f) {
+      return fail("weight '" + kv.value + "' is not a number in (0, 1000]");
+    }
+  }
+  *out = spec;
+  return true;
+}
+
+bool ParseMoveSpec(const std::string& text, MoveSpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--move '" + text + "': " + why + " (expected JOINT=X,Y,Z)";
+    return false;
+  };
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return fail("missing the joint name before '='");
+  MoveSpec spec;
+  spec.joint = text.substr(0, eq);
+  const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
+  if (parts.size() != 3 || !ParseVec3(parts, 0, &spec.target)) {
+    return fail("the point needs exactly three finite coordinates");
+  }
+  *out = spec;
+  return true;
+}
+
+bool ParseBodySpec(const std::string& text, BodySpec* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "--body '" + text + "': " + why +
+             " (expected [hips=W][,tilt=W][,spine=W][,turn=DEG][,iterations=N])";
+    return false;
+  };
+  BodySpec spec;
+  for (const std::string& part : Split(text, ',')) {
+    const KeyValue kv = SplitKeyValue(part);
+    float value = 0.0f;
+    if (!kv.has_value || !ParseFloat(kv.value, &value)) {
+      return fail("'" + part + "' is not KEY=NUMBER");
+    }
+    if (kv.key == "hips" || kv.key == "tilt" || kv.key == "spine") {
+      if (value < 0.0f || value > 1000.0f) return fail(kv.key + " must be in [0, 1000]");
+      (kv.key == "hips" ? spec.hips : kv.key == "tilt" ? spec.tilt : spec.spine) = value;
+    } else if (kv.key == "turn") {
+      if (value < 0.0f || value > 180.0f) return fail("turn must be in [0, 180] degrees");
+      spec.turn_degrees = value;
+    } else if (kv.key == "iterations") {
+      int n = 0;
+      if (!ParseInt(kv.value, &n) || n < 1 || n > 100) {
+        return fail("iterations must be a whole number from 1 to 100");
+      }
+      spec.iterations = n;
+    } else {
+      return fail("unknown key '" + kv.key + "'");
+    }
+  }
+  *out = spec;
+  return true;
 }
 
 }  // namespace app

@@ -9,18 +9,53 @@
 
 namespace app {
 
-// One `--ik END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge]` argument. Positions are in the
-// scene's world space as loaded.
+// One `--ik END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body]` argument.
+// Positions are in the scene's world space as loaded.
 struct IkSpec {
   std::string end;  // end-effector joint name
   glm::vec3 target{0.0f};
   std::optional<glm::vec3> pole;
   float weight = 1.0f;  // 0..1
   float soft = 0.0f;    // 0..1, fraction of the chain length eased near full extension
-  bool hinge = false;
+  // The knee or elbow bends one way, about the bend its rest pose shows. Unset (the default, as in
+  // the window): on where the rest pose shows a bend, off for a straight chain; `hinge` asks for it
+  // on any chain (a straight one then reports hinge_axis_unusable), `nohinge` turns it off.
+  std::optional<bool> hinge;
+  // `body`: when the target is beyond the limb's reach, the body (hips, spine) moves to bring it
+  // within reach (full-body IK). END must be the end of an arm or leg.
+  bool body = false;
 };
 
 bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error);
+
+// One `--pin JOINT[=X,Y,Z][,weight=W]`: holds JOINT where the pose has it (or at the world point)
+// while the body moves. JOINT is a hand or foot, a joint of the body (hips, spine, chest, neck,
+// head) or an arm's or leg's first joint. `weight` (> 0, at most 1000) ranks pins that cannot all
+// hold.
+struct PinSpec {
+  std::string joint;
+  std::optional<glm::vec3> target;  // world space
+  float weight = 1.0f;
+};
+bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error);
+
+// One `--move JOINT=X,Y,Z`: places a joint of the body at the world point, before everything else
+// (the root or the hips move the whole body; pinned hands and feet re-solve).
+struct MoveSpec {
+  std::string joint;
+  glm::vec3 target{0.0f};  // world space
+};
+bool ParseMoveSpec(const std::string& text, MoveSpec* out, std::string* error);
+
+// `--body [hips=W][,tilt=W][,spine=W][,turn=DEG][,iterations=N]`: how much each part of the body
+// helps in full-body IK (weights in [0, 1000], 0: that part stays), the most a body joint may turn
+// (degrees, 0 to 180) and the iteration cap (1 to 100). Unset keys keep ik::FullBodyOptions'
+// defaults.
+struct BodySpec {
+  std::optional<float> hips, tilt, spine, turn_degrees;
+  std::optional<int> iterations;
+};
+bool ParseBodySpec(const std::string& text, BodySpec* out, std::string* error);
 
 // One `--aim BONE=X,Y,Z[,...]` or `--aim BONE=JOINT[,...]` argument: point BONE (from its joint
 // toward its child, or along axis=) at a world point or at another joint. Options: weight=W,

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "assets/exporter.h"
+#include "ik/limbs.h"
 
 namespace app {
 
@@ -97,6 +98,31 @@ EditState EditForRequests(const assets::Model& model, const ConstraintRequests& 
     chain.soft = request.options.soft;
     chain.weight = request.options.weight;
     chain.end_orientation = request.options.end_orientation;
+    chain.body_helps = request.body_helps;
+    edit.chains.push_back(chain);
+  }
+  // Pins and moves: a pinned hand or foot is its limb's two-bone chain on the pin (a chain's
+  // target holds the body whenever the body solve runs); a joint of the body is a body handle,
+  // held (a pin) or placed (a move). A pin without a point follows the animation.
+  edit.body_options = requests.body.options;
+  const std::vector<ik::Limb> limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
+  for (const ik::BodyEffector& effector : requests.body.effectors) {
+    ChainSettings chain;
+    std::string error;
+    const bool pin = effector.kind == ik::BodyEffector::Kind::kPin;
+    const bool limb_end = pin && std::any_of(limbs.begin(), limbs.end(), [&](const ik::Limb& limb) {
+                            return limb.chain.end == effector.joint;
+                          });
+    if (limb_end) {
+      if (!MakeChain(model, effector.joint, &chain, &error)) continue;
+    } else {
+      if (!MakeBody(model, effector.joint, &chain, &error)) continue;
+      chain.body_pin = pin;
+    }
+    if (effector.target_model) {
+      chain.mode = TargetMode::kPinned;
+      chain.pinned = *effector.target_model;
+    }
     edit.chains.push_back(chain);
   }
   for (const FabrikRequest& request : requests.fabrik) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/core/body_solve.h"
 #include "ik/kinematics.h"
 #include "ik/limbs.h"
 
@@ -30,6 +31,8 @@ const char* ConstraintKindName(ConstraintKind kind) {
       return "aim";
     case ConstraintKind::kFabrik:
       return "fabrik";
+    case ConstraintKind::kBody:
+      return "body";
   }
   return "two_bone";
 }
@@ -74,10 +77,20 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
          end_orientation == o.end_orientation && kind == o.kind && target_joint == o.target_joint &&
          spread == o.spread && spread_falloff == o.spread_falloff && use_up == o.use_up &&
          up == o.up && tolerance == o.tolerance && max_iterations == o.max_iterations &&
-         show_iterations == o.show_iterations;
+         show_iterations == o.show_iterations && body_helps == o.body_helps &&
+         body_pin == o.body_pin;
 }
 
 bool EditState::operator==(const EditState& o) const {
+  const ik::FullBodyOptions& mine = body_options;
+  const ik::FullBodyOptions& theirs = o.body_options;
+  if (mine.hips_translation_weight != theirs.hips_translation_weight ||
+      mine.hips_rotation_weight != theirs.hips_rotation_weight ||
+      mine.spine_weight != theirs.spine_weight || mine.max_body_turn != theirs.max_body_turn ||
+      mine.max_iterations != theirs.max_iterations || mine.tolerance != theirs.tolerance ||
+      mine.hinge != theirs.hinge) {
+    return false;
+  }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
       !(contacts == o.contacts) || limits.size() != o.limits.size()) {
     return false;
@@ -142,6 +155,11 @@ EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
       info.reach = 1e30f;
       break;
     }
+    case ConstraintKind::kBody:
+      info.effector = at(c.end);
+      info.start = at(c.end);
+      info.reach = 1e30f;
+      break;
   }
   return info;
 }
@@ -239,6 +257,35 @@ bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* ou
   return true;
 }
 
+bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::string* error) {
+  ik::BodyRig rig;
+  std::string why;
+  if (!ik::BuildBodyRig(model.skeleton, &rig, &why, &model.is_bone)) {
+    *error = "body handle: " + why;
+    return false;
+  }
+  if (joint < 0 || joint >= model.skeleton.joint_count()) {
+    *error = "body handle: no joint selected";
+    return false;
+  }
+  ik::BodyEffector move;
+  move.kind = ik::BodyEffector::Kind::kMove;
+  move.joint = joint;
+  move.target_model = glm::vec3(model.skeleton.rest_models()[joint][3]);
+  if (const std::string problem = BodyEffectorProblem(model.skeleton, rig, move);
+      !problem.empty()) {
+    *error = "body handle on " + model.skeleton.name(joint) + ": " + problem;
+    return false;
+  }
+  ChainSettings settings;
+  settings.kind = ConstraintKind::kBody;
+  settings.label = model.skeleton.name(joint) + " (body)";
+  settings.chain = {-1, -1, joint};
+  settings.pinned = glm::vec3(model.skeleton.rest_models()[joint][3]);
+  *out = settings;
+  return true;
+}
+
 std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
   std::vector<ChainSettings> chains;
   for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
@@ -249,6 +296,17 @@ std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
     settings.pinned = glm::vec3(model.skeleton.rest_models()[limb.chain.end][3]);
     chains.push_back(settings);
   }
+  ik::BodyRig rig;
+  if (!chains.empty() && ik::BuildBodyRig(model.skeleton, &rig, nullptr, &model.is_bone)) {
+    for (int joint : {rig.hips, rig.chest}) {
+      ChainSettings body;
+      std::string error;
+      if ((joint != rig.chest || rig.chest != rig.hips) && MakeBody(model, joint, &body, &error)) {
+        body.label = joint == rig.hips ? "Hips (body)" : "Chest (body)";  // by role, not name
+        chains.push_back(body);
+      }
+    }
+  }
   return chains;
 }
 
@@ -258,6 +316,8 @@ void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
   requests->ik.clear();
   requests->fabrik.clear();
   requests->aim.clear();
+  requests->body.effectors.clear();
+  requests->body.options = edit.body_options;
   requests->limits = edit.limits;
   chain_requests->assign(edit.chains.size(), RequestIndex{});
   const int n = skeleton.joint_count();
@@ -276,6 +336,7 @@ void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
         request.target.position = target;
         request.options = ChainOptions(c, time_seconds);
         request.options.bend_axis_local = ik::DetectBendAxis(skeleton, c.chain);
+        request.body_helps = c.body_helps;
         const ik::JointLimit* hinge = edit.limits.Find(c.chain.mid);
         if (hinge && hinge->type == ik::JointLimit::Type::kHinge) {
           ik::TwoBoneHingeFromLimit(skeleton, c.chain, *hinge, &request.options);
@@ -309,6 +370,19 @@ void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
         if (c.use_up) request.options.up_target_model = c.up;
         where.index = static_cast<int>(requests->aim.size());
         requests->aim.push_back(request);
+        break;
+      }
+      case ConstraintKind::kBody: {
+        // Left to the animation until moved: a hips handle at rest must not hold the hips back
+        // from a target the body helps with.
+        const bool moved = c.mode != TargetMode::kFollow || c.offset != glm::vec3(0.0f);
+        if (!moved && !c.body_pin) break;
+        ik::BodyEffector effector;
+        effector.kind = c.body_pin ? ik::BodyEffector::Kind::kPin : ik::BodyEffector::Kind::kMove;
+        effector.joint = c.chain.end;
+        effector.target_model = target;
+        where.index = static_cast<int>(requests->body.effectors.size());
+        requests->body.effectors.push_back(effector);
         break;
       }
     }
@@ -367,6 +441,7 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
   // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
   state->pose.locals = frame->unsolved_pose.locals;
   state->models = frame->unsolved_models;
+  SolveBody(model, frame->requests, state);
   SolveChains(skeleton, frame->requests.ik, state);
   SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
                    state);

@@ -30,8 +30,12 @@ enum class ConstraintKind {
   kTwoBone,  // chain.start / mid / end: the closed-form two-bone solver
   kAim,      // chain.end points at the target (or at target_joint); start and mid unused
   kFabrik,   // the chain from chain.start (root) down to chain.end reaches for the target
+  // chain.end is a joint of the body (hips, chest, ...) placed at the target by the full-body
+  // solve: the hips and spine move while the hands and feet of two-bone chains stay on their
+  // targets. Only once the user moved it (an offset, a pinned point) or with body_pin.
+  kBody,
 };
-const char* ConstraintKindName(ConstraintKind kind);  // "two_bone", "aim", "fabrik"
+const char* ConstraintKindName(ConstraintKind kind);  // "two_bone", "aim", "fabrik", "body"
 
 // One constraint of the viewer (a "chain" for short): its joints, its target and its options.
 struct ChainSettings {
@@ -45,6 +49,12 @@ struct ChainSettings {
   bool use_pole = false;
   glm::vec3 pole{0.0f};  // world space
   bool hinge = false;
+  // kTwoBone on a hand or foot: the body (hips, spine) moves to bring a target beyond the limb's
+  // reach within it (full-body IK).
+  bool body_helps = false;
+  // kBody: hold the joint at its target (a pin, below moves in priority) even where the user did
+  // not move it, instead of placing it only once moved.
+  bool body_pin = false;
   float soft = 0.0f;
   float weight = 1.0f;
   // Animated weight: (clip time in seconds, weight) keys, linear between them and held beyond;
@@ -82,7 +92,8 @@ struct EditState {
   std::vector<ChainSettings> chains;
   std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
   SceneContacts contacts;
-  ik::JointLimits limits;  // per joint, relative to its rest rotation; none unless set
+  ik::JointLimits limits;            // per joint, relative to its rest rotation; none unless set
+  ik::FullBodyOptions body_options;  // how much the hips and spine help (full-body IK)
 
   bool operator==(const EditState& other) const;
   bool operator!=(const EditState& other) const { return !(*this == other); }
@@ -119,12 +130,18 @@ bool MakeAim(const assets::Model& model, int joint, ChainSettings* out, std::str
 bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* out,
                 std::string* error);
 
-// The detected arms and legs (ik::DetectLimbs), enabled, following the animation with no offset.
+// A body handle on `joint` (kBody, following the animation), or false with the reason when the
+// body solve cannot place that joint.
+bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::string* error);
+
+// The detected arms and legs (ik::DetectLimbs), enabled, following the animation with no offset,
+// then body handles on the hips and the chest (ik::BuildBodyRig) when the model has them.
 // The hinge is on where the rest pose shows which way the knee or elbow bends, so dragging a
 // foot never bends its knee backwards.
 std::vector<ChainSettings> DefaultChains(const assets::Model& model);
 
 // Where each chain's result is: its kind's request (and result) index, -1 when not solved.
+// (kBody: the index of its effector in ConstraintRequests::body.effectors.)
 struct RequestIndex {
   ConstraintKind kind = ConstraintKind::kTwoBone;
   int index = -1;

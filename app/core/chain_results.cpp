@@ -29,6 +29,8 @@ const ik::TwoBoneIkResult* TwoBoneResultOf(const EditedFrame& frame, const PoseS
 bool ChainReached(const EditedFrame& frame, const PoseState& state, int chain) {
   if (chain < 0 || chain >= static_cast<int>(frame.chain_requests.size())) return false;
   const RequestIndex& where = frame.chain_requests[chain];
+  // A body handle not moved follows the animation: it is where its target is.
+  if (where.kind == ConstraintKind::kBody && where.index < 0) return true;
   if (where.index < 0) return false;
   switch (where.kind) {
     case ConstraintKind::kTwoBone:
@@ -38,6 +40,10 @@ bool ChainReached(const EditedFrame& frame, const PoseState& state, int chain) {
              state.fabrik[where.index].reached;
     case ConstraintKind::kAim:
       return where.index < static_cast<int>(state.aim.size()) && state.aim[where.index].reached;
+    case ConstraintKind::kBody:
+      // Explicit effectors come first in the body solve, in order.
+      return state.body_ran && where.index < static_cast<int>(state.body.effectors.size()) &&
+             state.body.effectors[where.index].reached;
   }
   return false;
 }
@@ -45,7 +51,9 @@ bool ChainReached(const EditedFrame& frame, const PoseState& state, int chain) {
 std::string ChainStatus(const EditedFrame& frame, const PoseState& state, int chain) {
   if (chain < 0 || chain >= static_cast<int>(frame.chain_requests.size())) return "off";
   const RequestIndex& where = frame.chain_requests[chain];
-  if (where.index < 0) return "off";
+  if (where.index < 0) {
+    return where.kind == ConstraintKind::kBody ? "free (drag the handle to move the body)" : "off";
+  }
   char text[160];
   switch (where.kind) {
     case ConstraintKind::kTwoBone: {
@@ -70,6 +78,19 @@ std::string ChainStatus(const EditedFrame& frame, const PoseState& state, int ch
                     r.degenerate ? ik::AimFallbackName(r.fallback)
                                  : (r.reached ? "aimed" : (r.limited ? "limited" : "missed")),
                     double(glm::degrees(r.angle_after)));
+      break;
+    }
+    case ConstraintKind::kBody: {
+      if (!state.body_ran || where.index >= static_cast<int>(state.body.effectors.size())) {
+        return "off";
+      }
+      const ik::BodyEffectorReport& r = state.body.effectors[where.index];
+      if (r.reached) {
+        std::snprintf(text, sizeof(text), "%s",
+                      r.kind == ik::BodyEffector::Kind::kPin ? "held" : "placed");
+      } else {
+        std::snprintf(text, sizeof(text), "missed by %.2g", double(r.error));
+      }
       break;
     }
   }

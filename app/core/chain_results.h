@@ -21,10 +21,12 @@ glm::vec3 ChainTargetNow(const ik::Skeleton& skeleton, const EditState& edit,
 // index out of range.
 const ik::TwoBoneIkResult* TwoBoneResultOf(const EditedFrame& frame, const PoseState& state,
                                            int chain);
-// Whether the chain's solver reached its target this frame (false when it was not solved).
+// Whether the chain's solver reached its target this frame (false when it was not solved; true for
+// a body handle left free, which is where its target is).
 bool ChainReached(const EditedFrame& frame, const PoseState& state, int chain);
 // One line for the panel: "off", "<case> <error>" (two-bone), "<reached|missed|fallback> <n> it
-// <error>" (FABRIK), "<aimed|limited|missed|fallback> <angle> deg" (aim).
+// <error>" (FABRIK), "<aimed|limited|missed|fallback> <angle> deg" (aim), "placed", "held",
+// "missed by <error>" or "free (...)" (body handles).
 std::string ChainStatus(const EditedFrame& frame, const PoseState& state, int chain);
 
 }  // namespace app

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/core/body_solve.h"
 #include "assets/animation.h"
 #include "ik/kinematics.h"
 
@@ -29,7 +30,10 @@ bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& spe
     request.options.pole_model = spec.pole;
     request.options.weight = spec.weight;
     request.options.soft = spec.soft;
-    request.options.hinge = spec.hinge;
+    const std::optional<glm::vec3> bend = ik::DetectBendAxis(skeleton, *chain);
+    request.options.hinge = spec.hinge.value_or(bend.has_value());
+    request.options.bend_axis_local = bend;
+    request.body_helps = spec.body;
     out->push_back(request);
   }
   return true;
@@ -174,12 +178,16 @@ void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const std::vector<IkChainRequest>& requests, PoseState* state) {
   SamplePose(model, clip_time, &state->pose);
   ik::LocalToModel(model.skeleton, state->pose, &state->models);
+  state->body_ran = false;
   SolveChains(model.skeleton, requests, state);
 }
 
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const ConstraintRequests& requests, PoseState* state) {
-  EvaluatePose(model, clip_time, requests.ik, state);
+  SamplePose(model, clip_time, &state->pose);
+  ik::LocalToModel(model.skeleton, state->pose, &state->models);
+  SolveBody(model, requests, state);
+  SolveChains(model.skeleton, requests.ik, state);
   SolveConstraints(model.skeleton, requests.fabrik, requests.aim, requests.limits, state);
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/core/args.h"
+#include "app/core/body_request.h"
 #include "assets/model.h"
 #include "ik/aim.h"
 #include "ik/fabrik.h"
@@ -21,6 +22,9 @@ struct IkChainRequest {
   ik::TwoBoneChain chain;
   ik::TwoBoneTarget target;  // model (= world) space
   ik::TwoBoneIkOptions options;
+  // The body moves to bring the target within the limb's reach (full-body IK; chain.end is a
+  // hand or foot of the body rig). See SolveBody.
+  bool body_helps = false;
 };
 
 // A points-at constraint resolved against a skeleton.
@@ -39,9 +43,11 @@ struct FabrikRequest {
   ik::FabrikOptions options;
 };
 
-// Everything a pose is solved with besides the clip: two-bone chains, FABRIK chains, aims (solved
-// in that order) and the joint limits they respect.
+// Everything a pose is solved with besides the clip: the body (pins, moves, targets the body helps
+// with), two-bone chains, FABRIK chains, aims (solved in that order) and the joint limits they
+// respect.
 struct ConstraintRequests {
+  BodyRequest body;
   std::vector<IkChainRequest> ik;
   std::vector<FabrikRequest> fabrik;
   std::vector<AimRequest> aim;
@@ -49,7 +55,8 @@ struct ConstraintRequests {
 };
 
 // Turns command-line specs into chain requests; fails naming the spec when its END joint does not
-// exist or has fewer than two ancestors.
+// exist or has fewer than two ancestors. The hinge follows IkSpec::hinge (by default on where the
+// rest pose shows the bend, as in the window), with the rest bend axis.
 bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& specs,
                     std::vector<IkChainRequest>* out, std::string* error);
 
@@ -75,6 +82,15 @@ struct PoseState {
   std::vector<ik::AimResult> aim;
   ik::AimWorkspace aim_workspace;  // scratch for the aims, kept so that frames allocate nothing
   ik::FabrikWorkspace fabrik_workspace;  // scratch of the FABRIK solves (reused every frame)
+  // The full-body solve (SolveBody): whether it ran this frame, its result and its scratch.
+  bool body_ran = false;
+  ik::FullBodyResult body;
+  // Per effector of `body`: the index of the explicit effector in BodyRequest::effectors, or
+  // -1 - i for the two-bone request i that took part.
+  std::vector<int> body_sources;
+  std::vector<ik::BodyEffector> body_effectors;
+  ik::FullBodyWorkspace body_workspace;
+  BodyRigCache body_rig;
 };
 
 // Solves the FABRIK and aim requests (in that order) on state->pose / state->models, with the
@@ -92,10 +108,11 @@ void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>
                  PoseState* state);
 
 // SamplePose, forward kinematics and SolveChains into *state (its buffers are reused between
-// calls).
+// calls); no body solve.
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const std::vector<IkChainRequest>& requests, PoseState* state);
-// The same with every kind of constraint.
+// The same with every kind of constraint: the body solve (SolveBody) first, then the chains,
+// FABRIK and aims.
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const ConstraintRequests& requests, PoseState* state);
 

@@ -135,6 +135,52 @@ Json FabrikJson(const assets::Model& model, const std::vector<FabrikRequest>& re
   return entries;
 }
 
+Json BodyJson(const assets::Model& model, const ConstraintRequests& requests,
+              const PoseState& state) {
+  if (!state.body_ran || !state.body.valid) return nullptr;
+  const ik::Skeleton& skeleton = model.skeleton;
+  const ik::FullBodyResult& r = state.body;
+  Json body;
+  body["reached"] = r.reached;
+  body["iterations"] = r.iterations;
+  body["max_error"] = Rounded(r.max_error);
+  body["tolerance"] = Rounded(r.tolerance_model);
+  body["limited"] = r.limited;
+  const ik::BodyRig* rig = state.body_rig.Last();
+  body["hips"] = rig ? NameOrNull(skeleton, rig->hips) : Json(nullptr);
+  body["hips_offset"] = ToJson(r.hips_offset_model);
+  Json effectors = Json::array();
+  for (size_t i = 0; i < r.effectors.size(); ++i) {
+    const ik::BodyEffectorReport& e = r.effectors[i];
+    Json entry;
+    entry["kind"] = ik::BodyEffectorKindName(e.kind);
+    entry["joint"] = NameOrNull(skeleton, e.joint);
+    const int source = i < state.body_sources.size() ? state.body_sources[i] : 0;
+    if (source >= 0) {
+      const bool pin = source < static_cast<int>(requests.body.effectors.size()) &&
+                       requests.body.effectors[source].kind == ik::BodyEffector::Kind::kPin;
+      entry["from"] = pin ? "pin" : "move";
+    } else {
+      entry["from"] = "ik";
+      entry["ik_index"] = -1 - source;
+    }
+    entry["target"] = ToJson(e.target_model);
+    entry["position"] = ToJson(e.position_model);
+    entry["error"] = Rounded(e.error);
+    entry["reached"] = e.reached;
+    effectors.push_back(entry);
+  }
+  body["effectors"] = effectors;
+  Json moved = Json::array();
+  for (const ik::BodyJointChange& change : r.moved) {
+    moved.push_back({{"joint", NameOrNull(skeleton, change.joint)},
+                     {"translation", ToJson(change.translation_model)},
+                     {"turn", Rounded(glm::degrees(change.turn))}});
+  }
+  body["moved"] = moved;
+  return body;
+}
+
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions) {
   Json meshes = Json::array();

@@ -38,6 +38,16 @@ Json AimJson(const assets::Model& model, const std::vector<AimRequest>& requests
 Json FabrikJson(const assets::Model& model, const std::vector<FabrikRequest>& requests,
                 const PoseState& state);
 
+// `body` (the full-body solve, when it ran; null otherwise): reached (every pin, move and target
+// within tolerance), iterations, max_error, tolerance (model units), limited, hips and
+// hips_offset, `effectors` (kind pin/move/target, joint, from: "pin" or "move" for an explicit pin
+// or move (--pin, --move, a body handle), "ik" with ik_index for a two-bone request that took part
+// — as a target the body helps with, or as a pin holding the body back —, target, position,
+// error, reached) and
+// `moved` (each joint the solve changed: joint, translation, turn in degrees).
+Json BodyJson(const assets::Model& model, const ConstraintRequests& requests,
+              const PoseState& state);
+
 // `meshes`: name, skinned, positions (world space, after skinning).
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "app/core/args.h"
+#include "app/core/body_solve.h"
 #include "app/core/import_process.h"
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
@@ -11,9 +12,10 @@
 
 namespace app {
 
-bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
+bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
                       ConstraintRequests* requests, std::string* error_out) {
   std::string& error = *error_out;
+  const ik::Skeleton& skeleton = model.skeleton;
   std::vector<IkSpec> specs;
   for (const std::string& text : args.ik) {
     IkSpec spec;
@@ -42,7 +44,24 @@ bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
   if (!ResolveConstraintSpecs(skeleton, aims, fabriks, limits, requests, &error)) {
     return false;
   }
-  return true;
+  std::vector<PinSpec> pins;
+  for (const std::string& text : args.pin) {
+    PinSpec spec;
+    if (!ParsePinSpec(text, &spec, &error)) return false;
+    pins.push_back(spec);
+  }
+  std::vector<MoveSpec> moves;
+  for (const std::string& text : args.move) {
+    MoveSpec spec;
+    if (!ParseMoveSpec(text, &spec, &error)) return false;
+    moves.push_back(spec);
+  }
+  std::optional<BodySpec> body;
+  if (!args.body.empty()) {
+    body.emplace();
+    if (!ParseBodySpec(args.body, &*body, &error)) return false;
+  }
+  return ResolveBodySpecs(model, specs, pins, moves, body, requests, &error);
 }
 
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,

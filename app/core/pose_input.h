@@ -32,6 +32,9 @@ struct PoseArgs {
   std::vector<std::string> aim;     // raw --aim values
   std::vector<std::string> fabrik;  // raw --fabrik values
   std::vector<std::string> limit;   // raw --limit values
+  std::vector<std::string> pin;     // raw --pin values
+  std::vector<std::string> move;    // raw --move values
+  std::string body;                 // raw --body value ("" when not given)
 };
 
 // Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or
@@ -40,9 +43,9 @@ struct PoseArgs {
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,
                         std::string* error);
 
-// Parses and resolves the --ik, --aim, --fabrik and --limit values of `args` against a skeleton;
-// false with a message naming the bad argument.
-bool ParseConstraints(const PoseArgs& args, const ik::Skeleton& skeleton,
+// Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move and --body values of
+// `args` against a model; false with a message naming the bad argument.
+bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
                       ConstraintRequests* requests, std::string* error);
 
 // Checks --anim's clip index against `model`'s clips: true when it names one, or when it is -1

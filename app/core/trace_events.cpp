@@ -73,6 +73,7 @@ Json DragEndEvent(const assets::Model& model, const EditState& edit, const Edite
   if (settings.use_pole) event["options"]["pole"] = ToJson(settings.pole);
   event["handle_px"] = PixelJson(drag.handle_px);
   if (playback.clip >= 0) event["anim"] = AnimJson(playback);
+  if (state.body_ran) event["body"] = BodyJson(model, frame.requests, state);
   return event;
 }
 

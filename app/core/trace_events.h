@@ -43,7 +43,8 @@ Json ReadyEvent(const glm::ivec2& window_size, const assets::Model& model, const
 // `drag_end`, when a handle drag of chain `chain` completes (after the final solve): end joint,
 // label, the gizmo part dragged, target, effector, kind, reached, status (two-bone chains: case,
 // error, mid joint before and after), the frames of this drag and their mean time against the
-// idle frames', the chain's options, the handle's position and the clip and time.
+// idle frames', the chain's options, the handle's position, the clip and time, and `body`
+// (BodyJson) when the body solve ran.
 struct DragEnd {
   int chain = -1;
   std::string part;  // GizmoPartName of the part dragged

@@ -116,7 +116,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
   }
   ConstraintRequests requests;
   std::string error;
-  if (!ParseConstraints(args_.pose, model.skeleton, &requests, &error)) {
+  if (!ParseConstraints(args_.pose, model, &requests, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
   // Added to the detected limbs, pinned at their targets; an --ik on a detected limb replaces it.
@@ -134,6 +134,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
     }
   }
   edit_.limits = extra.limits;
+  edit_.body_options = extra.body_options;
   recorder_.Reset(edit_);  // the command line's constraints are where undo stops
   return true;
 }

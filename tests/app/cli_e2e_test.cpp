@@ -538,6 +538,83 @@ TEST(CliConstraints, BadSpecsExitTwoNamingTheArgument) {
   ExpectBadInput({"pose", "--limit", "Neck=hinge,0,0,0,-10,10"}, "axis");
 }
 
+TEST(CliBody, MovingTheHipsKeepsPinnedFeetAndReportsEachPin) {
+  const json rest = RunJson({"pose"});
+  const glm::vec3 hips = JointWorld(rest, "Hips") + glm::vec3(0.0f, -0.2f, 0.05f);
+  char move[120];
+  std::snprintf(move, sizeof(move), "Hips=%.6f,%.6f,%.6f", double(hips.x), double(hips.y),
+                double(hips.z));
+  const json pose = RunJson({"pose", "--pin", "LeftFoot", "--pin", "RightFoot", "--move", move});
+  ASSERT_FALSE(pose.is_discarded());
+  ASSERT_TRUE(pose.contains("body")) << pose.dump();
+  const json& body = pose["body"];
+  EXPECT_EQ(body["reached"], true);
+  EXPECT_EQ(body["hips"], "Hips");
+  EXPECT_GE(body["iterations"].get<int>(), 1);
+  ASSERT_EQ(body["effectors"].size(), 3u);
+  EXPECT_EQ(body["effectors"][0]["kind"], "move");
+  for (int e = 1; e < 3; ++e) {
+    const json& pin = body["effectors"][e];
+    EXPECT_EQ(pin["kind"], "pin");
+    EXPECT_EQ(pin["from"], "pin");
+    EXPECT_LT(pin["error"].get<double>(), 1e-4);
+    const std::string foot = pin["joint"];
+    EXPECT_LT(glm::length(JointWorld(pose, foot) - JointWorld(rest, foot)), 1e-4f) << foot;
+  }
+  EXPECT_LT(glm::length(JointWorld(pose, "Hips") - hips), 1e-4f);
+  EXPECT_FALSE(body["moved"].empty());
+  // Without pins or moves there is no body solve and no `body` field.
+  EXPECT_FALSE(rest.contains("body"));
+}
+
+TEST(CliBody, AFarHandTargetIsReachedWhenTheBodyHelps) {
+  const char* far = "RightHand=-0.75,0.75,0.55";
+  const json alone = RunJson({"pose", "--ik", far});
+  ASSERT_EQ(alone["ik"].size(), 1u);
+  EXPECT_EQ(alone["ik"][0]["reached"], false);
+  const json helped = RunJson(
+      {"pose", "--ik", std::string(far) + ",body", "--pin", "LeftFoot", "--pin", "RightFoot"});
+  EXPECT_EQ(helped["ik"][0]["reached"], true) << helped["ik"][0].dump();
+  EXPECT_EQ(helped["body"]["reached"], true) << helped["body"].dump();
+  EXPECT_EQ(helped["body"]["effectors"][0]["kind"], "pin");
+  EXPECT_EQ(helped["body"]["effectors"][2]["kind"], "target");
+  EXPECT_EQ(helped["body"]["effectors"][2]["from"], "ik");
+  EXPECT_EQ(helped["body"]["effectors"][2]["ik_index"], 0);
+}
+
+TEST(CliBody, BadBodyArgumentsExitTwoNamingThem) {
+  ExpectBadInput({"pose", "--pin", "NoSuchJoint"}, "--pin NoSuchJoint");
+  ExpectBadInput({"pose", "--pin", "LeftLeg"}, "use that end instead");
+  ExpectBadInput({"pose", "--move", "Hips=0,1"}, "--move 'Hips=0,1'");
+  ExpectBadInput({"pose", "--ik", "Head=0,2,0,body"}, "not the end of an arm or leg");
+  ExpectBadInput(
+      {"render", "-o", TempPath("never.png"), "--pin", "LeftFoot", "--ik", "LeftFoot=0,0.1,0"},
+      "already given by --ik LeftFoot");
+  ExpectBadInput({"export", "-o", TempPath("never.glb"), "--body", "spine=2000"}, "--body");
+  EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
+}
+
+TEST(CliBody, ExportBakesTheBodySolveIntoTheClip) {
+  const std::string out = TempPath("body_baked.glb");
+  const std::vector<std::string> body = {"--pin",     "LeftFoot", "--pin",
+                                         "RightFoot", "--move",   "Hips=0,0.8,0.1"};
+  std::vector<std::string> args = {"export", "-o", out, "--anim", "0", "--bake"};
+  args.insert(args.end(), body.begin(), body.end());
+  const testproc::Result r = testproc::Skelview(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* time : {"0", "0.5333333"}) {
+    std::vector<std::string> posed = {"pose", "--anim", "0", "--time", time};
+    posed.insert(posed.end(), body.begin(), body.end());
+    const json expected = RunJson(posed);
+    const json baked = RunJson({"pose", out, "--anim", "0", "--time", time});
+    for (const char* joint : {"Hips", "LeftFoot", "RightFoot", "LeftLeg", "Head"}) {
+      EXPECT_LT(glm::length(JointWorld(expected, joint) - JointWorld(baked, joint)), 1e-4f)
+          << joint << " at t=" << time;
+    }
+    EXPECT_LT(glm::length(JointWorld(baked, "Hips") - glm::vec3(0.0f, 0.8f, 0.1f)), 1e-4f);
+  }
+}
+
 TEST(CliConstraints, HingeLimitOnTheKneeBoundsTheTwoBoneSolver) {
   // A knee allowed only 0..20 degrees of extra bend cannot fold the leg up to the hip.
   const json free_leg = RunJson({"pose", "--ik", "LeftFoot=0.1,0.55,-0.25,hinge"});

@@ -200,7 +200,7 @@ TEST(Panels, RemovingAChainForgetsTheActiveOneAndIsOneEdit) {
   ASSERT_TRUE(ui.Hover("panel", ImHashStr("Remove", 0, chain_node), draw));
   requests.clear();
   ui.Click(draw);
-  ASSERT_EQ(scene.edit.chains.size(), 3u);
+  ASSERT_EQ(scene.edit.chains.size(), 5u);
   EXPECT_EQ(scene.edit.chains[0].label, "RightLeg");
   EXPECT_EQ(selection.active_chain, -1);
   EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kEdited});

@@ -188,3 +188,70 @@ TEST(ClampClipTime, ClampsIntoTheClipAndSaysSo) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ParseIkSpec, HingeDefaultsToTheRestBendAndBodyIsAFlag) {
+  app::IkSpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseIkSpec("LeftFoot=0,0,0", &spec, &error)) << error;
+  EXPECT_FALSE(spec.hinge.has_value());  // ResolveIkSpecs decides from the rest pose
+  EXPECT_FALSE(spec.body);
+  ASSERT_TRUE(app::ParseIkSpec("LeftFoot=0,0,0,nohinge,body", &spec, &error)) << error;
+  EXPECT_EQ(spec.hinge, std::optional<bool>(false));
+  EXPECT_TRUE(spec.body);
+  EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0,0,0,hinge,nohinge", &spec, &error));
+  EXPECT_NE(error.find("hinge and nohinge given together"), std::string::npos) << error;
+  EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0,0,0,body=1", &spec, &error));
+}
+
+TEST(ParsePinSpec, AJointAloneOrAtAPointWithAWeight) {
+  app::PinSpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParsePinSpec("mixamorig:LeftFoot", &spec, &error)) << error;
+  EXPECT_EQ(spec.joint, "mixamorig:LeftFoot");
+  EXPECT_FALSE(spec.target.has_value());
+  EXPECT_EQ(spec.weight, 1.0f);
+  ASSERT_TRUE(app::ParsePinSpec("LeftFoot,weight=3", &spec, &error)) << error;
+  EXPECT_FALSE(spec.target.has_value());
+  EXPECT_EQ(spec.weight, 3.0f);
+  ASSERT_TRUE(app::ParsePinSpec("LeftFoot=1,2,-3,weight=0.5", &spec, &error)) << error;
+  EXPECT_EQ(spec.target, std::optional<glm::vec3>(glm::vec3(1, 2, -3)));
+  EXPECT_EQ(spec.weight, 0.5f);
+  for (const char* bad : {"", "=1,2,3", "LeftFoot=1,2", "LeftFoot=1,2,nan", "LeftFoot,weight=0",
+                          "LeftFoot,weight=2000", "LeftFoot=1,2,3,size=4", "LeftFoot,up"}) {
+    EXPECT_FALSE(app::ParsePinSpec(bad, &spec, &error)) << bad;
+    EXPECT_EQ(error.rfind(std::string("--pin '") + bad + "'", 0), 0u) << error;
+  }
+}
+
+TEST(ParseMoveSpec, AJointAndExactlyThreeCoordinates) {
+  app::MoveSpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseMoveSpec("Hips=0,0.8,0.1", &spec, &error)) << error;
+  EXPECT_EQ(spec.joint, "Hips");
+  EXPECT_EQ(spec.target, glm::vec3(0.0f, 0.8f, 0.1f));
+  for (const char* bad : {"Hips", "Hips=0,1", "Hips=0,1,2,3", "=0,1,2", "Hips=0,inf,1"}) {
+    EXPECT_FALSE(app::ParseMoveSpec(bad, &spec, &error)) << bad;
+    EXPECT_NE(error.find("--move '"), std::string::npos) << error;
+  }
+}
+
+TEST(ParseBodySpec, WeightsTurnAndIterationsWithinTheirRanges) {
+  app::BodySpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseBodySpec("hips=2,tilt=0,spine=0.5,turn=30,iterations=8", &spec, &error))
+      << error;
+  EXPECT_EQ(spec.hips, std::optional<float>(2.0f));
+  EXPECT_EQ(spec.tilt, std::optional<float>(0.0f));
+  EXPECT_EQ(spec.spine, std::optional<float>(0.5f));
+  EXPECT_EQ(spec.turn_degrees, std::optional<float>(30.0f));
+  EXPECT_EQ(spec.iterations, std::optional<int>(8));
+  for (const char* bad : {"hips=-1", "spine=1001", "turn=181", "iterations=0", "iterations=2.5",
+                          "neck=1", "hips", ""}) {
+    EXPECT_FALSE(app::ParseBodySpec(bad, &spec, &error)) << bad;
+    EXPECT_EQ(error.rfind(std::string("--body '") + bad + "'", 0), 0u) << error;
+  }
+}
+
+}  // namespace

@@ -112,9 +112,20 @@ TEST(LimbsOnModels, ModelsWithoutLimbsHaveNone) {
 
 TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
   const auto chains = app::DefaultChains(Builtin());
-  ASSERT_EQ(chains.size(), 4u);
+  // Four limbs, then the body handles on the hips and the chest (free until dragged).
+  ASSERT_EQ(chains.size(), 6u);
+  const ik::Skeleton& skeleton = Builtin().skeleton;
+  EXPECT_EQ(chains[4].kind, app::ConstraintKind::kBody);
+  EXPECT_EQ(skeleton.name(chains[4].chain.end), "Hips");
+  EXPECT_EQ(chains[5].kind, app::ConstraintKind::kBody);
+  EXPECT_EQ(skeleton.name(chains[5].chain.end), "Spine2");  // where the arms hang from
+  EXPECT_EQ(chains[4].label, "Hips (body)");
+  EXPECT_EQ(chains[5].label, "Chest (body)");
   for (const app::ChainSettings& c : chains) {
     EXPECT_TRUE(c.enabled);
+    EXPECT_FALSE(c.body_helps);
+    EXPECT_FALSE(c.body_pin);
+    if (c.kind == app::ConstraintKind::kBody) continue;
     EXPECT_EQ(c.mode, app::TargetMode::kFollow);
     EXPECT_EQ(c.offset, glm::vec3(0.0f));
     EXPECT_TRUE(c.hinge) << c.label << ": the built-in character's knees and elbows are bent";
@@ -205,11 +216,15 @@ TEST(ChainTargets, RequestsOnlyForEnabledChains) {
   std::vector<app::RequestIndex> where;
   app::BuildRequests(model.skeleton, edit, models, 0.0f, &requests, &where);
   ASSERT_EQ(requests.ik.size(), 3u);
-  ASSERT_EQ(where.size(), 4u);
+  ASSERT_EQ(where.size(), 6u);
   EXPECT_EQ(where[0].index, 0);
   EXPECT_EQ(where[1].index, -1);
   EXPECT_EQ(where[2].index, 1);
   EXPECT_EQ(where[3].index, 2);
+  // The body handles are left to the animation until moved: no body effector.
+  EXPECT_EQ(where[4].index, -1);
+  EXPECT_EQ(where[5].index, -1);
+  EXPECT_TRUE(requests.body.effectors.empty());
   // With no offset the target is the effector itself: the solve leaves the pose unchanged.
   EXPECT_EQ(requests.ik[0].target.position, glm::vec3(models[edit.chains[0].chain.end][3]));
   EXPECT_TRUE(requests.ik[0].options.bend_axis_local.has_value());

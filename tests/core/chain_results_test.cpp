@@ -51,12 +51,17 @@ TEST(ChainResults, EachKindReportsItsOwnResultAndDisabledChainsAreOff) {
   EXPECT_FALSE(app::ChainReached(frame, state, 1));
   EXPECT_EQ(app::ChainStatus(frame, state, 1), "off");
   // The aim and the FABRIK chain have no two-bone result but a status of their own.
-  EXPECT_EQ(app::TwoBoneResultOf(frame, state, 4), nullptr);
-  EXPECT_NE(app::ChainStatus(frame, state, 4).find("deg"), std::string::npos);
-  EXPECT_EQ(app::TwoBoneResultOf(frame, state, 5), nullptr);
-  EXPECT_NE(app::ChainStatus(frame, state, 5).find(" it "), std::string::npos);
+  EXPECT_EQ(app::TwoBoneResultOf(frame, state, 6), nullptr);
+  EXPECT_NE(app::ChainStatus(frame, state, 6).find("deg"), std::string::npos);
+  EXPECT_EQ(app::TwoBoneResultOf(frame, state, 7), nullptr);
+  EXPECT_NE(app::ChainStatus(frame, state, 7).find(" it "), std::string::npos);
+  // A body handle not moved: free, and the body solve did not run.
+  EXPECT_EQ(edit.chains[4].kind, app::ConstraintKind::kBody);
+  EXPECT_EQ(app::ChainStatus(frame, state, 4).rfind("free", 0), 0u);
+  EXPECT_TRUE(app::ChainReached(frame, state, 4));  // it is where its target is
+  EXPECT_FALSE(state.body_ran);
   // Out of range.
-  EXPECT_EQ(app::ChainStatus(frame, state, 6), "off");
+  EXPECT_EQ(app::ChainStatus(frame, state, 8), "off");
   EXPECT_FALSE(app::ChainReached(frame, state, -1));
 }
 

@@ -32,6 +32,7 @@ Fixture Evaluated() {
   const assets::Model& model = Builtin();
   Fixture f;
   f.edit.chains = app::DefaultChains(model);
+  f.edit.chains.resize(4);  // the limbs (the body handles have tests of their own)
   f.edit.chains[0].offset = {0.0f, 0.05f, 0.0f};
   f.playback.clip = model.FindClip("Walk");
   f.playback.time = 0.25f;

@@ -34,8 +34,7 @@ class DragTest(xs.XvfbTestCase):
     def solve_with_cli(self, drag):
         """What `skelview pose` computes for the same target, pose and options."""
         spec = "LeftFoot=%r,%r,%r" % tuple(drag["target"])
-        if drag["options"]["hinge"]:
-            spec += ",hinge"
+        spec += ",hinge" if drag["options"]["hinge"] else ",nohinge"
         args = [self.binary, "pose", "--ik", spec]
         if "anim" in drag:
             args += ["--anim", str(drag["anim"]["index"]), "--time", repr(drag["anim"]["time"])]
@@ -120,6 +119,41 @@ class DragTest(xs.XvfbTestCase):
         self.assertAlmostEqual(drag["target"][0], hand["target"][0], delta=1e-5)
         self.assertAlmostEqual(drag["target"][2], hand["target"][2], delta=1e-5)
         self.assertGreater(drag["target"][1], hand["target"][1] + 0.02)
+
+
+class BodyDragTest(xs.XvfbTestCase):
+    """The hips handle drags the whole body while the hands and feet stay on their targets."""
+
+    def test_dragging_the_hips_handle_lowers_the_body_and_keeps_hands_and_feet(self):
+        viewer = self.start()
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        hips = next(c for c in ready["chains"] if c["label"] == "Hips (body)")
+        x0, y0 = hips["handle_px"]
+        viewer.drag(x0, y0, x0 + 8, y0 + 60)
+        drag = viewer.wait_event("drag_end")
+        self.assertEqual(drag["kind"], "body")
+        self.assertEqual(drag["end"], "Hips")
+        self.assertTrue(drag["reached"], drag)
+        self.assertAlmostEqual(drag["handle_px"][1], y0 + 60, delta=1.5)
+        self.assertLess(dist(drag["effector"], drag["target"]), 1e-4)
+        # The hips went down with the cursor; every hand and foot held the body as a pin.
+        self.assertGreater(hips["target"][1] - drag["target"][1], 0.05)
+        body = drag["body"]
+        self.assertTrue(body["reached"], body)
+        pins = {e["joint"]: e for e in body["effectors"] if e["from"] == "ik"}
+        self.assertEqual(set(pins), {"LeftFoot", "RightFoot", "LeftHand", "RightHand"})
+        for name, pin in pins.items():
+            self.assertEqual(pin["kind"], "pin", name)
+            self.assertLess(pin["error"], 1e-4, (name, pin))
+            self.assertLess(dist(pin["position"], pin["target"]), 1e-4, name)
+        viewer.screenshot(os.path.join(self.shots, "hips_dragged.png"))
+        # Undo puts the hips handle back where it was.
+        viewer.key("ctrl+z")
+        undo = viewer.wait_event("undo")
+        target = next(c["target"] for c in undo["chains"] if c["end"] == "Hips")
+        self.assertLess(abs(target[1] - hips["target"][1]), 0.02)
+        self.assertEqual(viewer.quit(), 0)
 
 
 class ConstraintDragTest(xs.XvfbTestCase):

@@ -75,7 +75,7 @@ class WindowTest(xs.XvfbTestCase):
         self.assertEqual(started["path"], path)
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
-        self.assertEqual(done["chains"], 4)
+        self.assertEqual(done["chains"], 6)  # 4 limbs, hips and chest handles
         self.assertEqual(viewer.quit(), 0)
 
     def test_frame_limit_quits_cleanly(self):
@@ -105,7 +105,7 @@ class WindowTest(xs.XvfbTestCase):
         viewer.key("ctrl+r")
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], path)
-        self.assertEqual(done["chains"], 4)
+        self.assertEqual(done["chains"], 6)  # 4 limbs, hips and chest handles
         self.assertEqual(viewer.quit(), 0)
 
     def test_file_export_writes_the_pose(self):

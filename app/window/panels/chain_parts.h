@@ -11,6 +11,11 @@ void DrawTwoBoneOptions(const ik::TwoBoneIkResult* result, float model_size, Cha
                         Requests* out);
 void DrawTwoBoneEnd(const ik::TwoBoneIkResult* result, ChainSettings* chain, Requests* out);
 
+// Body handles: hold (pin) or free, the body solve's result, and the body options of the edit
+// (how much hips and spine help).
+void DrawBodyOptions(const PoseState& state, ChainSettings* chain, ik::FullBodyOptions* options,
+                     Requests* out);
+
 // Aims: the joint aimed at, spread over ancestors, falloff, up reference.
 void DrawAimOptions(const ik::Skeleton& skeleton, float model_size, ChainSettings* chain,
                     Requests* out);

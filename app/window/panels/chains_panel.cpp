@@ -29,6 +29,9 @@ void DrawDescription(const ik::Skeleton& skeleton, const ChainSettings& chain) {
           "aim: %s points at %s", skeleton.name(chain.chain.end).c_str(),
           chain.target_joint >= 0 ? skeleton.name(chain.target_joint).c_str() : "its target");
       break;
+    case ConstraintKind::kBody:
+      ImGui::TextDisabled("body: %s; hands and feet stay", skeleton.name(chain.chain.end).c_str());
+      break;
   }
 }
 
@@ -115,8 +118,11 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
     case ConstraintKind::kTwoBone:
       DrawTwoBoneOptions(result, model_size, &chain, out);
       break;
+    case ConstraintKind::kBody:
+      DrawBodyOptions(in.state, &chain, &edit->body_options, out);
+      break;
   }
-  DrawWeight(clip_time, &chain, out);
+  if (chain.kind != ConstraintKind::kBody) DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
   if (Edited(ImGui::Button("Reset target (R)"), out)) {
     ResetChainTarget(&chain, EffectorOf(in, *edit, i));
