@@ -40,8 +40,16 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kRedo:
         Redo();
         break;
+      case RequestKind::kResetTarget:
+        if (request.index >= 0 && request.index < static_cast<int>(edit_.chains.size())) {
+          ResetTarget(request.index);
+        }
+        break;
       case RequestKind::kResetAllTargets:
         ResetAllTargets();
+        break;
+      case RequestKind::kResetPose:
+        ResetPose();
         break;
       case RequestKind::kFrameCamera:
         FrameCamera();
@@ -194,6 +202,12 @@ void Viewer::ResetAllTargets() {
   }
   recorder_.Changed(edit_);
   WriteTargetsTrace("reset");
+}
+
+void Viewer::ResetPose() {
+  edit_.joint_rotations.clear();
+  Update(0.0);  // the effectors of the pose without the edited rotations
+  ResetAllTargets();
 }
 
 void Viewer::Export(const std::string& path, bool bake) {

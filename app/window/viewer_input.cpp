@@ -75,7 +75,10 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       break;
     case SDLK_LEFT:
     case SDLK_RIGHT:  // step one frame
-      if (playback_.clip >= 0) StepPlayback(code == SDLK_RIGHT ? 1 : -1, &playback_);
+      if (playback_.clip >= 0) {
+        StepPlayback(code == SDLK_RIGHT ? 1 : -1, PlaybackFrameRate(current_->model, playback_),
+                     &playback_);
+      }
       break;
     case SDLK_r:
       if (selection_.hover_chain >= 0) {

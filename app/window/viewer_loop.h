@@ -81,6 +81,7 @@ class Viewer {
   void Redo();
   void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event
   void ResetAllTargets();
+  void ResetPose();  // edited joint rotations dropped, every target reset: one step, one `reset`
   void Export(const std::string& path, bool bake);
   void SaveScreenshot();
   void ShowMessage(const std::string& text, bool error);

@@ -206,6 +206,66 @@ TEST(Panels, RemovingAChainForgetsTheActiveOneAndIsOneEdit) {
   EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kEdited});
 }
 
+TEST(Panels, ResetButtonsAskTheLoopLikeTheRKeyAndEditNothingThemselves) {
+  Scene scene;
+  scene.edit.chains[0].offset = glm::vec3(0.1f, 0.0f, 0.0f);  // a moved target to reset
+  scene.edit.joint_rotations[3] = glm::quat(glm::vec3(0.3f, 0.0f, 0.0f));
+  HeadlessUi ui;
+  app::Selection selection;
+  app::Requests requests;
+  const auto draw = [&] {
+    app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
+  };
+  ui.Frame(draw);
+  const app::EditState before = scene.edit;
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Reset pose"), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetPose});
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Reset all targets"), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetAllTargets});
+  // A chain's own reset button names the chain.
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {2}, "##chain"), draw));
+  ui.Click(draw);
+  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {2}, "##chain");
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("Reset target (R)", 0, chain_node), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetTarget});
+  EXPECT_EQ(requests[0].index, 2);
+  EXPECT_EQ(scene.edit, before);  // the loop does the resetting
+}
+
+TEST(Panels, FrameStepButtonsStepOneFrameOfTheClipsOwnRate) {
+  Scene scene;
+  assets::Clip clip;
+  clip.name = "24fps";
+  clip.duration = 1.0f;
+  assets::JointAnimation channel;
+  channel.joint = 0;
+  for (int k = 0; k <= 24; ++k) {
+    channel.rotation.times.push_back(float(k) / 24.0f);
+    channel.rotation.values.push_back(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  }
+  clip.channels.push_back(channel);
+  scene.model.clips = {clip};
+  HeadlessUi ui;
+  app::Playback playback;
+  playback.clip = 0;
+  const auto draw = [&] { app::DrawAnimationPanel(scene.model, &playback); };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, ">"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 2.0f / 24.0f);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "<"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+}
+
 TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
   HeadlessUi ui(/*side_panel=*/false);
   app::ExportDialog dialog;

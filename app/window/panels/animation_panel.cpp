@@ -30,11 +30,11 @@ void DrawAnimationPanel(const assets::Model& model, Playback* playback) {
   if (p.clip < 0) return;
   if (ImGui::Button("|<")) p.time = 0.0f;
   ImGui::SameLine();
-  if (ImGui::Button("<")) StepPlayback(-1, playback);
+  if (ImGui::Button("<")) StepPlayback(-1, PlaybackFrameRate(model, p), playback);
   ImGui::SameLine();
   if (ImGui::Button(p.playing ? "Pause" : "Play")) p.playing = !p.playing;
   ImGui::SameLine();
-  if (ImGui::Button(">")) StepPlayback(1, playback);
+  if (ImGui::Button(">")) StepPlayback(1, PlaybackFrameRate(model, p), playback);
   ImGui::SameLine();
   if (ImGui::Button(">|")) p.time = model.clips[p.clip].duration;
   ImGui::SameLine();

@@ -5,16 +5,6 @@
 
 namespace app {
 
-namespace {
-
-void ResetAllTargetsOf(const FrameInput& in, EditState* edit) {
-  for (size_t i = 0; i < edit->chains.size(); ++i) {
-    ResetChainTarget(&edit->chains[i], EffectorOf(in, *edit, static_cast<int>(i)));
-  }
-}
-
-}  // namespace
-
 void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out) {
   edit->chains.erase(edit->chains.begin() + chain);
   selection->active_chain = -1;
@@ -25,12 +15,10 @@ void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out
 void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* selection,
                           Requests* out) {
   const assets::Model& model = in.model;
-  if (Edited(ImGui::Button("Reset all targets"), out)) ResetAllTargetsOf(in, edit);
+  // The loop resets, as for the R key (one undo step, a `reset` trace event).
+  if (ImGui::Button("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
   ImGui::SameLine();
-  if (Edited(ImGui::Button("Reset pose"), out)) {
-    edit->joint_rotations.clear();
-    ResetAllTargetsOf(in, edit);
-  }
+  if (ImGui::Button("Reset pose")) Ask(out, RequestKind::kResetPose);
   const int selected = selection->selected_joint;
   ImGui::BeginDisabled(selected < 0);
   // New constraints on the selected joint: a two-bone chain ending there, an aim of its bone, or

@@ -118,9 +118,7 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   }
   DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
-  if (Edited(ImGui::Button("Reset target (R)"), out)) {
-    ResetChainTarget(&chain, EffectorOf(in, *edit, i));
-  }
+  if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
   ImGui::SameLine();
   if (ImGui::Button("Remove")) *remove = i;
 }

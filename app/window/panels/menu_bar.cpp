@@ -44,6 +44,7 @@ void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog*
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
+    if (ImGui::MenuItem("Reset pose")) Ask(out, RequestKind::kResetPose);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {

@@ -9,8 +9,9 @@
 
 namespace app {
 
-inline void Ask(Requests* out, RequestKind kind, std::string text = {}, bool option = false) {
-  out->push_back(Request{kind, std::move(text), option});
+inline void Ask(Requests* out, RequestKind kind, std::string text = {}, bool option = false,
+                int index = -1) {
+  out->push_back(Request{kind, std::move(text), option, index});
 }
 
 // After a widget that edits while it is held (a drag, a slider): reports when it is grabbed and

@@ -21,7 +21,10 @@ enum class RequestKind {
   kScreenshot,   // save the view as a PNG after this frame
   kUndo,
   kRedo,
-  kResetAllTargets,  // every target back on its effector: one undo step and a `reset` event
+  // Resets, the same path as the R key: one undo step and a `reset` trace event each.
+  kResetTarget,      // chain `index`'s target back on its effector
+  kResetAllTargets,  // every target back on its effector
+  kResetPose,        // every edited joint rotation dropped and every target reset
   kFrameCamera,      // frame the model
   kCancelLoading,
   kQuit,
@@ -37,6 +40,7 @@ struct Request {
   RequestKind kind = RequestKind::kEdited;
   std::string text;     // kOpen, kExport: a path; kMessage: the message
   bool option = false;  // kExport: bake; kMessage: an error
+  int index = -1;       // kResetTarget: the chain
 };
 // In the order the panels asked. The loop clears and reuses it, so an idle frame allocates nothing.
 using Requests = std::vector<Request>;
