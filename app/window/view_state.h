@@ -73,8 +73,8 @@ struct FrameStats {
 
 // Where the panels ended up on screen.
 struct PanelLayout {
-  float menu_height = 0.0f;     // window coordinates
-  float panel_right_px = 0.0f;  // right edge of the side panel, drawable pixels
+  float menu_height = 0.0f;  // window coordinates
+  float panel_right = 0.0f;  // right edge of the side panel, window coordinates (0: collapsed)
 };
 
 }  // namespace app

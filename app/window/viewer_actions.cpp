@@ -53,6 +53,7 @@ void Viewer::CarryOut(const Requests& requests) {
         break;
       case RequestKind::kFrameCamera:
         FrameCamera();
+        WriteCameraTrace("frame");
         break;
       case RequestKind::kCancelLoading:
         if (loading_) loading_->Cancel();
@@ -290,6 +291,12 @@ void Viewer::WriteDragEndTrace(int chain) {
   drag.idle_frame_ms = idle_frames_.mean();
   trace_.Write(DragEndEvent(current_->model, edit_, frame_, state_, drag, playback_));
   this_drag_frames_ = FrameTimes();
+}
+
+void Viewer::WriteCameraTrace(const char* by) {
+  if (!trace_.is_open()) return;
+  trace_.Write(CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
+                           camera_.distance, camera_.target));
 }
 
 void Viewer::WriteTargetsTrace(const char* event_name) {

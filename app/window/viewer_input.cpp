@@ -42,11 +42,21 @@ void Viewer::HandleEvent(const SDL_Event& event) {
       OnMouseMotion(event.motion);
       break;
     case SDL_MOUSEWHEEL:
-      if (!ImGui::GetIO().WantCaptureMouse) camera_.Zoom(float(event.wheel.y));
+      // Whether the panels take it is decided in ApplyWheel, once ImGui has seen where the
+      // cursor is now: a wheel that arrives with the move onto a panel scrolls only the panel.
+      pending_wheel_ += float(event.wheel.y);
       break;
     default:
       break;
   }
+}
+
+void Viewer::ApplyWheel() {
+  const float steps = pending_wheel_;
+  pending_wheel_ = 0.0f;
+  if (steps == 0.0f || ImGui::GetIO().WantCaptureMouse) return;
+  camera_.Zoom(steps);
+  WriteCameraTrace("zoom");
 }
 
 void Viewer::OnKey(const SDL_KeyboardEvent& key) {
@@ -55,6 +65,11 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
   // Quit, undo and redo work even while a panel field has the keyboard.
   if (ctrl && code == SDLK_q) quit_ = true;
+  // An open menu or popup has the keyboard: Escape closes it, nothing reaches the scene.
+  if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+    if (code == SDLK_ESCAPE) close_popups_ = true;
+    return;
+  }
   if (ImGui::GetIO().WantTextInput) return;
   if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
   if (ctrl && code == SDLK_y) Redo();
@@ -66,6 +81,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   switch (code) {
     case SDLK_f:
       FrameCamera();
+      WriteCameraTrace("frame");
       break;
     case SDLK_F12:
       screenshot_requested_ = true;
@@ -174,9 +190,10 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
     WriteDragEndTrace(selection_.active_chain);
     return;
   }
-  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT &&
-      press_travel_px_ < kClickTravelPx) {
-    PickJoint(press_px_);
+  const bool moved = press_travel_px_ >= kClickTravelPx;
+  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT && !moved) PickJoint(press_px_);
+  if ((ended == Drag::kOrbit || ended == Drag::kPan) && moved) {
+    WriteCameraTrace(ended == Drag::kOrbit ? "orbit" : "pan");
   }
 }
 

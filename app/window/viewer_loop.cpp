@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupToLevel: Escape closes an open menu
 
 #include <algorithm>
 #include <cassert>
@@ -182,12 +183,19 @@ void Viewer::RunFrame(double dt_seconds) {
     ImGui::GetIO().MousePos = ImVec2(float(mouse_x), float(mouse_y));
   }
   ImGui::NewFrame();
+  if (close_popups_) {
+    close_popups_ = false;
+    if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+      ImGui::ClosePopupToLevel(0, /*restore_focus_to_window_under_popup=*/true);
+    }
+  }
+  ApplyWheel();
   DrawUi();  // the panels edit the settings and ask for the rest
   CarryOut(requests_);
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
   // Keep the model centred in the free part of the window (when the panel leaves room).
-  const float panel_right_px = layout_.panel_right_px;
+  const float panel_right_px = layout_.panel_right * pixel_ratio_;
   camera_.lens_shift_ndc =
       viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
   if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known
@@ -212,23 +220,9 @@ void Viewer::DrawUi() {
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count()};
   DrawMenuBar(menu, &display_, &export_dialog_, &layout_, &requests_);
-  ImGui::SetNextWindowPos(ImVec2(10, layout_.menu_height + 8.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 60.0f, 760.0f)),
-                           ImGuiCond_FirstUseEver);
-  ImGui::Begin("skelview");
   const FrameInput in{model, current_->extent, frame_, state_};
-  DrawModelPanel(model, edit_.chains.size());
-  DrawDisplayPanel(&display_, &requests_);
-  DrawAnimationPanel(model, &playback_);
-  DrawChainsPanel(in, playback_.time, &edit_, &selection_, &requests_);
-  DrawContactsPanel(current_->extent.size, &edit_, &requests_);
-  DrawJointsPanel(in, &edit_, &selection_, &joint_search_, &requests_);
-  // The camera centres the view in the space right of the panel.
-  layout_.panel_right_px =
-      ImGui::IsWindowCollapsed()
-          ? 0.0f
-          : (ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * pixel_ratio_;
-  ImGui::End();
+  DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
+                &requests_);
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
   std::string chosen;

@@ -64,6 +64,7 @@ class Viewer {
   void OnMouseUp(const SDL_MouseButtonEvent& button);
   void OnMouseMotion(const SDL_MouseMotionEvent& motion);
   void PickJoint(const glm::vec2& cursor_px);
+  void ApplyWheel();  // the wheel of this frame's events zooms unless the panels take it
 
   // viewer_actions.cpp: what the panels' requests and the keys ask for.
   void CarryOut(const Requests& requests);
@@ -87,7 +88,9 @@ class Viewer {
   void ShowMessage(const std::string& text, bool error);
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
-  void WriteTargetsTrace(const char* event_name);  // every chain's target (undo, redo, reset)
+  void WriteTargetsTrace(const char* event_name);
+  void WriteCameraTrace(const char* by);  // `by`: orbit, pan, zoom, frame  // every chain's target
+                                          // (undo, redo, reset)
 
   ViewerArgs args_;
   // The window and what draws into it; GL objects die before the context (~Viewer).
@@ -133,6 +136,8 @@ class Viewer {
   Drag drag_ = Drag::kNone;
   glm::vec2 press_px_{0.0f};
   float press_travel_px_ = 0.0f;
+  float pending_wheel_ = 0.0f;  // wheel steps of this frame's events, for ApplyWheel
+  bool close_popups_ = false;   // Escape with a menu or popup open: closed in the next frame
   GizmoDrag gizmo_drag_;
 
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
+#include <map>
+#include <string>
 
 #include "assets/builtin_character.h"
 
@@ -24,11 +26,13 @@ class HeadlessUi {
  public:
   using Draw = std::function<void()>;
 
-  explicit HeadlessUi(bool side_panel = true)
+  explicit HeadlessUi(bool side_panel = true, ImVec2 display = ImVec2(1000.0f, 900.0f))
       : context_(ImGui::CreateContext()), side_panel_(side_panel) {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1000.0f, 900.0f);
+    io.DisplaySize = display;
+    // Lines drawn as plain triangles, so that every textured quad is a glyph (GlyphsOf).
+    ImGui::GetStyle().AntiAliasedLinesUseTex = false;
     io.DeltaTime = 1.0f / 60.0f;
     unsigned char* pixels = nullptr;
     int width = 0, height = 0;
@@ -104,6 +108,68 @@ class HeadlessUi {
   ImGuiContext* context_;
   bool side_panel_;
 };
+
+// A glyph drawn in a window: its quad and the clip rectangle of its draw command (x0, y0, x1, y1).
+struct Glyph {
+  ImVec2 min, max;
+  ImVec4 clip;
+};
+
+// The glyphs of window `name`'s own draw list as last rendered (child windows have their own):
+// the textured quads (everything else samples the font atlas's white pixel).
+std::vector<Glyph> GlyphsOf(const char* name) {
+  std::vector<Glyph> glyphs;
+  const ImGuiWindow* window = ImGui::FindWindowByName(name);
+  if (!window) return glyphs;
+  const ImDrawList& list = *window->DrawList;
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  const auto textured = [&](const ImDrawVert& v) { return v.uv.x != white.x || v.uv.y != white.y; };
+  for (const ImDrawCmd& cmd : list.CmdBuffer) {
+    // A glyph is two triangles (a, b, c) and (a, c, d) from its top-left corner a.
+    for (unsigned e = cmd.IdxOffset; e + 5 < cmd.IdxOffset + cmd.ElemCount; e += 3) {
+      const ImDrawVert& a = list.VtxBuffer[cmd.VtxOffset + list.IdxBuffer[e]];
+      const ImDrawVert& c = list.VtxBuffer[cmd.VtxOffset + list.IdxBuffer[e + 2]];
+      if (!textured(a) || !textured(c)) continue;
+      glyphs.push_back(Glyph{ImVec2(std::min(a.pos.x, c.pos.x), std::min(a.pos.y, c.pos.y)),
+                             ImVec2(std::max(a.pos.x, c.pos.x), std::max(a.pos.y, c.pos.y)),
+                             cmd.ClipRect});
+      e += 3;  // the quad's second triangle
+    }
+  }
+  return glyphs;
+}
+
+// What is wrong with the text of window `name` as last rendered: a glyph cut by its clip
+// rectangle's left or right edge (vertically, scrolling may cut a row), or two glyphs on top of
+// each other. "" when nothing is.
+std::string TextProblems(const char* name) {
+  const std::vector<Glyph> glyphs = GlyphsOf(name);
+  std::string problems;
+  const auto at = [](const Glyph& g) {
+    return "(" + std::to_string(int(g.min.x)) + "," + std::to_string(int(g.min.y)) + ")";
+  };
+  std::vector<const Glyph*> visible;
+  for (const Glyph& g : glyphs) {
+    if (g.max.y <= g.clip.y || g.min.y >= g.clip.w) continue;  // scrolled out of view
+    visible.push_back(&g);
+    if (g.min.x < g.clip.x - 0.5f || g.max.x > g.clip.z + 0.5f) {
+      problems += "glyph at " + at(g) + "-" + std::to_string(int(g.max.x)) +
+                  " cut by the clip rectangle's x " + std::to_string(int(g.clip.x)) + ".." +
+                  std::to_string(int(g.clip.z)) + "\n";
+    }
+  }
+  for (size_t i = 0; i < visible.size(); ++i) {
+    for (size_t j = i + 1; j < visible.size(); ++j) {
+      const Glyph& a = *visible[i];
+      const Glyph& b = *visible[j];
+      if (a.min.x < b.max.x - 1.0f && b.min.x < a.max.x - 1.0f && a.min.y < b.max.y - 1.0f &&
+          b.min.y < a.max.y - 1.0f) {
+        problems += "glyphs at " + at(a) + " and " + at(b) + " overlap\n";
+      }
+    }
+  }
+  return problems;
+}
 
 // The built-in character with its detected limbs, evaluated at rest.
 struct Scene {
@@ -264,6 +330,111 @@ TEST(Panels, FrameStepButtonsStepOneFrameOfTheClipsOwnRate) {
   ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "<"), draw));
   ui.Click(draw);
   EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+}
+
+// The side panel with everything open: every section, every chain (one unreachable, one with
+// weight keys, a FABRIK chain added and a root marked), a rotated joint selected.
+struct FullSidePanel {
+  Scene scene;
+  app::DisplaySettings display;
+  app::Playback playback;
+  app::Selection selection;
+  app::JointSearch search;
+  app::PanelLayout layout;
+  app::Requests requests;
+
+  FullSidePanel() {
+    const ik::Skeleton& skeleton = scene.model.skeleton;
+    app::ChainSettings fabrik;
+    std::string error;
+    EXPECT_TRUE(app::MakeFabrik(scene.model, skeleton.Find("Spine"), skeleton.Find("Head"), &fabrik,
+                                &error))
+        << error;
+    scene.edit.chains.push_back(fabrik);
+    scene.edit.chains[0].mode = app::TargetMode::kPinned;
+    scene.edit.chains[0].offset = glm::vec3(0.0f, -50.0f, 0.0f);  // far out of reach
+    scene.edit.chains[1].weight_keys = {{0.0f, 0.0f}, {0.5f, 1.0f}};
+    const int selected = skeleton.Find("LeftForeArm");
+    scene.edit.joint_rotations[selected] = glm::quat(glm::radians(glm::vec3(-123.4f, 56.7f, 8.9f)));
+    scene.edit.limits.Set(selected,
+                          ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), -1.0f, 1.0f));
+    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+    playback.clip = 0;
+    selection.selected_joint = selected;
+    selection.fabrik_root = skeleton.Find("Spine");
+    layout.menu_height = 19.0f;
+  }
+  void Draw() {
+    app::DrawSidePanel(scene.Input(), {&display, &playback, &scene.edit, &selection, &search},
+                       &layout, &requests);
+    app::DrawStatusLine(scene.model, app::FrameStats{}, false);
+  }
+  // Opens every section and chain of the panel (their tree nodes' stored state).
+  void OpenEverything() {
+    ImGuiWindow* panel = ImGui::FindWindowByName(app::kSidePanelName);
+    ASSERT_NE(panel, nullptr);
+    ImGuiStorage& storage = panel->StateStorage;
+    storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {}, "Ground and ladder"), 1);
+    for (int i = 0; i < static_cast<int>(scene.edit.chains.size()); ++i) {
+      storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {i}, "##chain"), 1);
+    }
+  }
+};
+
+// Scrolls the side panel from top to bottom, a frame at each step, and returns the text problems
+// met on the way (TextProblems) and whether it had to scroll.
+std::string ScrollThroughSidePanel(HeadlessUi* ui, FullSidePanel* panel, bool* scrolled) {
+  const auto draw = [&] { panel->Draw(); };
+  std::string problems;
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  *scrolled = window->ScrollMax.y > 0.0f;
+  for (float y = 0.0f;; y += window->InnerRect.GetHeight() * 0.5f) {
+    window->Scroll.y = std::min(y, window->ScrollMax.y);
+    ui->Frame(draw);
+    ui->Frame(draw);
+    problems += TextProblems(app::kSidePanelName);
+    if (y >= window->ScrollMax.y) break;
+  }
+  return problems;
+}
+
+TEST(SidePanel, FitsAboveTheStatusLineAndScrollsWithNoTextCutOrOverlapping) {
+  for (const ImVec2 display : {ImVec2(1000.0f, 620.0f), ImVec2(1280.0f, 800.0f)}) {
+    SCOPED_TRACE(std::to_string(int(display.x)) + "x" + std::to_string(int(display.y)));
+    HeadlessUi ui(/*side_panel=*/false, display);
+    FullSidePanel panel;
+    const auto draw = [&] { panel.Draw(); };
+    ui.MouseAway();
+    ui.Frame(draw);
+    panel.OpenEverything();
+    ui.Frame(draw);
+    ui.Frame(draw);
+    const ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+    ASSERT_NE(window, nullptr);
+    // Between the menu bar and the status line.
+    EXPECT_GE(window->Pos.y, panel.layout.menu_height);
+    EXPECT_LE(window->Pos.y + window->Size.y, display.y - app::StatusLineHeight());
+    EXPECT_GT(panel.layout.panel_right, window->Pos.x);
+    bool scrolled = false;
+    EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
+    EXPECT_TRUE(scrolled);  // everything open is taller than either window
+    EXPECT_TRUE(panel.requests.empty());
+  }
+}
+
+TEST(SidePanel, AtItsNarrowestNoTextIsCutOrOverlaps) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1000.0f, 620.0f));
+  FullSidePanel panel;
+  const auto draw = [&] { panel.Draw(); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  panel.OpenEverything();
+  ImGui::FindWindowByName(app::kSidePanelName)->SizeFull.x = 100.0f;  // as if dragged narrower
+  ui.Frame(draw);
+  ui.Frame(draw);
+  EXPECT_EQ(ImGui::FindWindowByName(app::kSidePanelName)->Size.x, 320.0f);
+  bool scrolled = false;
+  EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
 }
 
 TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {

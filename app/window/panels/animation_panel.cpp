@@ -1,7 +1,7 @@
 // Animation: the clip, stepping, playing, looping, speed and time.
 #include <imgui.h>
 
-#include "app/window/panels/panels.h"
+#include "app/window/panels/panel_util.h"
 
 namespace app {
 
@@ -37,7 +37,7 @@ void DrawAnimationPanel(const assets::Model& model, Playback* playback) {
   if (ImGui::Button(">")) StepPlayback(1, PlaybackFrameRate(model, p), playback);
   ImGui::SameLine();
   if (ImGui::Button(">|")) p.time = model.clips[p.clip].duration;
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("Loop"));
   ImGui::Checkbox("Loop", &p.loop);
   ImGui::SliderFloat("Speed", &p.speed, -2.0f, 2.0f, "%.2fx");
   ImGui::SliderFloat("Time", &p.time, 0.0f, model.clips[p.clip].duration, "%.3f s");

@@ -17,7 +17,7 @@ void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* sele
   const assets::Model& model = in.model;
   // The loop resets, as for the R key (one undo step, a `reset` trace event).
   if (ImGui::Button("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Reset pose"));
   if (ImGui::Button("Reset pose")) Ask(out, RequestKind::kResetPose);
   const int selected = selection->selected_joint;
   ImGui::BeginDisabled(selected < 0);
@@ -30,24 +30,24 @@ void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* sele
     add = MakeChain(model, selected, &added, &error);
     failed = !add;
   }
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Add aim"));
   if (ImGui::Button("Add aim") && selected >= 0) {
     add = MakeAim(model, selected, &added, &error);
     failed = !add;
   }
   if (ImGui::Button("Mark FABRIK root") && selected >= 0) selection->fabrik_root = selected;
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Add FABRIK chain"));
   ImGui::BeginDisabled(selection->fabrik_root < 0);
-  if (ImGui::Button("Add FABRIK root..selected") && selected >= 0) {
+  if (ImGui::Button("Add FABRIK chain") && selected >= 0) {
     add = MakeFabrik(model, selection->fabrik_root, selected, &added, &error);
     failed = !add;
   }
   ImGui::EndDisabled();
-  if (selection->fabrik_root >= 0 && selection->fabrik_root < model.skeleton.joint_count()) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("root %s", model.skeleton.name(selection->fabrik_root).c_str());
-  }
   ImGui::EndDisabled();
+  if (selection->fabrik_root >= 0 && selection->fabrik_root < model.skeleton.joint_count()) {
+    ImGui::TextWrapped("FABRIK root: %s (the chain runs from it down to the selected joint)",
+                       model.skeleton.name(selection->fabrik_root).c_str());
+  }
   if (Edited(add, out)) {
     edit->chains.push_back(added);
     selection->active_chain = static_cast<int>(edit->chains.size()) - 1;

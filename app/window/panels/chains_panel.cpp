@@ -32,6 +32,28 @@ void DrawDescription(const ik::Skeleton& skeleton, const ChainSettings& chain) {
   }
 }
 
+// The chain's status right-aligned on its row, or on a row of its own below the label when the
+// two would not fit side by side.
+void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
+  const std::string status = ChainStatus(in.frame, in.state, i);
+  const float width = ImGui::CalcTextSize(status.c_str()).x;
+  const float label_end = ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x +
+                          ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize(label.c_str()).x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  if (label_end + spacing + width <= right) {
+    ImGui::SameLine(right - width);
+  } else {
+    ImGui::Indent(ImGui::GetTreeNodeToLabelSpacing() * 2.0f);
+  }
+  const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
+                                                           : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+  ImGui::TextColored(color, "%s", status.c_str());
+  if (label_end + spacing + width > right) {
+    ImGui::Unindent(ImGui::GetTreeNodeToLabelSpacing() * 2.0f);
+  }
+}
+
 // Target mode and position. Switching to the ground or a rung turns that contact on; switching
 // to follow or pinned keeps the handle where it is.
 void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
@@ -80,13 +102,17 @@ void DrawWeight(float clip_time, ChainSettings* chain, Requests* out) {
               [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
   }
   int erase_key = -1;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float key_width = std::max(
+      (ImGui::GetContentRegionAvail().x - ButtonWidth("x") - 2.0f * style.ItemSpacing.x) * 0.5f,
+      40.0f);
   for (size_t k = 0; k < keys.size(); ++k) {
     ImGui::PushID(static_cast<int>(k) + 1000);
-    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SetNextItemWidth(key_width);
     ImGui::DragFloat("##t", &keys[k].x, 0.01f, 0.0f, 1e6f, "t %.3f s");
     TrackLastItem(out);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SetNextItemWidth(key_width);
     ImGui::SliderFloat("##w", &keys[k].y, 0.0f, 1.0f, "w %.2f");
     TrackLastItem(out);
     ImGui::SameLine();
@@ -119,7 +145,7 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
   if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Remove"));
   if (ImGui::Button("Remove")) *remove = i;
 }
 
@@ -141,12 +167,7 @@ void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Sel
                               (i == selection->active_chain ? ImGuiTreeNodeFlags_Selected : 0),
                           "%s", chain.label.c_str());
     if (ImGui::IsItemClicked()) selection->active_chain = i;
-    if (chain.enabled) {
-      ImGui::SameLine(200.0f);
-      const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
-                                                               : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
-      ImGui::TextColored(color, "%s", ChainStatus(in.frame, in.state, i).c_str());
-    }
+    if (chain.enabled) DrawStatusBeside(in, i, chain.label);
     if (open) {
       DrawChainBody(in, clip_time, i, edit, &remove, out);
       ImGui::TreePop();

@@ -24,7 +24,7 @@ void DrawContactsPanel(float model_size, EditState* edit, Requests* out) {
   SceneContacts& c = edit->contacts;
   const float step = model_size * 0.002f;
   Edited(ImGui::Checkbox("Ground plane", &c.ground.enabled), out);
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("Lower hips to reach"));
   Edited(ImGui::Checkbox("Lower hips to reach", &c.lower_hips), out);
   ImGui::DragFloat("Height", &c.ground.height, step, -1e6f, 1e6f, "%.3f");
   TrackLastItem(out);

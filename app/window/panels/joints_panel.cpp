@@ -127,10 +127,13 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
     ImGui::TextDisabled("click a bone or a joint to select it");
     return;
   }
-  ImGui::Text("%s", skeleton.name(j).c_str());
+  ImGui::TextWrapped("%s", skeleton.name(j).c_str());
+  ImGui::TextDisabled("parent:");
   ImGui::SameLine();
-  ImGui::TextDisabled("(parent %s)",
-                      skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s",
+                     skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  ImGui::PopStyleColor();
   TransformRows("local", in.state.pose.locals[j]);
   ik::Transform world;
   if (ik::Transform::FromMatrix(in.state.models[j], &world)) TransformRows("world", world);
@@ -141,7 +144,7 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
   }
   TrackLastItem(out);
   if (edit->joint_rotations.count(j)) {
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth("clear"));
     if (Edited(ImGui::SmallButton("clear"), out)) edit->joint_rotations.erase(j);
   }
   DrawJointLimit(in, j, edit, out);

@@ -64,6 +64,23 @@ struct MenuBarInput {
 void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog* export_dialog,
                  PanelLayout* layout, Requests* out);
 
+// The side panel (window kSidePanelName): docked at the left from below the menu bar to above the
+// status line at any window size, scrolling when its sections are taller; its width is the
+// user's, at least 320 and at most 60% of the window. Sets layout->panel_right. Draws the
+// sections below in order.
+inline constexpr const char* kSidePanelName = "skelview";
+struct SidePanelEdits {
+  DisplaySettings* display;
+  Playback* playback;
+  EditState* edit;
+  Selection* selection;
+  JointSearch* search;
+};
+void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayout* layout,
+                   Requests* out);
+// The status line's height at the bottom of the window, window coordinates.
+float StatusLineHeight();
+
 // The side panel's sections, in order.
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
 void DrawDisplayPanel(DisplaySettings* display, Requests* out);
