@@ -7,12 +7,14 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
 
+#include "app/core/chain_results.h"
 #include "assets/builtin_character.h"
 
 namespace {
@@ -330,6 +332,118 @@ TEST(Panels, FrameStepButtonsStepOneFrameOfTheClipsOwnRate) {
   ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "<"), draw));
   ui.Click(draw);
   EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+}
+
+// The built-in character with its left knee bent by 50° about a slanted axis (an animation's bend
+// would do the same), its leg chain on with the target where the foot is, the knee selected.
+struct BentKnee {
+  Scene scene;
+  int knee = scene.model.skeleton.Find("LeftLeg");
+  app::Selection selection;
+  app::JointSearch search;
+  app::Requests requests;
+  BentKnee() {
+    const glm::quat rest = scene.model.skeleton.rest_locals()[knee].rotation;
+    scene.edit.joint_rotations[knee] =
+        rest * glm::angleAxis(glm::radians(50.0f), glm::normalize(glm::vec3(1.0f, 0.0f, 0.4f)));
+    Evaluate();
+    selection.selected_joint = knee;
+  }
+  void Evaluate() {
+    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+  }
+  void Draw() { app::DrawJointsPanel(scene.Input(), &scene.edit, &selection, &search, &requests); }
+  // Chooses `type` (1 "hinge", 2 "cone") in the Limit combo, as a user does.
+  bool ChooseLimit(HeadlessUi* ui, int type, const char* name) {
+    const auto draw = [&] {
+      Draw();
+      Evaluate();
+    };
+    if (!ui->Hover("panel", HeadlessUi::ItemId("panel", {}, "Limit"), draw)) {
+      ADD_FAILURE() << "no Limit combo";
+      return false;
+    }
+    ui->Click(draw);
+    // The combo's items are under PushID(their index).
+    if (!ui->Hover("##Combo_00", HeadlessUi::ItemId("##Combo_00", {type}, name), draw)) {
+      ADD_FAILURE() << "no item " << name;
+      return false;
+    }
+    ui->Click(draw);
+    return true;
+  }
+  std::vector<glm::vec3> WorldPositions() const {
+    std::vector<glm::vec3> positions;
+    for (const glm::mat4& m : scene.state.models) positions.push_back(glm::vec3(m[3]));
+    return positions;
+  }
+};
+
+float LargestMove(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  float largest = 0.0f;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    largest = std::max(largest, glm::length(a[i] - b[i]));
+  }
+  return largest;
+}
+
+TEST(JointLimitChoice, AHingeHoldsTheCurrentPoseSoNothingMoves) {
+  BentKnee bent;
+  HeadlessUi ui;
+  const std::vector<glm::vec3> before = bent.WorldPositions();
+  ui.Frame([&] { bent.Draw(); });
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 1, "hinge"));
+  const ik::JointLimit* limit = bent.scene.edit.limits.Find(bent.knee);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->type, ik::JointLimit::Type::kHinge);
+  bent.Evaluate();
+  EXPECT_LT(LargestMove(before, bent.WorldPositions()), 1e-4f);
+  for (const app::Request& r : bent.requests) EXPECT_NE(r.kind, RequestKind::kMessage) << r.text;
+}
+
+TEST(JointLimitChoice, AConeHoldsTheCurrentPoseSoNothingMoves) {
+  BentKnee bent;
+  bent.scene.edit.chains.clear();  // a cone bounds aims and FABRIK: an aim of the shin obeys it
+  app::ChainSettings aim;
+  std::string error;
+  ASSERT_TRUE(app::MakeAim(bent.scene.model, bent.knee, &aim, &error)) << error;
+  bent.scene.edit.chains.push_back(aim);
+  bent.Evaluate();
+  app::ResetChainTarget(
+      &bent.scene.edit.chains[0],
+      app::ChainInfo(bent.scene.model.skeleton, bent.scene.edit, bent.scene.frame, 0).effector);
+  bent.Evaluate();
+  HeadlessUi ui;
+  const std::vector<glm::vec3> before = bent.WorldPositions();
+  ui.Frame([&] { bent.Draw(); });
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 2, "cone"));
+  bent.Evaluate();
+  EXPECT_LT(LargestMove(before, bent.WorldPositions()), 1e-4f);
+  for (const app::Request& r : bent.requests) EXPECT_NE(r.kind, RequestKind::kMessage) << r.text;
+}
+
+TEST(JointLimitChoice, NarrowingTheHingeBelowThePoseSaysSoOnRelease) {
+  BentKnee bent;
+  HeadlessUi ui;
+  const auto draw = [&] {
+    bent.Draw();
+    bent.Evaluate();
+  };
+  ui.Frame(draw);
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 1, "hinge"));
+  // The range's upper end dragged down to 0°: the 50° bend is outside.
+  const ImGuiID angles = HeadlessUi::ItemId("panel", {}, "Angles");
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("##max", 0, angles), draw));
+  bent.requests.clear();
+  ui.DragRight(-400.0f, [&] { bent.Draw(); });  // the pose of the moment, before a re-solve
+  EXPECT_LE(bent.scene.edit.limits.Find(bent.knee)->max_angle, 0.0f);
+  const auto message =
+      std::find_if(bent.requests.begin(), bent.requests.end(),
+                   [](const app::Request& r) { return r.kind == RequestKind::kMessage; });
+  ASSERT_NE(message, bent.requests.end());
+  EXPECT_NE(message->text.find("LeftLeg: the current pose is outside the new hinge limit"),
+            std::string::npos)
+      << message->text;
 }
 
 // The side panel with everything open: every section, every chain (one unreachable, one with
