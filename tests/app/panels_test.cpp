@@ -141,6 +141,34 @@ std::vector<Glyph> GlyphsOf(const char* name) {
   return glyphs;
 }
 
+// The text drawn in window `name` on the row through `y`, as last rendered (glyphs read back by
+// their place in the font atlas), for messages.
+std::string TextOnRow(const char* name, float y) {
+  const ImGuiWindow* window = ImGui::FindWindowByName(name);
+  if (!window) return "";
+  const ImDrawList& list = *window->DrawList;
+  const ImFont* font = ImGui::GetFont();
+  std::vector<std::pair<float, char>> chars;
+  for (size_t v = 0; v + 3 < static_cast<size_t>(list.VtxBuffer.Size); ++v) {
+    const ImDrawVert& a = list.VtxBuffer[static_cast<int>(v)];
+    const ImDrawVert& c = list.VtxBuffer[static_cast<int>(v) + 2];
+    if (a.pos.y > y + 8.0f || c.pos.y < y - 8.0f) continue;
+    for (const ImFontGlyph& glyph : font->Glyphs) {
+      if (glyph.U0 == a.uv.x && glyph.V0 == a.uv.y && glyph.U1 == c.uv.x && glyph.V1 == c.uv.y) {
+        chars.emplace_back(a.pos.x, static_cast<char>(glyph.Codepoint));
+        break;
+      }
+    }
+  }
+  std::sort(chars.begin(), chars.end());
+  std::string text;
+  for (size_t i = 0; i < chars.size(); ++i) {
+    if (i > 0 && chars[i].first - chars[i - 1].first > 9.0f) text += ' ';
+    text += chars[i].second;
+  }
+  return text;
+}
+
 // What is wrong with the text of window `name` as last rendered: a glyph cut by its clip
 // rectangle's left or right edge (vertically, scrolling may cut a row), or two glyphs on top of
 // each other. "" when nothing is.
@@ -465,6 +493,10 @@ struct FullSidePanel {
                                 &error))
         << error;
     scene.edit.chains.push_back(fabrik);
+    app::ChainSettings aim;
+    EXPECT_TRUE(app::MakeAim(scene.model, skeleton.Find("Neck"), &aim, &error)) << error;
+    aim.use_up = true;
+    scene.edit.chains.push_back(aim);
     scene.edit.chains[0].mode = app::TargetMode::kPinned;
     scene.edit.chains[0].offset = glm::vec3(0.0f, -50.0f, 0.0f);  // far out of reach
     scene.edit.chains[1].weight_keys = {{0.0f, 0.0f}, {0.5f, 1.0f}};
@@ -484,12 +516,13 @@ struct FullSidePanel {
     app::DrawStatusLine(scene.model, app::FrameStats{}, false);
   }
   // Opens every section and chain of the panel (their tree nodes' stored state).
-  void OpenEverything() {
+  void OpenEverything(bool two_bone = true) {
     ImGuiWindow* panel = ImGui::FindWindowByName(app::kSidePanelName);
     ASSERT_NE(panel, nullptr);
     ImGuiStorage& storage = panel->StateStorage;
     storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {}, "Ground and ladder"), 1);
     for (int i = 0; i < static_cast<int>(scene.edit.chains.size()); ++i) {
+      if (!two_bone && scene.edit.chains[i].kind == app::ConstraintKind::kTwoBone) continue;
       storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {i}, "##chain"), 1);
     }
   }
@@ -534,6 +567,61 @@ TEST(SidePanel, FitsAboveTheStatusLineAndScrollsWithNoTextCutOrOverlapping) {
     EXPECT_TRUE(scrolled);  // everything open is taller than either window
     EXPECT_TRUE(panel.requests.empty());
   }
+}
+
+TEST(SidePanel, EveryControlHasATooltipAfterTheMouseRestsOnIt) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+  FullSidePanel panel;
+  const auto draw = [&] { panel.Draw(); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  // Every section and every chain open but the two-bone ones (their options are drawn by
+  // chain_two_bone.cpp).
+  panel.OpenEverything(/*two_bone=*/false);
+  ui.Frame(draw);
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  // Every item under the mouse on a grid over the panel's content, scrolled top to bottom: where
+  // it was first met (scroll, mouse).
+  struct Found {
+    float scroll;
+    ImVec2 mouse;
+  };
+  std::map<ImGuiID, Found> items;
+  for (float scroll = 0.0f;; scroll += window->InnerRect.GetHeight() * 0.5f) {
+    window->Scroll.y = std::min(scroll, window->ScrollMax.y);
+    ui.Frame(draw);
+    const ImRect inner = window->InnerClipRect;
+    for (float y = inner.Min.y + 1.0f; y < inner.Max.y - 1.0f; y += 6.0f) {
+      for (float x = inner.Min.x + 1.0f; x < inner.Max.x - 1.0f; x += 8.0f) {
+        ImGui::GetIO().MousePos = ImVec2(x, y);
+        ui.Frame(draw);
+        if (g.HoveredId != 0 && g.HoveredWindow != nullptr &&
+            g.HoveredId != ImGui::GetWindowScrollbarID(g.HoveredWindow, ImGuiAxis_Y)) {
+          items.emplace(g.HoveredId, Found{window->Scroll.y, ImVec2(x, y)});
+        }
+      }
+    }
+    if (scroll >= window->ScrollMax.y) break;
+  }
+  EXPECT_GT(items.size(), 60u);  // the grid found the panel's controls
+  int without = 0;
+  for (const auto& [id, found] : items) {
+    window->Scroll.y = found.scroll;
+    ImGui::GetIO().MousePos = found.mouse;
+    ui.Frame(draw);                    // scrolled there
+    ImGui::GetIO().DeltaTime = 0.25f;  // resting
+    for (int frame = 0; frame < 3; ++frame) ui.Frame(draw);
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+    if (g.HoveredId == id && (tooltip == nullptr || !tooltip->Active)) {
+      ADD_FAILURE() << "no tooltip on the control at (" << found.mouse.x << ", " << found.mouse.y
+                    << ") scrolled " << found.scroll << ", on the row \""
+                    << TextOnRow(app::kSidePanelName, found.mouse.y) << "\"";
+      ++without;
+    }
+  }
+  EXPECT_EQ(without, 0);
 }
 
 TEST(SidePanel, AtItsNarrowestNoTextIsCutOrOverlaps) {

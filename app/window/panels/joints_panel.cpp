@@ -43,6 +43,8 @@ void DrawJointTree(const assets::Model& model, int joint, Selection* selection) 
                                       "%s", skeleton.name(joint).c_str());
   if (!bone) ImGui::PopStyleColor();
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selection->selected_joint = joint;
+  Tip(bone ? "Click to select this joint; the arrow opens its children."
+           : "A node that no mesh is skinned to (grey). Click to select it.");
   if (joint == selection->selected_joint && selection->scroll_to_selected) {
     ImGui::SetScrollHereY(0.5f);
     selection->scroll_to_selected = false;
@@ -121,6 +123,7 @@ std::optional<ik::JointLimit> DrawLimitParameters(const FrameInput& in, int j, E
   };
   if (limit.type == ik::JointLimit::Type::kHinge) {
     changed |= ImGui::DragFloat3("Hinge axis", &limit.axis_local.x, 0.01f, -1.0f, 1.0f, "%.2f");
+    Tip("The hinge's axis in the joint's own frame.");
     track();
     float lo = glm::degrees(limit.min_angle), hi = glm::degrees(limit.max_angle);
     if (ImGui::DragFloatRange2("Angles", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
@@ -128,6 +131,7 @@ std::optional<ik::JointLimit> DrawLimitParameters(const FrameInput& in, int j, E
       limit.max_angle = glm::radians(std::max(lo, hi));
       changed = true;
     }
+    Tip("The turn allowed about the axis from the rest pose, degrees.");
     track();
   } else if (limit.type == ik::JointLimit::Type::kCone) {
     float cone = glm::degrees(limit.cone_angle);
@@ -135,6 +139,7 @@ std::optional<ik::JointLimit> DrawLimitParameters(const FrameInput& in, int j, E
       limit.cone_angle = glm::radians(cone);
       changed = true;
     }
+    Tip("How far the bone may swing from its rest direction, degrees.");
     track();
     float lo = glm::degrees(limit.twist_min), hi = glm::degrees(limit.twist_max);
     if (ImGui::DragFloatRange2("Twist", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
@@ -142,6 +147,7 @@ std::optional<ik::JointLimit> DrawLimitParameters(const FrameInput& in, int j, E
       limit.twist_max = glm::radians(std::max(lo, hi));
       changed = true;
     }
+    Tip("The twist allowed about the bone, degrees.");
     track();
   }
   if (changed && limit.Validate()) edit->limits.Set(j, limit);
@@ -168,6 +174,8 @@ void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out)
       SayWhenOutside(in, j, limit, out);
     }
   }
+  Tip("A limit relative to the rest pose that aims, FABRIK and a two-bone knee obey. A new limit "
+      "holds the current pose.");
   const std::optional<ik::JointLimit> limit = DrawLimitParameters(in, j, edit, out);
   if (!limit) return;
   const glm::quat& rest = skeleton.rest_locals()[j].rotation;
@@ -207,10 +215,12 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
   if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -360.0f, 360.0f, "%.1f")) {
     edit->joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
   }
+  Tip("The joint's local rotation, Euler degrees (X, Y, Z); an edit replaces the animation's.");
   TrackLastItem(out);
   if (edit->joint_rotations.count(j)) {
     SameLineIfFits(ButtonWidth("clear"));
     if (Edited(ImGui::SmallButton("clear"), out)) edit->joint_rotations.erase(j);
+    Tip("Drop the edited rotation: the animation's comes back.");
   }
   DrawJointLimit(in, j, edit, out);
 }
@@ -219,10 +229,13 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
 
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out) {
-  if (!ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The hierarchy; the selected joint's transforms, rotation and limit.");
+  if (!open) return;
   const ik::Skeleton& skeleton = in.model.skeleton;
   ImGui::SetNextItemWidth(-1.0f);
   ImGui::InputTextWithHint("##filter", "search joints", search->filter, sizeof(search->filter));
+  Tip("Type part of a joint's name to list the matching joints.");
   const std::string filter = search->filter;
   ImGui::BeginChild("joint_tree", ImVec2(0.0f, 220.0f), true);
   if (!filter.empty()) {
@@ -232,6 +245,7 @@ void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection
       if (ImGui::Selectable(skeleton.name(j).c_str(), j == selection->selected_joint)) {
         selection->selected_joint = j;
       }
+      Tip("Click to select this joint.");
       ImGui::PopID();
     }
   } else {

@@ -1,12 +1,14 @@
 // Model: statistics and load warnings.
 #include <imgui.h>
 
-#include "app/window/panels/panels.h"
+#include "app/window/panels/panel_util.h"
 
 namespace app {
 
 void DrawModelPanel(const assets::Model& model, size_t chain_count) {
-  if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The file shown, its counts and what loading it warned about.");
+  if (!open) return;
   ImGui::TextWrapped("%s", model.source.c_str());
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;

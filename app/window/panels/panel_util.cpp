@@ -2,6 +2,7 @@
 #include "app/window/panels/panel_util.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // HoveredIdTimer: tooltips after a rest
 
 #include "app/core/chain_results.h"
 
@@ -16,6 +17,23 @@ void SameLineIfFits(float next_width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + next_width <= right) ImGui::SameLine();
+}
+
+void Tip(const char* text) {
+  constexpr float kRestSeconds = 0.4f;
+  if (ImGui::IsItemActive() || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImGuiID id = ImGui::GetItemID();
+  if (id != 0 && g.HoveredId == id && g.HoveredIdTimer < kRestSeconds) return;
+  // The tooltip is a window of its own; the item it explains stays the last item, so that
+  // TrackLastItem after it still sees the item's activation and release.
+  const ImGuiLastItemData item = g.LastItemData;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+  g.LastItemData = item;
 }
 
 float ButtonWidth(const char* label) {

@@ -16,6 +16,10 @@ constexpr float kLabelColumnEms = 8.5f;
 // the content's right edge, else lets it start a new line: rows of buttons and checkboxes wrap
 // instead of running under the panel's edge.
 void SameLineIfFits(float next_width);
+// A tooltip for the last item: `text` once the mouse has rested on it for a moment (at once on an
+// item without an ID, such as text, and on a disabled item, which says why it is disabled).
+void Tip(const char* text);
+
 // The width of a button / a checkbox with `label`, window coordinates.
 float ButtonWidth(const char* label);
 float CheckboxWidth(const char* label);
