@@ -7,6 +7,7 @@
 
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
+#include "app/window/message_log.h"
 #include "assets/model.h"
 #include "renderer/gpu_model.h"
 
@@ -51,13 +52,6 @@ struct ExportDialog {
   bool open = false;
   bool bake = false;  // the clip baked with the IK, else this pose as the rest pose
   char path[1024] = "skelview-export.glb";
-};
-
-// The last message, shown for a few seconds.
-struct Message {
-  std::string text;
-  bool is_error = false;
-  Clock::time_point time;
 };
 
 // Exponential moving average for the status line, so the numbers are readable.

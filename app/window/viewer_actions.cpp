@@ -62,7 +62,7 @@ void Viewer::CarryOut(const Requests& requests) {
         quit_ = true;
         break;
       case RequestKind::kMessage:
-        ShowMessage(request.text, request.option);
+        ShowMessage(request.text, request.option ? MessageLevel::kError : MessageLevel::kWarning);
         break;
       case RequestKind::kEditBegan:
         recorder_.Begin();
@@ -95,7 +95,7 @@ bool Viewer::Open(const std::string& path, std::string* error) {
 void Viewer::StartOpen(const std::string& path) {
   if (path.empty()) {
     std::string error;
-    if (Open("", &error)) ShowMessage("opened the built-in character", false);
+    if (Open("", &error)) ShowMessage("opened the built-in character", MessageLevel::kNote);
     return;
   }
   if (loading_) loading_->Cancel();
@@ -121,8 +121,10 @@ void Viewer::PollLoading() {
       loaded->gpu = std::move(*gpu);
       Adopt(std::move(loaded), path);
       AddRecent(path);
-      ShowMessage("opened " + path, false);
-      for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+      ShowMessage("opened " + path, MessageLevel::kNote);
+      for (const std::string& warning : current_->model.warnings) {
+        ShowMessage(warning, MessageLevel::kWarning);
+      }
       trace_.Write(LoadDoneEvent(current_->model, edit_.chains.size()));
       loading_.reset();
       return;
@@ -132,7 +134,7 @@ void Viewer::PollLoading() {
     error = loading_->error();
   }
   loading_.reset();
-  ShowMessage(error, true);
+  ShowMessage(error, MessageLevel::kError);
   trace_.Write(LoadFailedEvent(path, error, current_->model.source));
 }
 
@@ -172,7 +174,7 @@ void Viewer::Undo() {
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }
-    ShowMessage("undo", false);
+    ShowMessage("undo", MessageLevel::kNote);
     WriteTargetsTrace("undo");
   }
 }
@@ -183,7 +185,7 @@ void Viewer::Redo() {
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }
-    ShowMessage("redo", false);
+    ShowMessage("redo", MessageLevel::kNote);
     WriteTargetsTrace("redo");
   }
 }
@@ -217,10 +219,10 @@ void Viewer::Export(const std::string& path, bool bake) {
       ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
-    ShowMessage("exported " + path, false);
+    ShowMessage("exported " + path, MessageLevel::kNote);
     export_dialog_.open = false;
   } else {
-    ShowMessage(error, true);
+    ShowMessage(error, MessageLevel::kError);
   }
 }
 
@@ -228,7 +230,7 @@ void Viewer::SaveScreenshot() {
   std::string error;
   auto target = renderer::OffscreenTarget::Create(viewport_.width, viewport_.height, &error);
   if (!target) {
-    ShowMessage("screenshot: " + error, true);
+    ShowMessage("screenshot: " + error, MessageLevel::kError);
     return;
   }
   target->Bind();
@@ -239,18 +241,19 @@ void Viewer::SaveScreenshot() {
   const std::time_t now = std::time(nullptr);
   std::strftime(name, sizeof(name), "skelview-%Y%m%d-%H%M%S.png", std::localtime(&now));
   if (renderer::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
-    ShowMessage(std::string("saved screenshot ") + name, false);
+    ShowMessage(std::string("saved screenshot ") + name, MessageLevel::kNote);
     trace_.Write(ScreenshotEvent(name));
   } else {
-    ShowMessage(error, true);
+    ShowMessage(error, MessageLevel::kError);
   }
 }
 
-void Viewer::ShowMessage(const std::string& text, bool error) {
-  message_.text = text;
-  message_.is_error = error;
-  message_.time = Clock::now();
-  (error ? std::cerr : std::cout) << "skelview: " << (error ? "" : "note: ") << text << "\n";
+void Viewer::ShowMessage(const std::string& text, MessageLevel level) {
+  log_.Add(text, level);
+  const char* prefix = level == MessageLevel::kError     ? ""
+                       : level == MessageLevel::kWarning ? "warning: "
+                                                         : "note: ";
+  (level == MessageLevel::kNote ? std::cout : std::cerr) << "skelview: " << prefix << text << "\n";
 }
 
 void Viewer::WriteReadyTrace() {

@@ -77,11 +77,19 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_r) StartOpen(current_path_);
   if (ctrl && code == SDLK_o) file_browser_.Open("");
   if (ctrl && code == SDLK_e) export_dialog_.open = true;
+  if (ctrl && code == SDLK_l) log_.open = !log_.open;
   if (ctrl) return;
   switch (code) {
     case SDLK_f:
       FrameCamera();
       WriteCameraTrace("frame");
+      break;
+    case SDLK_F1:
+      help_open_ = !help_open_;
+      break;
+    case SDLK_SLASH:  // ? on most layouts
+    case SDLK_QUESTION:
+      if (shift || code == SDLK_QUESTION) help_open_ = !help_open_;
       break;
     case SDLK_F12:
       screenshot_requested_ = true;
@@ -105,8 +113,14 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
         ResetAllTargets();
       }
       break;
-    case SDLK_ESCAPE:
-      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) drag_ = Drag::kNone;
+    case SDLK_ESCAPE:  // cancels a drag, else closes the help, else the message log
+      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) {
+        drag_ = Drag::kNone;
+      } else if (help_open_) {
+        help_open_ = false;
+      } else {
+        log_.open = false;
+      }
       break;
     default:
       break;

@@ -77,7 +77,9 @@ bool Viewer::Init(int* exit_code) {
   SDL_GetWindowSize(gl_->window(), &w, &h);
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
   Adopt(std::move(loaded), args_.pose.model_path);
-  for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+  for (const std::string& warning : current_->model.warnings) {
+    ShowMessage(warning, MessageLevel::kWarning);
+  }
   if (!ApplyCommandLine(exit_code)) return false;
   Update(0.0);
   recent_.Load();
@@ -219,7 +221,7 @@ void Viewer::DrawUi() {
   const assets::Model& model = current_->model;
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count()};
-  DrawMenuBar(menu, &display_, &export_dialog_, &layout_, &requests_);
+  DrawMenuBar(menu, {&display_, &export_dialog_, &help_open_, &log_}, &layout_, &requests_);
   const FrameInput in{model, current_->extent, frame_, state_};
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
                 &requests_);
@@ -227,7 +229,9 @@ void Viewer::DrawUi() {
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
-  DrawMessage(message_);
+  DrawMessage(log_);
+  DrawMessageLog(&log_);
+  DrawHelpOverlay(&help_open_);
   DrawStatusLine(model, stats_, drag_ == Drag::kGizmo);
 }
 

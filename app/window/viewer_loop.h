@@ -85,7 +85,8 @@ class Viewer {
   void ResetPose();  // edited joint rotations dropped, every target reset: one step, one `reset`
   void Export(const std::string& path, bool bake);
   void SaveScreenshot();
-  void ShowMessage(const std::string& text, bool error);
+  // Logs a message (the toast, the log window) and prints it on stdout (notes) or stderr.
+  void ShowMessage(const std::string& text, MessageLevel level);
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
   void WriteTargetsTrace(const char* event_name);
@@ -120,7 +121,8 @@ class Viewer {
   Selection selection_;
   JointSearch joint_search_;
   ExportDialog export_dialog_;
-  Message message_;
+  MessageLog log_;
+  bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame

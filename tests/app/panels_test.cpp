@@ -169,6 +169,26 @@ std::string TextOnRow(const char* name, float y) {
   return text;
 }
 
+// Every row of text drawn in window `name`, top to bottom (TextOnRow of each row).
+std::vector<std::string> TextRows(const char* name) {
+  std::vector<std::string> rows;
+  float last_y = -1e9f;
+  std::vector<float> tops;
+  for (const Glyph& glyph : GlyphsOf(name)) tops.push_back(glyph.min.y);
+  std::sort(tops.begin(), tops.end());
+  for (float top : tops) {
+    if (top - last_y < 6.0f) continue;
+    last_y = top;
+    rows.push_back(TextOnRow(name, top + 4.0f));
+  }
+  return rows;
+}
+
+bool AnyRowHas(const std::vector<std::string>& rows, const std::string& text) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const std::string& row) { return row.find(text) != std::string::npos; });
+}
+
 // What is wrong with the text of window `name` as last rendered: a glyph cut by its clip
 // rectangle's left or right edge (vertically, scrolling may cut a row), or two glyphs on top of
 // each other. "" when nothing is.
@@ -639,6 +659,83 @@ TEST(SidePanel, AtItsNarrowestNoTextIsCutOrOverlaps) {
   EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
 }
 
+TEST(HelpOverlay, ListsEveryShortcutAndItsCloseButtonClosesIt) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+  bool open = true;
+  const auto draw = [&] { app::DrawHelpOverlay(&open); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  ui.Frame(draw);  // sized to its table on the second frame
+  const std::vector<std::string> rows = TextRows(app::kHelpWindowName);
+  size_t count = 0;
+  const app::Shortcut* shortcuts = app::Shortcuts(&count);
+  ASSERT_GT(count, 15u);
+  for (size_t i = 0; i < count; ++i) {
+    EXPECT_TRUE(AnyRowHas(rows, shortcuts[i].keys)) << shortcuts[i].keys;
+    EXPECT_TRUE(AnyRowHas(rows, shortcuts[i].action)) << shortcuts[i].action;
+  }
+  for (const char* key : {"F1", "Ctrl+Z", "Ctrl+O", "Ctrl+E", "Ctrl+L", "F12", "Space", "Escape"}) {
+    EXPECT_TRUE(AnyRowHas(rows, key)) << key;
+  }
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kHelpWindowName);
+  ASSERT_NE(window, nullptr);
+  EXPECT_LE(window->Size.y, 800.0f - 60.0f);  // on screen
+  ASSERT_TRUE(ui.Hover(app::kHelpWindowName, window->GetID("#CLOSE"), draw));
+  ui.Click(draw);
+  EXPECT_FALSE(open);
+}
+
+TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::MessageLog log;
+  log.Add("opened a.glb", app::MessageLevel::kNote);
+  log.Add("b.glb: not a glTF file", app::MessageLevel::kError);
+  log.open = true;
+  const auto draw = [&] { app::DrawMessageLog(&log); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  EXPECT_EQ(log.unseen(), 0);  // shown, so seen
+  ASSERT_TRUE(ui.Hover(app::kMessageLogName,
+                       HeadlessUi::ItemId(app::kMessageLogName, {}, "Copy all"), draw));
+  ImGui::SetClipboardText("");
+  ui.Click(draw);
+  const std::string copied = ImGui::GetClipboardText();
+  EXPECT_EQ(copied, log.Text());
+  EXPECT_NE(copied.find(" error: b.glb: not a glTF file\n"), std::string::npos) << copied;
+  EXPECT_NE(copied.find(log.entries()[0].clock + " opened a.glb"), std::string::npos) << copied;
+}
+
+TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::DisplaySettings display;
+  app::ExportDialog dialog;
+  app::PanelLayout layout;
+  app::Requests requests;
+  bool help = false;
+  app::MessageLog log;
+  const std::vector<std::string> recent;
+  const std::string current;
+  const app::MenuBarInput in{recent, current, 0, 0};
+  const auto draw = [&] {
+    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+    app::DrawMessageLog(&log);
+  };
+  ui.MouseAway();
+  ui.Frame(draw);
+  EXPECT_FALSE(AnyRowHas(TextRows("##MainMenuBar"), "new"));
+  log.Add("undo", app::MessageLevel::kNote);
+  log.Add("a.glb: 3 vertices had no weights", app::MessageLevel::kWarning);
+  log.Add("b.glb: not a glTF file", app::MessageLevel::kError);
+  ui.Frame(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("##MainMenuBar"), "Messages (2 new)"));
+  const ImGuiID menubar = HeadlessUi::ItemId("##MainMenuBar", {}, "##menubar");
+  ASSERT_TRUE(ui.Hover("##MainMenuBar", ImHashStr("###messages", 0, menubar), draw));
+  ui.Click(draw);
+  EXPECT_TRUE(log.open);
+  EXPECT_EQ(log.unseen(), 0);
+  EXPECT_FALSE(AnyRowHas(TextRows("##MainMenuBar"), "new"));
+}
+
 TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
   HeadlessUi ui(/*side_panel=*/false);
   app::ExportDialog dialog;
@@ -666,7 +763,11 @@ TEST(Panels, EditMenuUndoIsARequest) {
   const std::vector<std::string> recent;
   const std::string current;
   const app::MenuBarInput in{recent, current, /*undo_count=*/1, /*redo_count=*/0};
-  const auto draw = [&] { app::DrawMenuBar(in, &display, &dialog, &layout, &requests); };
+  bool help = false;
+  app::MessageLog log;
+  const auto draw = [&] {
+    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+  };
   ui.Frame(draw);
   EXPECT_GT(layout.menu_height, 0.0f);
   // The menu bar's items are under the ID "##menubar" of its window.

@@ -54,15 +54,23 @@ struct FrameInput {
 };
 
 // The menu bar: File (open, recent, reload, export, screenshot, quit), Edit (undo, redo, reset
-// all targets) and View (frame, toggles). Sets layout->menu_height.
+// all targets, reset pose), View (frame, toggles), Help (shortcuts, message log) and at the right
+// the messages badge. Sets layout->menu_height.
 struct MenuBarInput {
   const std::vector<std::string>& recent_files;
   const std::string& current_path;  // "" for the built-in character: nothing to reload
   size_t undo_count = 0;
   size_t redo_count = 0;
 };
-void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog* export_dialog,
-                 PanelLayout* layout, Requests* out);
+// What the menu bar opens and toggles besides requests.
+struct MenuBarState {
+  DisplaySettings* display;
+  ExportDialog* export_dialog;
+  bool* help_open;  // Help ▸ Keyboard and mouse
+  MessageLog* log;  // the badge at the right: unseen warnings and errors; a click opens the log
+};
+void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout* layout,
+                 Requests* out);
 
 // The side panel (window kSidePanelName): docked at the left from below the menu bar to above the
 // status line at any window size, scrolling when its sections are taller; its width is the
@@ -95,10 +103,26 @@ void DrawContactsPanel(float model_size, EditState* edit, Requests* out);
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out);
 
+// One line of the help overlay: keys or mouse, and what they do.
+struct Shortcut {
+  const char* keys;
+  const char* action;
+};
+// Every shortcut of the viewer, in the help overlay's order; *count is set to how many.
+const Shortcut* Shortcuts(size_t* count);
+// The help overlay (window kHelpWindowName), centred, while *open; its close button clears it.
+inline constexpr const char* kHelpWindowName = "Keyboard and mouse";
+void DrawHelpOverlay(bool* open);
+
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);
 void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
-void DrawMessage(const Message& message);
+// The newest message for eight seconds (not while the log window is open).
+void DrawMessage(const MessageLog& log);
+// The message log window (kMessageLogName) while log->open: every message with its time,
+// colored by level, "Copy all", "Clear", a click on one copies it. Marks the log seen.
+inline constexpr const char* kMessageLogName = "Messages";
+void DrawMessageLog(MessageLog* log);
 void DrawStatusLine(const assets::Model& model, const FrameStats& stats, bool dragging);
 
 }  // namespace app
