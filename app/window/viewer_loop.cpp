@@ -55,11 +55,15 @@ bool Viewer::Init(int* exit_code) {
   if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
-  // Load before opening the window so a bad file fails fast with exit code 2.
+  // A bad model still opens the window (as from a file manager): it says why in the message log,
+  // File ▸ Open works, and quitting exits 2 so that scripts see the failure.
   auto loaded = std::make_unique<LoadedModel>();
+  std::string load_error;
   if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, &loaded->model,
-                          &error)) {
-    return InitFailed(error, kExitBadInput, exit_code);
+                          &load_error)) {
+    first_load_failed_ = true;
+    loaded->model = assets::Model();
+    loaded->model.source = kNothingLoaded;
   }
   if (trace_.is_open() &&
       !assets::CheckOutputsSpareInputs(loaded->model, {args_.trace_path}, &error)) {
@@ -77,12 +81,18 @@ bool Viewer::Init(int* exit_code) {
   SDL_GetWindowSize(gl_->window(), &w, &h);
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
   Adopt(std::move(loaded), args_.pose.model_path);
+  recent_.Load();
+  if (first_load_failed_) {
+    ShowMessage(load_error, MessageLevel::kError);
+    log_.open = true;  // the error stays in view until the user closes the log
+    trace_.Write(LoadFailedEvent(args_.pose.model_path, load_error, current_->model.source));
+    return true;  // the command line's clip and constraints were for that model
+  }
   for (const std::string& warning : current_->model.warnings) {
     ShowMessage(warning, MessageLevel::kWarning);
   }
   if (!ApplyCommandLine(exit_code)) return false;
   Update(0.0);
-  recent_.Load();
   if (!args_.pose.model_path.empty()) AddRecent(args_.pose.model_path);
   return true;
 }
@@ -159,7 +169,8 @@ int Viewer::Run() {
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
-  return trace_.failed() ? kExitFailure : kExitOk;
+  if (trace_.failed()) return kExitFailure;
+  return first_load_failed_ ? kExitBadInput : kExitOk;
 }
 
 void Viewer::RunFrame(double dt_seconds) {

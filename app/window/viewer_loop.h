@@ -32,6 +32,9 @@ struct SDL_MouseMotionEvent;
 
 namespace app {
 
+// The model's source while nothing is loaded (the command line's model was bad).
+inline constexpr const char* kNothingLoaded = "(nothing loaded)";
+
 class Viewer {
  public:
   explicit Viewer(const ViewerArgs& args) : args_(args) {}
@@ -146,6 +149,7 @@ class Viewer {
   FrameTimes drag_frames_, idle_frames_, this_drag_frames_;
   long frame_count_ = 0;
   bool quit_ = false;
+  bool first_load_failed_ = false;  // the command line's model was bad: quitting exits 2
   bool screenshot_requested_ = false;
 };
 

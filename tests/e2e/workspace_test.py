@@ -1,7 +1,8 @@
 """End-to-end tests of the workspace's manners under Xvfb, driven as a user drives it: an open menu
 keeps the keys from the scene and Escape closes it; the wheel over the panel scrolls the panel and
 never zooms the view; undo and redo with nothing to undo write nothing, and every reset (the R key,
-the panel, Edit > Reset pose) is one `reset` trace event.
+the panel, Edit > Reset pose) is one `reset` trace event; a bad model on the command line opens
+the window with the error in the message log, File > Open works, and quitting exits 2.
 Usage: workspace_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import os
@@ -19,6 +20,8 @@ EDIT_RESET_POSE = (80, 89)
 # A point over the side panel's sections, and one over the 3D view right of it (window 1000x620).
 OVER_PANEL = (150, 300)
 OVER_VIEW = (700, 300)
+# File > Open's path field (window 1000x620, the browser centred).
+OPEN_PATH_FIELD = (500, 116)
 
 
 def named(events, name):
@@ -82,6 +85,44 @@ class WorkspaceTest(xs.XvfbTestCase):
         reset = viewer.wait_event("reset")
         self.assertEqual(len(reset["chains"]), 4)
         self.assertEqual(viewer.quit(), 0)
+
+    def test_a_bad_model_opens_the_window_with_the_error_and_quitting_exits_2(self):
+        bad = os.path.join(self.shots, "not-a-model.glb")
+        with open(bad, "wb") as f:
+            f.write(b"this is not a model" * 10)
+        viewer = self.start([bad], size="1000x620")
+        failed = viewer.wait_event("load_failed")
+        self.assertEqual(failed["path"], bad)
+        self.assertIn(bad, failed["error"])
+        ready = viewer.wait_event("ready")
+        self.assertEqual(ready["model"], "(nothing loaded)")
+        self.assertEqual(ready["chains"], [])
+        viewer.find_window()
+        # The message log is open with the error in red.
+        shot = viewer.screenshot(os.path.join(self.shots, "bad-model.png"))
+        red = xs.count_pixels(shot, lambda r, g, b: r > 0.85 and 0.3 < g < 0.6 and b < 0.5)
+        self.assertGreater(red, 200, "no error text (red) in the window")
+        self.assertIn(bad, viewer.output())  # and on stderr, as before
+        # File > Open still opens a good file.
+        good = os.path.join(self.shots, "good.glb")
+        subprocess.run([self.binary, "export", "-o", good], check=True, timeout=xs.EVENT_TIMEOUT)
+        viewer.key("ctrl+o")
+        viewer.click(*OPEN_PATH_FIELD)
+        viewer.key("ctrl+a")
+        viewer.type(good)
+        viewer.key("Return")
+        done = viewer.wait_event("load_done")
+        self.assertEqual(done["model"], good)
+        self.assertEqual(done["chains"], 4)
+        # Scripts still see the failure of the command line's model.
+        self.assertEqual(viewer.quit(), 2)
+        self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
+
+    def test_a_bad_argument_still_exits_2_without_a_window(self):
+        proc = subprocess.run([self.binary, "--size", "0x0"], env=self.xvfb.env(),
+                              capture_output=True, text=True, timeout=xs.EVENT_TIMEOUT)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertIn("--size", proc.stderr)
 
 
 if __name__ == "__main__":

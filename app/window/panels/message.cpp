@@ -59,18 +59,19 @@ void DrawMessageLog(MessageLog* log) {
   Tip("Forget the messages so far.");
   ImGui::SameLine();
   ImGui::TextDisabled("%zu messages; click one to copy it", log->entries().size());
-  ImGui::BeginChild("entries", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
-  int n = 0;
+  ImGui::BeginChild("entries", ImVec2(0.0f, 0.0f), true);
+  ImGui::PushTextWrapPos(0.0f);  // long messages (a file's path and reason) wrap
   for (const LogEntry& entry : log->entries()) {
-    ImGui::PushID(n++);
-    ImGui::PushStyleColor(ImGuiCol_Text, LevelColor(entry.level));
-    if (ImGui::Selectable(MessageLog::Line(entry).c_str())) {
-      ImGui::SetClipboardText(MessageLog::Line(entry).c_str());
+    const std::string line = MessageLog::Line(entry);
+    ImGui::TextColored(LevelColor(entry.level), "%s", line.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                                          ImGui::GetColorU32(ImGuiCol_Border));
     }
-    ImGui::PopStyleColor();
+    if (ImGui::IsItemClicked()) ImGui::SetClipboardText(line.c_str());
     Tip("Click to copy this message.");
-    ImGui::PopID();
   }
+  ImGui::PopTextWrapPos();
   // Stay at the newest message unless the user scrolled up to read.
   if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
   ImGui::EndChild();
