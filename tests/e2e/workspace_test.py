@@ -56,9 +56,13 @@ class WorkspaceTest(xs.XvfbTestCase):
         panel = (8, 30, 350, 560)
         before = crop(viewer.screenshot(os.path.join(self.shots, "before.png")), panel,
                       os.path.join(self.shots, "panel-before.png"))
-        viewer.move(*OVER_PANEL)
+        viewer.move(*OVER_VIEW)
         viewer.wait_frames()
-        viewer.xdotool("click", "--repeat", "4", "5", idempotent=False)  # wheel down
+        # A flick onto the panel and the wheel at once: both arrive before the viewer's next frame,
+        # when the panel has not yet seen the cursor over it.
+        viewer.xdotool("mousemove", "--window", viewer.window, str(OVER_PANEL[0]),
+                       str(OVER_PANEL[1]), "click", "--repeat", "4", "--delay", "0", "5",
+                       idempotent=False)
         viewer.wait_frames()
         after = crop(viewer.screenshot(os.path.join(self.shots, "after.png")), panel,
                      os.path.join(self.shots, "panel-after.png"))
