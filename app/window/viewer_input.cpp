@@ -113,13 +113,15 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
         ResetAllTargets();
       }
       break;
-    case SDLK_ESCAPE:  // cancels a drag, else closes the help, else the message log
+    case SDLK_ESCAPE:  // cancels a drag, else closes the help, the message log, the export dialog
       if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) {
         drag_ = Drag::kNone;
       } else if (help_open_) {
         help_open_ = false;
-      } else {
+      } else if (log_.open) {
         log_.open = false;
+      } else {
+        export_dialog_.open = false;
       }
       break;
     default:

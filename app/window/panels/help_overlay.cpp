@@ -17,7 +17,7 @@ constexpr Shortcut kShortcuts[] = {
     {"click a handle", "make its chain active"},
     {"double-click a handle", "reset its target onto the hand or foot"},
     {"R", "reset the target under the cursor, else the active chain's, else all"},
-    {"Escape", "cancel a drag; close a menu, this help or the message log"},
+    {"Escape", "cancel a drag; close a menu, this help, the message log or Export"},
     {"click a bone or the mesh", "select the joint"},
     {"Ctrl+Z", "undo"},
     {"Ctrl+Shift+Z or Ctrl+Y", "redo"},

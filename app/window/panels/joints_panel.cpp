@@ -71,7 +71,7 @@ ik::JointLimit HingeHoldingPose(const FrameInput& in, const EditState& edit, int
   const float angle = 2.0f * std::acos(std::clamp(delta.w, -1.0f, 1.0f));
   const float quarter = glm::radians(45.0f), margin = glm::radians(0.5f);
   if (angle > glm::radians(1.0f)) {
-    return ik::JointLimit::Hinge(glm::vec3(delta.x, delta.y, delta.z), -quarter,
+    return ik::JointLimit::Hinge(glm::normalize(glm::vec3(delta.x, delta.y, delta.z)), -quarter,
                                  std::min(std::max(quarter, angle + margin), glm::pi<float>()));
   }
   for (const ChainSettings& chain : edit.chains) {
