@@ -122,6 +122,26 @@ class WorkspaceTest(xs.XvfbTestCase):
         self.assertEqual(viewer.quit(), 2)
         self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
 
+    def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
+        viewer = self.start(size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        middle = (400, 150, 400, 300)  # right of the panel, where the help is centred
+
+        def shot(name):
+            return crop(viewer.screenshot(os.path.join(self.shots, name + ".png")), middle,
+                        os.path.join(self.shots, name + "-middle.png"))
+
+        plain = shot("plain")
+        for key in ("F1", "question"):
+            viewer.key(key)
+            helped = shot("help-" + key)
+            self.assertGreater(xs.differing_pixels(plain, helped), 20000, f"{key} showed no help")
+            viewer.key("Escape")
+            closed = shot("closed-" + key)
+            self.assertLess(xs.differing_pixels(plain, closed), 2000, "Escape left the help open")
+        self.assertEqual(viewer.quit(), 0)
+
     def test_a_bad_argument_still_exits_2_without_a_window(self):
         proc = subprocess.run([self.binary, "--size", "0x0"], env=self.xvfb.env(),
                               capture_output=True, text=True, timeout=xs.EVENT_TIMEOUT)
