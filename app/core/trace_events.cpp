@@ -133,6 +133,18 @@ Json ScreenshotEvent(const std::string& path) {
   return event;
 }
 
+Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float distance,
+                 const glm::vec3& target) {
+  Json event;
+  event["event"] = "camera";
+  event["by"] = by;
+  event["yaw"] = Rounded(yaw_degrees);
+  event["pitch"] = Rounded(pitch_degrees);
+  event["distance"] = Rounded(distance);
+  event["target"] = {Rounded(target.x), Rounded(target.y), Rounded(target.z)};
+  return event;
+}
+
 Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag) {
   Json event;
   event["event"] = "exit";

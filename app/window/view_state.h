@@ -7,6 +7,7 @@
 
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
+#include "app/window/message_log.h"
 #include "assets/model.h"
 #include "renderer/gpu_model.h"
 
@@ -53,13 +54,6 @@ struct ExportDialog {
   char path[1024] = "skelview-export.glb";
 };
 
-// The last message, shown for a few seconds.
-struct Message {
-  std::string text;
-  bool is_error = false;
-  Clock::time_point time;
-};
-
 // Exponential moving average for the status line, so the numbers are readable.
 struct Smoothed {
   double value = 0.0;
@@ -73,8 +67,8 @@ struct FrameStats {
 
 // Where the panels ended up on screen.
 struct PanelLayout {
-  float menu_height = 0.0f;     // window coordinates
-  float panel_right_px = 0.0f;  // right edge of the side panel, drawable pixels
+  float menu_height = 0.0f;  // window coordinates
+  float panel_right = 0.0f;  // right edge of the side panel, window coordinates (0: collapsed)
 };
 
 }  // namespace app

@@ -18,8 +18,9 @@ struct ViewerArgs {
 };
 
 // Runs the window until it is closed (or Ctrl+Q). Returns the exit code: 0 after a normal quit,
-// 2 when the model or an argument is bad, 1 when no window or GL context can be made or a --trace
-// write failed.
+// 2 when an argument is bad (at once, no window) or the model on the command line could not be
+// loaded (the window opens with nothing loaded and the error in its message log; 2 on quitting),
+// 1 when no window or GL context can be made or a --trace write failed.
 int RunViewer(const ViewerArgs& args);
 
 }  // namespace app

@@ -40,11 +40,20 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kRedo:
         Redo();
         break;
+      case RequestKind::kResetTarget:
+        if (request.index >= 0 && request.index < static_cast<int>(edit_.chains.size())) {
+          ResetTarget(request.index);
+        }
+        break;
       case RequestKind::kResetAllTargets:
         ResetAllTargets();
         break;
+      case RequestKind::kResetPose:
+        ResetPose();
+        break;
       case RequestKind::kFrameCamera:
         FrameCamera();
+        WriteCameraTrace("frame");
         break;
       case RequestKind::kCancelLoading:
         if (loading_) loading_->Cancel();
@@ -53,7 +62,7 @@ void Viewer::CarryOut(const Requests& requests) {
         quit_ = true;
         break;
       case RequestKind::kMessage:
-        ShowMessage(request.text, request.option);
+        ShowMessage(request.text, request.option ? MessageLevel::kError : MessageLevel::kWarning);
         break;
       case RequestKind::kEditBegan:
         recorder_.Begin();
@@ -86,7 +95,7 @@ bool Viewer::Open(const std::string& path, std::string* error) {
 void Viewer::StartOpen(const std::string& path) {
   if (path.empty()) {
     std::string error;
-    if (Open("", &error)) ShowMessage("opened the built-in character", false);
+    if (Open("", &error)) ShowMessage("opened the built-in character", MessageLevel::kNote);
     return;
   }
   if (loading_) loading_->Cancel();
@@ -112,8 +121,10 @@ void Viewer::PollLoading() {
       loaded->gpu = std::move(*gpu);
       Adopt(std::move(loaded), path);
       AddRecent(path);
-      ShowMessage("opened " + path, false);
-      for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+      ShowMessage("opened " + path, MessageLevel::kNote);
+      for (const std::string& warning : current_->model.warnings) {
+        ShowMessage(warning, MessageLevel::kWarning);
+      }
       trace_.Write(LoadDoneEvent(current_->model, edit_.chains.size()));
       loading_.reset();
       return;
@@ -123,7 +134,7 @@ void Viewer::PollLoading() {
     error = loading_->error();
   }
   loading_.reset();
-  ShowMessage(error, true);
+  ShowMessage(error, MessageLevel::kError);
   trace_.Write(LoadFailedEvent(path, error, current_->model.source));
 }
 
@@ -163,7 +174,7 @@ void Viewer::Undo() {
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }
-    ShowMessage("undo", false);
+    ShowMessage("undo", MessageLevel::kNote);
     WriteTargetsTrace("undo");
   }
 }
@@ -174,7 +185,7 @@ void Viewer::Redo() {
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }
-    ShowMessage("redo", false);
+    ShowMessage("redo", MessageLevel::kNote);
     WriteTargetsTrace("redo");
   }
 }
@@ -196,16 +207,22 @@ void Viewer::ResetAllTargets() {
   WriteTargetsTrace("reset");
 }
 
+void Viewer::ResetPose() {
+  edit_.joint_rotations.clear();
+  Update(0.0);  // the effectors of the pose without the edited rotations
+  ResetAllTargets();
+}
+
 void Viewer::Export(const std::string& path, bool bake) {
   std::string error;
   const bool ok =
       ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
-    ShowMessage("exported " + path, false);
+    ShowMessage("exported " + path, MessageLevel::kNote);
     export_dialog_.open = false;
   } else {
-    ShowMessage(error, true);
+    ShowMessage(error, MessageLevel::kError);
   }
 }
 
@@ -213,7 +230,7 @@ void Viewer::SaveScreenshot() {
   std::string error;
   auto target = renderer::OffscreenTarget::Create(viewport_.width, viewport_.height, &error);
   if (!target) {
-    ShowMessage("screenshot: " + error, true);
+    ShowMessage("screenshot: " + error, MessageLevel::kError);
     return;
   }
   target->Bind();
@@ -224,18 +241,19 @@ void Viewer::SaveScreenshot() {
   const std::time_t now = std::time(nullptr);
   std::strftime(name, sizeof(name), "skelview-%Y%m%d-%H%M%S.png", std::localtime(&now));
   if (renderer::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
-    ShowMessage(std::string("saved screenshot ") + name, false);
+    ShowMessage(std::string("saved screenshot ") + name, MessageLevel::kNote);
     trace_.Write(ScreenshotEvent(name));
   } else {
-    ShowMessage(error, true);
+    ShowMessage(error, MessageLevel::kError);
   }
 }
 
-void Viewer::ShowMessage(const std::string& text, bool error) {
-  message_.text = text;
-  message_.is_error = error;
-  message_.time = Clock::now();
-  (error ? std::cerr : std::cout) << "skelview: " << (error ? "" : "note: ") << text << "\n";
+void Viewer::ShowMessage(const std::string& text, MessageLevel level) {
+  log_.Add(text, level);
+  const char* prefix = level == MessageLevel::kError     ? ""
+                       : level == MessageLevel::kWarning ? "warning: "
+                                                         : "note: ";
+  (level == MessageLevel::kNote ? std::cout : std::cerr) << "skelview: " << prefix << text << "\n";
 }
 
 void Viewer::WriteReadyTrace() {
@@ -276,6 +294,12 @@ void Viewer::WriteDragEndTrace(int chain) {
   drag.idle_frame_ms = idle_frames_.mean();
   trace_.Write(DragEndEvent(current_->model, edit_, frame_, state_, drag, playback_));
   this_drag_frames_ = FrameTimes();
+}
+
+void Viewer::WriteCameraTrace(const char* by) {
+  if (!trace_.is_open()) return;
+  trace_.Write(CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
+                           camera_.distance, camera_.target));
 }
 
 void Viewer::WriteTargetsTrace(const char* event_name) {

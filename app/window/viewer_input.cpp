@@ -42,11 +42,21 @@ void Viewer::HandleEvent(const SDL_Event& event) {
       OnMouseMotion(event.motion);
       break;
     case SDL_MOUSEWHEEL:
-      if (!ImGui::GetIO().WantCaptureMouse) camera_.Zoom(float(event.wheel.y));
+      // Whether the panels take it is decided in ApplyWheel, once ImGui has seen where the
+      // cursor is now: a wheel that arrives with the move onto a panel scrolls only the panel.
+      pending_wheel_ += float(event.wheel.y);
       break;
     default:
       break;
   }
+}
+
+void Viewer::ApplyWheel() {
+  const float steps = pending_wheel_;
+  pending_wheel_ = 0.0f;
+  if (steps == 0.0f || ImGui::GetIO().WantCaptureMouse) return;
+  camera_.Zoom(steps);
+  WriteCameraTrace("zoom");
 }
 
 void Viewer::OnKey(const SDL_KeyboardEvent& key) {
@@ -55,6 +65,11 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
   // Quit, undo and redo work even while a panel field has the keyboard.
   if (ctrl && code == SDLK_q) quit_ = true;
+  // An open menu or popup has the keyboard: Escape closes it, nothing reaches the scene.
+  if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+    if (code == SDLK_ESCAPE) close_popups_ = true;
+    return;
+  }
   if (ImGui::GetIO().WantTextInput) return;
   if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
   if (ctrl && code == SDLK_y) Redo();
@@ -62,10 +77,19 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_r) StartOpen(current_path_);
   if (ctrl && code == SDLK_o) file_browser_.Open("");
   if (ctrl && code == SDLK_e) export_dialog_.open = true;
+  if (ctrl && code == SDLK_l) log_.open = !log_.open;
   if (ctrl) return;
   switch (code) {
     case SDLK_f:
       FrameCamera();
+      WriteCameraTrace("frame");
+      break;
+    case SDLK_F1:
+      help_open_ = !help_open_;
+      break;
+    case SDLK_SLASH:  // ? on most layouts
+    case SDLK_QUESTION:
+      if (shift || code == SDLK_QUESTION) help_open_ = !help_open_;
       break;
     case SDLK_F12:
       screenshot_requested_ = true;
@@ -75,7 +99,10 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       break;
     case SDLK_LEFT:
     case SDLK_RIGHT:  // step one frame
-      if (playback_.clip >= 0) StepPlayback(code == SDLK_RIGHT ? 1 : -1, &playback_);
+      if (playback_.clip >= 0) {
+        StepPlayback(code == SDLK_RIGHT ? 1 : -1, PlaybackFrameRate(current_->model, playback_),
+                     &playback_);
+      }
       break;
     case SDLK_r:
       if (selection_.hover_chain >= 0) {
@@ -86,8 +113,16 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
         ResetAllTargets();
       }
       break;
-    case SDLK_ESCAPE:
-      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) drag_ = Drag::kNone;
+    case SDLK_ESCAPE:  // cancels a drag, else closes the help, the message log, the export dialog
+      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) {
+        drag_ = Drag::kNone;
+      } else if (help_open_) {
+        help_open_ = false;
+      } else if (log_.open) {
+        log_.open = false;
+      } else {
+        export_dialog_.open = false;
+      }
       break;
     default:
       break;
@@ -171,9 +206,10 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
     WriteDragEndTrace(selection_.active_chain);
     return;
   }
-  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT &&
-      press_travel_px_ < kClickTravelPx) {
-    PickJoint(press_px_);
+  const bool moved = press_travel_px_ >= kClickTravelPx;
+  if (ended == Drag::kOrbit && button.button == SDL_BUTTON_LEFT && !moved) PickJoint(press_px_);
+  if ((ended == Drag::kOrbit || ended == Drag::kPan) && moved) {
+    WriteCameraTrace(ended == Drag::kOrbit ? "orbit" : "pan");
   }
 }
 

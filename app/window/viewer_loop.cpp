@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupToLevel: Escape closes an open menu
 
 #include <algorithm>
 #include <cassert>
@@ -54,11 +55,15 @@ bool Viewer::Init(int* exit_code) {
   if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
-  // Load before opening the window so a bad file fails fast with exit code 2.
+  // A bad model still opens the window (as from a file manager): it says why in the message log,
+  // File ▸ Open works, and quitting exits 2 so that scripts see the failure.
   auto loaded = std::make_unique<LoadedModel>();
+  std::string load_error;
   if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, &loaded->model,
-                          &error)) {
-    return InitFailed(error, kExitBadInput, exit_code);
+                          &load_error)) {
+    first_load_failed_ = true;
+    loaded->model = assets::Model();
+    loaded->model.source = kNothingLoaded;
   }
   if (trace_.is_open() &&
       !assets::CheckOutputsSpareInputs(loaded->model, {args_.trace_path}, &error)) {
@@ -76,10 +81,18 @@ bool Viewer::Init(int* exit_code) {
   SDL_GetWindowSize(gl_->window(), &w, &h);
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
   Adopt(std::move(loaded), args_.pose.model_path);
-  for (const std::string& warning : current_->model.warnings) ShowMessage(warning, false);
+  recent_.Load();
+  if (first_load_failed_) {
+    ShowMessage(load_error, MessageLevel::kError);
+    log_.open = true;  // the error stays in view until the user closes the log
+    trace_.Write(LoadFailedEvent(args_.pose.model_path, load_error, current_->model.source));
+    return true;  // the command line's clip and constraints were for that model
+  }
+  for (const std::string& warning : current_->model.warnings) {
+    ShowMessage(warning, MessageLevel::kWarning);
+  }
   if (!ApplyCommandLine(exit_code)) return false;
   Update(0.0);
-  recent_.Load();
   if (!args_.pose.model_path.empty()) AddRecent(args_.pose.model_path);
   return true;
 }
@@ -157,7 +170,8 @@ int Viewer::Run() {
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
-  return trace_.failed() ? kExitFailure : kExitOk;
+  if (trace_.failed()) return kExitFailure;
+  return first_load_failed_ ? kExitBadInput : kExitOk;
 }
 
 void Viewer::RunFrame(double dt_seconds) {
@@ -183,12 +197,19 @@ void Viewer::RunFrame(double dt_seconds) {
     ImGui::GetIO().MousePos = ImVec2(float(mouse_x), float(mouse_y));
   }
   ImGui::NewFrame();
+  if (close_popups_) {
+    close_popups_ = false;
+    if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+      ImGui::ClosePopupToLevel(0, /*restore_focus_to_window_under_popup=*/true);
+    }
+  }
+  ApplyWheel();
   DrawUi();  // the panels edit the settings and ask for the rest
   CarryOut(requests_);
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
   // Keep the model centred in the free part of the window (when the panel leaves room).
-  const float panel_right_px = layout_.panel_right_px;
+  const float panel_right_px = layout_.panel_right * pixel_ratio_;
   camera_.lens_shift_ndc =
       viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
   if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known
@@ -212,29 +233,17 @@ void Viewer::DrawUi() {
   const assets::Model& model = current_->model;
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count()};
-  DrawMenuBar(menu, &display_, &export_dialog_, &layout_, &requests_);
-  ImGui::SetNextWindowPos(ImVec2(10, layout_.menu_height + 8.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 60.0f, 760.0f)),
-                           ImGuiCond_FirstUseEver);
-  ImGui::Begin("skelview");
+  DrawMenuBar(menu, {&display_, &export_dialog_, &help_open_, &log_}, &layout_, &requests_);
   const FrameInput in{model, current_->extent, frame_, state_};
-  DrawModelPanel(model, edit_.chains.size());
-  DrawDisplayPanel(&display_, &requests_);
-  DrawAnimationPanel(model, &playback_);
-  DrawChainsPanel(in, playback_.time, &edit_, &selection_, &requests_);
-  DrawContactsPanel(current_->extent.size, &edit_, &requests_);
-  DrawJointsPanel(in, &edit_, &selection_, &joint_search_, &requests_);
-  // The camera centres the view in the space right of the panel.
-  layout_.panel_right_px =
-      ImGui::IsWindowCollapsed()
-          ? 0.0f
-          : (ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * pixel_ratio_;
-  ImGui::End();
+  DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
+                &requests_);
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
-  DrawMessage(message_);
+  DrawMessage(log_);
+  DrawMessageLog(&log_);
+  DrawHelpOverlay(&help_open_);
   DrawStatusLine(model, stats_, drag_ == Drag::kGizmo);
 }
 

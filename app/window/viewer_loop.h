@@ -32,6 +32,9 @@ struct SDL_MouseMotionEvent;
 
 namespace app {
 
+// The model's source while nothing is loaded (the command line's model was bad).
+inline constexpr const char* kNothingLoaded = "(nothing loaded)";
+
 class Viewer {
  public:
   explicit Viewer(const ViewerArgs& args) : args_(args) {}
@@ -64,6 +67,7 @@ class Viewer {
   void OnMouseUp(const SDL_MouseButtonEvent& button);
   void OnMouseMotion(const SDL_MouseMotionEvent& motion);
   void PickJoint(const glm::vec2& cursor_px);
+  void ApplyWheel();  // the wheel of this frame's events zooms unless the panels take it
 
   // viewer_actions.cpp: what the panels' requests and the keys ask for.
   void CarryOut(const Requests& requests);
@@ -81,12 +85,16 @@ class Viewer {
   void Redo();
   void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event
   void ResetAllTargets();
+  void ResetPose();  // edited joint rotations dropped, every target reset: one step, one `reset`
   void Export(const std::string& path, bool bake);
   void SaveScreenshot();
-  void ShowMessage(const std::string& text, bool error);
+  // Logs a message (the toast, the log window) and prints it on stdout (notes) or stderr.
+  void ShowMessage(const std::string& text, MessageLevel level);
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
-  void WriteTargetsTrace(const char* event_name);  // every chain's target (undo, redo, reset)
+  void WriteTargetsTrace(const char* event_name);
+  void WriteCameraTrace(const char* by);  // `by`: orbit, pan, zoom, frame  // every chain's target
+                                          // (undo, redo, reset)
 
   ViewerArgs args_;
   // The window and what draws into it; GL objects die before the context (~Viewer).
@@ -116,7 +124,8 @@ class Viewer {
   Selection selection_;
   JointSearch joint_search_;
   ExportDialog export_dialog_;
-  Message message_;
+  MessageLog log_;
+  bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame
@@ -132,12 +141,15 @@ class Viewer {
   Drag drag_ = Drag::kNone;
   glm::vec2 press_px_{0.0f};
   float press_travel_px_ = 0.0f;
+  float pending_wheel_ = 0.0f;  // wheel steps of this frame's events, for ApplyWheel
+  bool close_popups_ = false;   // Escape with a menu or popup open: closed in the next frame
   GizmoDrag gizmo_drag_;
 
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.
   FrameTimes drag_frames_, idle_frames_, this_drag_frames_;
   long frame_count_ = 0;
   bool quit_ = false;
+  bool first_load_failed_ = false;  // the command line's model was bad: quitting exits 2
   bool screenshot_requested_ = false;
 };
 

@@ -234,6 +234,40 @@ TEST(CliRender, WritesAnImageWithTheModelInIt) {
   EXPECT_GT(brightest - darkest, 30) << "flat silhouette instead of lit shading";
 }
 
+TEST(CliRender, JpgExtensionWritesAJpeg) {
+  const std::string out = TempPath("render.jpg");
+  std::filesystem::remove(out);
+  const testproc::Result r = testproc::Skelview({"render", "-o", out, "--size", "160x120"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string bytes = ReadFile(out);
+  ASSERT_GE(bytes.size(), 4u);
+  EXPECT_EQ(bytes.substr(0, 3), std::string("\xFF\xD8\xFF", 3)) << "not a JPEG file";
+  const Image image = LoadPng(out);  // stb reads either format
+  EXPECT_EQ(image.width, 160);
+  EXPECT_EQ(image.height, 120);
+}
+
+TEST(CliRender, AnUnknownImageExtensionIsRefusedAndNothingIsWritten) {
+  const std::string out = TempPath("render.bmp");
+  std::filesystem::remove(out);
+  ExpectBadInput({"render", "-o", out}, "-o " + out + ": unknown image extension '.bmp'");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliPose, ATimeOutsideTheClipReportsTheTimePosed) {
+  for (const auto& [asked, posed] : {std::pair<std::string, double>{"-5", 0.0}, {"99", 1.0}}) {
+    const testproc::Result r = testproc::Skelview({"pose", "--anim", "0", "--time", asked});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(doc.is_object()) << r.out;
+    EXPECT_EQ(doc["anim"]["time"], posed) << asked;
+    EXPECT_THAT(r.err, HasSubstr("--time " + asked + ": clamped to"));
+    // The joints are those of the time reported.
+    const json at_posed = RunJson({"pose", "--anim", "0", "--time", posed == 0.0 ? "0" : "1"});
+    EXPECT_EQ(doc["joints"], at_posed["joints"]) << asked;
+  }
+}
+
 TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
   const std::string out = TempPath("builtin.glb");
   const testproc::Result r = testproc::Skelview({"export", "-o", out});

@@ -7,10 +7,14 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
+#include <map>
+#include <string>
 
+#include "app/core/chain_results.h"
 #include "assets/builtin_character.h"
 
 namespace {
@@ -24,11 +28,13 @@ class HeadlessUi {
  public:
   using Draw = std::function<void()>;
 
-  explicit HeadlessUi(bool side_panel = true)
+  explicit HeadlessUi(bool side_panel = true, ImVec2 display = ImVec2(1000.0f, 900.0f))
       : context_(ImGui::CreateContext()), side_panel_(side_panel) {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1000.0f, 900.0f);
+    io.DisplaySize = display;
+    // Lines drawn as plain triangles, so that every textured quad is a glyph (GlyphsOf).
+    ImGui::GetStyle().AntiAliasedLinesUseTex = false;
     io.DeltaTime = 1.0f / 60.0f;
     unsigned char* pixels = nullptr;
     int width = 0, height = 0;
@@ -104,6 +110,116 @@ class HeadlessUi {
   ImGuiContext* context_;
   bool side_panel_;
 };
+
+// A glyph drawn in a window: its quad and the clip rectangle of its draw command (x0, y0, x1, y1).
+struct Glyph {
+  ImVec2 min, max;
+  ImVec4 clip;
+};
+
+// The glyphs of window `name`'s own draw list as last rendered (child windows have their own):
+// the textured quads (everything else samples the font atlas's white pixel).
+std::vector<Glyph> GlyphsOf(const char* name) {
+  std::vector<Glyph> glyphs;
+  const ImGuiWindow* window = ImGui::FindWindowByName(name);
+  if (!window) return glyphs;
+  const ImDrawList& list = *window->DrawList;
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  const auto textured = [&](const ImDrawVert& v) { return v.uv.x != white.x || v.uv.y != white.y; };
+  for (const ImDrawCmd& cmd : list.CmdBuffer) {
+    // A glyph is two triangles (a, b, c) and (a, c, d) from its top-left corner a.
+    for (unsigned e = cmd.IdxOffset; e + 5 < cmd.IdxOffset + cmd.ElemCount; e += 3) {
+      const ImDrawVert& a = list.VtxBuffer[cmd.VtxOffset + list.IdxBuffer[e]];
+      const ImDrawVert& c = list.VtxBuffer[cmd.VtxOffset + list.IdxBuffer[e + 2]];
+      if (!textured(a) || !textured(c)) continue;
+      glyphs.push_back(Glyph{ImVec2(std::min(a.pos.x, c.pos.x), std::min(a.pos.y, c.pos.y)),
+                             ImVec2(std::max(a.pos.x, c.pos.x), std::max(a.pos.y, c.pos.y)),
+                             cmd.ClipRect});
+      e += 3;  // the quad's second triangle
+    }
+  }
+  return glyphs;
+}
+
+// The text drawn in window `name` on the row through `y`, as last rendered (glyphs read back by
+// their place in the font atlas), for messages.
+std::string TextOnRow(const char* name, float y) {
+  const ImGuiWindow* window = ImGui::FindWindowByName(name);
+  if (!window) return "";
+  const ImDrawList& list = *window->DrawList;
+  const ImFont* font = ImGui::GetFont();
+  std::vector<std::pair<float, char>> chars;
+  for (size_t v = 0; v + 3 < static_cast<size_t>(list.VtxBuffer.Size); ++v) {
+    const ImDrawVert& a = list.VtxBuffer[static_cast<int>(v)];
+    const ImDrawVert& c = list.VtxBuffer[static_cast<int>(v) + 2];
+    if (a.pos.y > y + 8.0f || c.pos.y < y - 8.0f) continue;
+    for (const ImFontGlyph& glyph : font->Glyphs) {
+      if (glyph.U0 == a.uv.x && glyph.V0 == a.uv.y && glyph.U1 == c.uv.x && glyph.V1 == c.uv.y) {
+        chars.emplace_back(a.pos.x, static_cast<char>(glyph.Codepoint));
+        break;
+      }
+    }
+  }
+  std::sort(chars.begin(), chars.end());
+  std::string text;
+  for (size_t i = 0; i < chars.size(); ++i) {
+    if (i > 0 && chars[i].first - chars[i - 1].first > 9.0f) text += ' ';
+    text += chars[i].second;
+  }
+  return text;
+}
+
+// Every row of text drawn in window `name`, top to bottom (TextOnRow of each row).
+std::vector<std::string> TextRows(const char* name) {
+  std::vector<std::string> rows;
+  float last_y = -1e9f;
+  std::vector<float> tops;
+  for (const Glyph& glyph : GlyphsOf(name)) tops.push_back(glyph.min.y);
+  std::sort(tops.begin(), tops.end());
+  for (float top : tops) {
+    if (top - last_y < 6.0f) continue;
+    last_y = top;
+    rows.push_back(TextOnRow(name, top + 4.0f));
+  }
+  return rows;
+}
+
+bool AnyRowHas(const std::vector<std::string>& rows, const std::string& text) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const std::string& row) { return row.find(text) != std::string::npos; });
+}
+
+// What is wrong with the text of window `name` as last rendered: a glyph cut by its clip
+// rectangle's left or right edge (vertically, scrolling may cut a row), or two glyphs on top of
+// each other. "" when nothing is.
+std::string TextProblems(const char* name) {
+  const std::vector<Glyph> glyphs = GlyphsOf(name);
+  std::string problems;
+  const auto at = [](const Glyph& g) {
+    return "(" + std::to_string(int(g.min.x)) + "," + std::to_string(int(g.min.y)) + ")";
+  };
+  std::vector<const Glyph*> visible;
+  for (const Glyph& g : glyphs) {
+    if (g.max.y <= g.clip.y || g.min.y >= g.clip.w) continue;  // scrolled out of view
+    visible.push_back(&g);
+    if (g.min.x < g.clip.x - 0.5f || g.max.x > g.clip.z + 0.5f) {
+      problems += "glyph at " + at(g) + "-" + std::to_string(int(g.max.x)) +
+                  " cut by the clip rectangle's x " + std::to_string(int(g.clip.x)) + ".." +
+                  std::to_string(int(g.clip.z)) + "\n";
+    }
+  }
+  for (size_t i = 0; i < visible.size(); ++i) {
+    for (size_t j = i + 1; j < visible.size(); ++j) {
+      const Glyph& a = *visible[i];
+      const Glyph& b = *visible[j];
+      if (a.min.x < b.max.x - 1.0f && b.min.x < a.max.x - 1.0f && a.min.y < b.max.y - 1.0f &&
+          b.min.y < a.max.y - 1.0f) {
+        problems += "glyphs at " + at(a) + " and " + at(b) + " overlap\n";
+      }
+    }
+  }
+  return problems;
+}
 
 // The built-in character with its detected limbs, evaluated at rest.
 struct Scene {
@@ -206,6 +322,420 @@ TEST(Panels, RemovingAChainForgetsTheActiveOneAndIsOneEdit) {
   EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kEdited});
 }
 
+TEST(Panels, ResetButtonsAskTheLoopLikeTheRKeyAndEditNothingThemselves) {
+  Scene scene;
+  scene.edit.chains[0].offset = glm::vec3(0.1f, 0.0f, 0.0f);  // a moved target to reset
+  scene.edit.joint_rotations[3] = glm::quat(glm::vec3(0.3f, 0.0f, 0.0f));
+  HeadlessUi ui;
+  app::Selection selection;
+  app::Requests requests;
+  const auto draw = [&] {
+    app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
+  };
+  ui.Frame(draw);
+  const app::EditState before = scene.edit;
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Reset pose"), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetPose});
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Reset all targets"), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetAllTargets});
+  // A chain's own reset button names the chain.
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {2}, "##chain"), draw));
+  ui.Click(draw);
+  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {2}, "##chain");
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("Reset target (R)", 0, chain_node), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetTarget});
+  EXPECT_EQ(requests[0].index, 2);
+  EXPECT_EQ(scene.edit, before);  // the loop does the resetting
+}
+
+TEST(Panels, FrameStepButtonsStepOneFrameOfTheClipsOwnRate) {
+  Scene scene;
+  assets::Clip clip;
+  clip.name = "24fps";
+  clip.duration = 1.0f;
+  assets::JointAnimation channel;
+  channel.joint = 0;
+  for (int k = 0; k <= 24; ++k) {
+    channel.rotation.times.push_back(float(k) / 24.0f);
+    channel.rotation.values.push_back(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  }
+  clip.channels.push_back(channel);
+  scene.model.clips = {clip};
+  HeadlessUi ui;
+  app::Playback playback;
+  playback.clip = 0;
+  const auto draw = [&] { app::DrawAnimationPanel(scene.model, &playback); };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, ">"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 2.0f / 24.0f);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "<"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(playback.time, 1.0f / 24.0f);
+}
+
+// The built-in character with its left knee bent by 50° about a slanted axis (an animation's bend
+// would do the same), its leg chain on with the target where the foot is, the knee selected.
+struct BentKnee {
+  Scene scene;
+  int knee = scene.model.skeleton.Find("LeftLeg");
+  app::Selection selection;
+  app::JointSearch search;
+  app::Requests requests;
+  BentKnee() {
+    const glm::quat rest = scene.model.skeleton.rest_locals()[knee].rotation;
+    scene.edit.joint_rotations[knee] =
+        rest * glm::angleAxis(glm::radians(50.0f), glm::normalize(glm::vec3(1.0f, 0.0f, 0.4f)));
+    Evaluate();
+    selection.selected_joint = knee;
+  }
+  void Evaluate() {
+    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+  }
+  void Draw() { app::DrawJointsPanel(scene.Input(), &scene.edit, &selection, &search, &requests); }
+  // Chooses `type` (1 "hinge", 2 "cone") in the Limit combo, as a user does.
+  bool ChooseLimit(HeadlessUi* ui, int type, const char* name) {
+    const auto draw = [&] {
+      Draw();
+      Evaluate();
+    };
+    if (!ui->Hover("panel", HeadlessUi::ItemId("panel", {}, "Limit"), draw)) {
+      ADD_FAILURE() << "no Limit combo";
+      return false;
+    }
+    ui->Click(draw);
+    // The combo's items are under PushID(their index).
+    if (!ui->Hover("##Combo_00", HeadlessUi::ItemId("##Combo_00", {type}, name), draw)) {
+      ADD_FAILURE() << "no item " << name;
+      return false;
+    }
+    ui->Click(draw);
+    return true;
+  }
+  std::vector<glm::vec3> WorldPositions() const {
+    std::vector<glm::vec3> positions;
+    for (const glm::mat4& m : scene.state.models) positions.push_back(glm::vec3(m[3]));
+    return positions;
+  }
+};
+
+float LargestMove(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  float largest = 0.0f;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    largest = std::max(largest, glm::length(a[i] - b[i]));
+  }
+  return largest;
+}
+
+TEST(JointLimitChoice, AHingeHoldsTheCurrentPoseSoNothingMoves) {
+  BentKnee bent;
+  HeadlessUi ui;
+  const std::vector<glm::vec3> before = bent.WorldPositions();
+  ui.Frame([&] { bent.Draw(); });
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 1, "hinge"));
+  const ik::JointLimit* limit = bent.scene.edit.limits.Find(bent.knee);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->type, ik::JointLimit::Type::kHinge);
+  bent.Evaluate();
+  EXPECT_LT(LargestMove(before, bent.WorldPositions()), 1e-4f);
+  for (const app::Request& r : bent.requests) EXPECT_NE(r.kind, RequestKind::kMessage) << r.text;
+}
+
+TEST(JointLimitChoice, AConeHoldsTheCurrentPoseSoNothingMoves) {
+  BentKnee bent;
+  bent.scene.edit.chains.clear();  // a cone bounds aims and FABRIK: an aim of the shin obeys it
+  app::ChainSettings aim;
+  std::string error;
+  ASSERT_TRUE(app::MakeAim(bent.scene.model, bent.knee, &aim, &error)) << error;
+  bent.scene.edit.chains.push_back(aim);
+  bent.Evaluate();
+  app::ResetChainTarget(
+      &bent.scene.edit.chains[0],
+      app::ChainInfo(bent.scene.model.skeleton, bent.scene.edit, bent.scene.frame, 0).effector);
+  bent.Evaluate();
+  HeadlessUi ui;
+  const std::vector<glm::vec3> before = bent.WorldPositions();
+  ui.Frame([&] { bent.Draw(); });
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 2, "cone"));
+  bent.Evaluate();
+  EXPECT_LT(LargestMove(before, bent.WorldPositions()), 1e-4f);
+  for (const app::Request& r : bent.requests) EXPECT_NE(r.kind, RequestKind::kMessage) << r.text;
+}
+
+TEST(JointLimitChoice, NarrowingTheHingeBelowThePoseSaysSoOnRelease) {
+  BentKnee bent;
+  HeadlessUi ui;
+  const auto draw = [&] {
+    bent.Draw();
+    bent.Evaluate();
+  };
+  ui.Frame(draw);
+  ASSERT_TRUE(bent.ChooseLimit(&ui, 1, "hinge"));
+  // The range's upper end dragged down to 0°: the 50° bend is outside.
+  const ImGuiID angles = HeadlessUi::ItemId("panel", {}, "Angles");
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("##max", 0, angles), draw));
+  bent.requests.clear();
+  ui.DragRight(-400.0f, [&] { bent.Draw(); });  // the pose of the moment, before a re-solve
+  EXPECT_LE(bent.scene.edit.limits.Find(bent.knee)->max_angle, 0.0f);
+  const auto message =
+      std::find_if(bent.requests.begin(), bent.requests.end(),
+                   [](const app::Request& r) { return r.kind == RequestKind::kMessage; });
+  ASSERT_NE(message, bent.requests.end());
+  EXPECT_NE(message->text.find("LeftLeg: the current pose is outside the new hinge limit"),
+            std::string::npos)
+      << message->text;
+}
+
+// The side panel with everything open: every section, every chain (one unreachable, one with
+// weight keys, a FABRIK chain added and a root marked), a rotated joint selected.
+struct FullSidePanel {
+  Scene scene;
+  app::DisplaySettings display;
+  app::Playback playback;
+  app::Selection selection;
+  app::JointSearch search;
+  app::PanelLayout layout;
+  app::Requests requests;
+
+  FullSidePanel() {
+    const ik::Skeleton& skeleton = scene.model.skeleton;
+    app::ChainSettings fabrik;
+    std::string error;
+    EXPECT_TRUE(app::MakeFabrik(scene.model, skeleton.Find("Spine"), skeleton.Find("Head"), &fabrik,
+                                &error))
+        << error;
+    scene.edit.chains.push_back(fabrik);
+    app::ChainSettings aim;
+    EXPECT_TRUE(app::MakeAim(scene.model, skeleton.Find("Neck"), &aim, &error)) << error;
+    aim.use_up = true;
+    scene.edit.chains.push_back(aim);
+    scene.edit.chains[0].mode = app::TargetMode::kPinned;
+    scene.edit.chains[0].offset = glm::vec3(0.0f, -50.0f, 0.0f);  // far out of reach
+    scene.edit.chains[1].weight_keys = {{0.0f, 0.0f}, {0.5f, 1.0f}};
+    const int selected = skeleton.Find("LeftForeArm");
+    scene.edit.joint_rotations[selected] = glm::quat(glm::radians(glm::vec3(-123.4f, 56.7f, 8.9f)));
+    scene.edit.limits.Set(selected,
+                          ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), -1.0f, 1.0f));
+    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+    playback.clip = 0;
+    selection.selected_joint = selected;
+    selection.fabrik_root = skeleton.Find("Spine");
+    layout.menu_height = 19.0f;
+  }
+  void Draw() {
+    app::DrawSidePanel(scene.Input(), {&display, &playback, &scene.edit, &selection, &search},
+                       &layout, &requests);
+    app::DrawStatusLine(scene.model, app::FrameStats{}, false);
+  }
+  // Opens every section and chain of the panel (their tree nodes' stored state).
+  void OpenEverything(bool two_bone = true) {
+    ImGuiWindow* panel = ImGui::FindWindowByName(app::kSidePanelName);
+    ASSERT_NE(panel, nullptr);
+    ImGuiStorage& storage = panel->StateStorage;
+    storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {}, "Ground and ladder"), 1);
+    for (int i = 0; i < static_cast<int>(scene.edit.chains.size()); ++i) {
+      if (!two_bone && scene.edit.chains[i].kind == app::ConstraintKind::kTwoBone) continue;
+      storage.SetInt(HeadlessUi::ItemId(app::kSidePanelName, {i}, "##chain"), 1);
+    }
+  }
+};
+
+// Scrolls the side panel from top to bottom, a frame at each step, and returns the text problems
+// met on the way (TextProblems) and whether it had to scroll.
+std::string ScrollThroughSidePanel(HeadlessUi* ui, FullSidePanel* panel, bool* scrolled) {
+  const auto draw = [&] { panel->Draw(); };
+  std::string problems;
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  *scrolled = window->ScrollMax.y > 0.0f;
+  for (float y = 0.0f;; y += window->InnerRect.GetHeight() * 0.5f) {
+    window->Scroll.y = std::min(y, window->ScrollMax.y);
+    ui->Frame(draw);
+    ui->Frame(draw);
+    problems += TextProblems(app::kSidePanelName);
+    if (y >= window->ScrollMax.y) break;
+  }
+  return problems;
+}
+
+TEST(SidePanel, FitsAboveTheStatusLineAndScrollsWithNoTextCutOrOverlapping) {
+  for (const ImVec2 display : {ImVec2(1000.0f, 620.0f), ImVec2(1280.0f, 800.0f)}) {
+    SCOPED_TRACE(std::to_string(int(display.x)) + "x" + std::to_string(int(display.y)));
+    HeadlessUi ui(/*side_panel=*/false, display);
+    FullSidePanel panel;
+    const auto draw = [&] { panel.Draw(); };
+    ui.MouseAway();
+    ui.Frame(draw);
+    panel.OpenEverything();
+    ui.Frame(draw);
+    ui.Frame(draw);
+    const ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+    ASSERT_NE(window, nullptr);
+    // Between the menu bar and the status line.
+    EXPECT_GE(window->Pos.y, panel.layout.menu_height);
+    EXPECT_LE(window->Pos.y + window->Size.y, display.y - app::StatusLineHeight());
+    EXPECT_GT(panel.layout.panel_right, window->Pos.x);
+    bool scrolled = false;
+    EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
+    EXPECT_TRUE(scrolled);  // everything open is taller than either window
+    EXPECT_TRUE(panel.requests.empty());
+  }
+}
+
+TEST(SidePanel, EveryControlHasATooltipAfterTheMouseRestsOnIt) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+  FullSidePanel panel;
+  const auto draw = [&] { panel.Draw(); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  // Every section and every chain open but the two-bone ones (their options are drawn by
+  // chain_two_bone.cpp).
+  panel.OpenEverything(/*two_bone=*/false);
+  ui.Frame(draw);
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  // Every item under the mouse on a grid over the panel's content, scrolled top to bottom: where
+  // it was first met (scroll, mouse).
+  struct Found {
+    float scroll;
+    ImVec2 mouse;
+  };
+  std::map<ImGuiID, Found> items;
+  for (float scroll = 0.0f;; scroll += window->InnerRect.GetHeight() * 0.5f) {
+    window->Scroll.y = std::min(scroll, window->ScrollMax.y);
+    ui.Frame(draw);
+    const ImRect inner = window->InnerClipRect;
+    for (float y = inner.Min.y + 1.0f; y < inner.Max.y - 1.0f; y += 6.0f) {
+      for (float x = inner.Min.x + 1.0f; x < inner.Max.x - 1.0f; x += 8.0f) {
+        ImGui::GetIO().MousePos = ImVec2(x, y);
+        ui.Frame(draw);
+        if (g.HoveredId != 0 && g.HoveredWindow != nullptr &&
+            g.HoveredId != ImGui::GetWindowScrollbarID(g.HoveredWindow, ImGuiAxis_Y)) {
+          items.emplace(g.HoveredId, Found{window->Scroll.y, ImVec2(x, y)});
+        }
+      }
+    }
+    if (scroll >= window->ScrollMax.y) break;
+  }
+  EXPECT_GT(items.size(), 60u);  // the grid found the panel's controls
+  int without = 0;
+  for (const auto& [id, found] : items) {
+    window->Scroll.y = found.scroll;
+    ImGui::GetIO().MousePos = found.mouse;
+    ui.Frame(draw);                    // scrolled there
+    ImGui::GetIO().DeltaTime = 0.25f;  // resting
+    for (int frame = 0; frame < 3; ++frame) ui.Frame(draw);
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+    if (g.HoveredId == id && (tooltip == nullptr || !tooltip->Active)) {
+      ADD_FAILURE() << "no tooltip on the control at (" << found.mouse.x << ", " << found.mouse.y
+                    << ") scrolled " << found.scroll << ", on the row \""
+                    << TextOnRow(app::kSidePanelName, found.mouse.y) << "\"";
+      ++without;
+    }
+  }
+  EXPECT_EQ(without, 0);
+}
+
+TEST(SidePanel, AtItsNarrowestNoTextIsCutOrOverlaps) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1000.0f, 620.0f));
+  FullSidePanel panel;
+  const auto draw = [&] { panel.Draw(); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  panel.OpenEverything();
+  ImGui::FindWindowByName(app::kSidePanelName)->SizeFull.x = 100.0f;  // as if dragged narrower
+  ui.Frame(draw);
+  ui.Frame(draw);
+  EXPECT_EQ(ImGui::FindWindowByName(app::kSidePanelName)->Size.x, 320.0f);
+  bool scrolled = false;
+  EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
+}
+
+TEST(HelpOverlay, ListsEveryShortcutAndItsCloseButtonClosesIt) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+  bool open = true;
+  const auto draw = [&] { app::DrawHelpOverlay(&open); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  ui.Frame(draw);  // sized to its table on the second frame
+  const std::vector<std::string> rows = TextRows(app::kHelpWindowName);
+  size_t count = 0;
+  const app::Shortcut* shortcuts = app::Shortcuts(&count);
+  ASSERT_GT(count, 15u);
+  for (size_t i = 0; i < count; ++i) {
+    EXPECT_TRUE(AnyRowHas(rows, shortcuts[i].keys)) << shortcuts[i].keys;
+    EXPECT_TRUE(AnyRowHas(rows, shortcuts[i].action)) << shortcuts[i].action;
+  }
+  for (const char* key : {"F1", "Ctrl+Z", "Ctrl+O", "Ctrl+E", "Ctrl+L", "F12", "Space", "Escape"}) {
+    EXPECT_TRUE(AnyRowHas(rows, key)) << key;
+  }
+  ImGuiWindow* window = ImGui::FindWindowByName(app::kHelpWindowName);
+  ASSERT_NE(window, nullptr);
+  EXPECT_LE(window->Size.y, 800.0f - 60.0f);  // on screen
+  ASSERT_TRUE(ui.Hover(app::kHelpWindowName, window->GetID("#CLOSE"), draw));
+  ui.Click(draw);
+  EXPECT_FALSE(open);
+}
+
+TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::MessageLog log;
+  log.Add("opened a.glb", app::MessageLevel::kNote);
+  log.Add("b.glb: not a glTF file", app::MessageLevel::kError);
+  log.open = true;
+  const auto draw = [&] { app::DrawMessageLog(&log); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  EXPECT_EQ(log.unseen(), 0);  // shown, so seen
+  ASSERT_TRUE(ui.Hover(app::kMessageLogName,
+                       HeadlessUi::ItemId(app::kMessageLogName, {}, "Copy all"), draw));
+  ImGui::SetClipboardText("");
+  ui.Click(draw);
+  const std::string copied = ImGui::GetClipboardText();
+  EXPECT_EQ(copied, log.Text());
+  EXPECT_NE(copied.find(" error: b.glb: not a glTF file\n"), std::string::npos) << copied;
+  EXPECT_NE(copied.find(log.entries()[0].clock + " opened a.glb"), std::string::npos) << copied;
+}
+
+TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::DisplaySettings display;
+  app::ExportDialog dialog;
+  app::PanelLayout layout;
+  app::Requests requests;
+  bool help = false;
+  app::MessageLog log;
+  const std::vector<std::string> recent;
+  const std::string current;
+  const app::MenuBarInput in{recent, current, 0, 0};
+  const auto draw = [&] {
+    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+    app::DrawMessageLog(&log);
+  };
+  ui.MouseAway();
+  ui.Frame(draw);
+  EXPECT_FALSE(AnyRowHas(TextRows("##MainMenuBar"), "new"));
+  log.Add("undo", app::MessageLevel::kNote);
+  log.Add("a.glb: 3 vertices had no weights", app::MessageLevel::kWarning);
+  log.Add("b.glb: not a glTF file", app::MessageLevel::kError);
+  ui.Frame(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("##MainMenuBar"), "Messages (2 new)"));
+  const ImGuiID menubar = HeadlessUi::ItemId("##MainMenuBar", {}, "##menubar");
+  ASSERT_TRUE(ui.Hover("##MainMenuBar", ImHashStr("###messages", 0, menubar), draw));
+  ui.Click(draw);
+  EXPECT_TRUE(log.open);
+  EXPECT_EQ(log.unseen(), 0);
+  EXPECT_FALSE(AnyRowHas(TextRows("##MainMenuBar"), "new"));
+}
+
 TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
   HeadlessUi ui(/*side_panel=*/false);
   app::ExportDialog dialog;
@@ -233,7 +763,11 @@ TEST(Panels, EditMenuUndoIsARequest) {
   const std::vector<std::string> recent;
   const std::string current;
   const app::MenuBarInput in{recent, current, /*undo_count=*/1, /*redo_count=*/0};
-  const auto draw = [&] { app::DrawMenuBar(in, &display, &dialog, &layout, &requests); };
+  bool help = false;
+  app::MessageLog log;
+  const auto draw = [&] {
+    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+  };
   ui.Frame(draw);
   EXPECT_GT(layout.menu_height, 0.0f);
   // The menu bar's items are under the ID "##menubar" of its window.

@@ -59,13 +59,41 @@ TEST(Playback, RestPoseAndMissingClipsDoNotMove) {
   EXPECT_FLOAT_EQ(missing.time, 0.7f);
 }
 
-TEST(Playback, StepPausesAndMovesOneThirtiethOfASecond) {
+TEST(Playback, StepPausesAndMovesOneFrameOfTheGivenRate) {
   app::Playback p{0, 0.5f, 1.0f, true, true};
-  app::StepPlayback(1, &p);
+  app::StepPlayback(1, 24.0f, &p);
   EXPECT_FALSE(p.playing);
-  EXPECT_FLOAT_EQ(p.time, 0.5f + 1.0f / 30.0f);
-  app::StepPlayback(-2, &p);
-  EXPECT_NEAR(p.time, 0.5f - 1.0f / 30.0f, 1e-6f);
+  EXPECT_FLOAT_EQ(p.time, 13.0f / 24.0f);  // 0.5 s is frame 12 at 24 fps
+  app::StepPlayback(-2, 24.0f, &p);
+  EXPECT_FLOAT_EQ(p.time, 11.0f / 24.0f);
+}
+
+TEST(Playback, StepFromBetweenFramesLandsOnTheNeighbouringFrame) {
+  app::Playback p{0, 0.51f, 1.0f, false, true};  // between frames 12 and 13 at 24 fps
+  app::StepPlayback(1, 24.0f, &p);
+  EXPECT_FLOAT_EQ(p.time, 13.0f / 24.0f);
+  p.time = 0.51f;
+  app::StepPlayback(-1, 24.0f, &p);
+  EXPECT_FLOAT_EQ(p.time, 12.0f / 24.0f);
+}
+
+TEST(Playback, FrameRateIsTheClipsOwnAndThirtyForTheRestPose) {
+  assets::Model model = Builtin();
+  assets::Clip clip;
+  clip.name = "24fps";
+  clip.duration = 1.0f;
+  assets::JointAnimation channel;
+  channel.joint = 0;
+  for (int k = 0; k <= 24; ++k) {
+    channel.rotation.times.push_back(float(k) / 24.0f);
+    channel.rotation.values.push_back(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  }
+  clip.channels.push_back(channel);
+  model.clips.push_back(clip);
+  const app::Playback rest{-1, 0.0f, 1.0f, false, true};
+  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, rest), 30.0f);
+  const app::Playback last{static_cast<int>(model.clips.size()) - 1, 0.0f, 1.0f, false, true};
+  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, last), 24.0f);
 }
 
 }  // namespace

@@ -135,4 +135,16 @@ TEST(TraceEvents, TargetsAndFileEventsNameWhatHappened) {
   EXPECT_EQ(exit["drag_frame_ms"], 0.0);
 }
 
+TEST(TraceEvents, CameraSaysWhoMovedItAndWhereItLooks) {
+  const app::Json camera =
+      app::CameraEvent("zoom", 30.0f, 15.0f, 4.5f, glm::vec3(0.0f, 1.0f, 2.0f));
+  EXPECT_EQ(Keys(camera),
+            (std::vector<std::string>{"event", "by", "yaw", "pitch", "distance", "target"}));
+  EXPECT_EQ(camera["event"], "camera");
+  EXPECT_EQ(camera["by"], "zoom");
+  EXPECT_EQ(camera["yaw"], 30.0);
+  EXPECT_EQ(camera["distance"], 4.5);
+  EXPECT_EQ(camera["target"][2], 2.0);
+}
+
 }  // namespace

@@ -1,12 +1,14 @@
 // Animation: the clip, stepping, playing, looping, speed and time.
 #include <imgui.h>
 
-#include "app/window/panels/panels.h"
+#include "app/window/panels/panel_util.h"
 
 namespace app {
 
 void DrawAnimationPanel(const assets::Model& model, Playback* playback) {
-  if (!ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The model's clips: play, step and scrub.");
+  if (!open) return;
   if (model.clips.empty()) {
     ImGui::TextDisabled("no clips in this model");
     return;
@@ -27,20 +29,29 @@ void DrawAnimationPanel(const assets::Model& model, Playback* playback) {
     }
     ImGui::EndCombo();
   }
+  Tip("The clip to play, or the rest pose.");
   if (p.clip < 0) return;
   if (ImGui::Button("|<")) p.time = 0.0f;
+  Tip("First frame.");
   ImGui::SameLine();
-  if (ImGui::Button("<")) StepPlayback(-1, playback);
+  if (ImGui::Button("<")) StepPlayback(-1, PlaybackFrameRate(model, p), playback);
+  Tip("Previous frame, at the clip's own frame rate (Left arrow).");
   ImGui::SameLine();
   if (ImGui::Button(p.playing ? "Pause" : "Play")) p.playing = !p.playing;
+  Tip("Play or pause (Space).");
   ImGui::SameLine();
-  if (ImGui::Button(">")) StepPlayback(1, playback);
+  if (ImGui::Button(">")) StepPlayback(1, PlaybackFrameRate(model, p), playback);
+  Tip("Next frame, at the clip's own frame rate (Right arrow).");
   ImGui::SameLine();
   if (ImGui::Button(">|")) p.time = model.clips[p.clip].duration;
-  ImGui::SameLine();
+  Tip("Last frame.");
+  SameLineIfFits(CheckboxWidth("Loop"));
   ImGui::Checkbox("Loop", &p.loop);
+  Tip("Start over at the end; off, playing stops there.");
   ImGui::SliderFloat("Speed", &p.speed, -2.0f, 2.0f, "%.2fx");
+  Tip("Playback speed; negative plays backwards. Ctrl+click to type a value.");
   ImGui::SliderFloat("Time", &p.time, 0.0f, model.clips[p.clip].duration, "%.3f s");
+  Tip("Where in the clip, seconds: drag to scrub. Ctrl+click to type a value.");
 }
 
 }  // namespace app

@@ -5,16 +5,6 @@
 
 namespace app {
 
-namespace {
-
-void ResetAllTargetsOf(const FrameInput& in, EditState* edit) {
-  for (size_t i = 0; i < edit->chains.size(); ++i) {
-    ResetChainTarget(&edit->chains[i], EffectorOf(in, *edit, static_cast<int>(i)));
-  }
-}
-
-}  // namespace
-
 void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out) {
   edit->chains.erase(edit->chains.begin() + chain);
   selection->active_chain = -1;
@@ -25,12 +15,12 @@ void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out
 void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* selection,
                           Requests* out) {
   const assets::Model& model = in.model;
-  if (Edited(ImGui::Button("Reset all targets"), out)) ResetAllTargetsOf(in, edit);
-  ImGui::SameLine();
-  if (Edited(ImGui::Button("Reset pose"), out)) {
-    edit->joint_rotations.clear();
-    ResetAllTargetsOf(in, edit);
-  }
+  // The loop resets, as for the R key (one undo step, a `reset` trace event).
+  if (ImGui::Button("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
+  Tip("Put every target back on its hand or foot (R with no handle active); one undo step.");
+  SameLineIfFits(ButtonWidth("Reset pose"));
+  if (ImGui::Button("Reset pose")) Ask(out, RequestKind::kResetPose);
+  Tip("Drop the edited joint rotations and reset every target; one undo step.");
   const int selected = selection->selected_joint;
   ImGui::BeginDisabled(selected < 0);
   // New constraints on the selected joint: a two-bone chain ending there, an aim of its bone, or
@@ -42,24 +32,29 @@ void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* sele
     add = MakeChain(model, selected, &added, &error);
     failed = !add;
   }
-  ImGui::SameLine();
+  Tip("A two-bone chain ending at the selected joint (select a hand or foot first).");
+  SameLineIfFits(ButtonWidth("Add aim"));
   if (ImGui::Button("Add aim") && selected >= 0) {
     add = MakeAim(model, selected, &added, &error);
     failed = !add;
   }
+  Tip("Point the selected joint's bone at a target or another joint.");
   if (ImGui::Button("Mark FABRIK root") && selected >= 0) selection->fabrik_root = selected;
-  ImGui::SameLine();
+  Tip("Remember the selected joint as the top of a FABRIK chain; then select its end.");
+  SameLineIfFits(ButtonWidth("Add FABRIK chain"));
   ImGui::BeginDisabled(selection->fabrik_root < 0);
-  if (ImGui::Button("Add FABRIK root..selected") && selected >= 0) {
+  if (ImGui::Button("Add FABRIK chain") && selected >= 0) {
     add = MakeFabrik(model, selection->fabrik_root, selected, &added, &error);
     failed = !add;
   }
+  Tip("A FABRIK chain from the marked root down to the selected joint (any length: spine, neck, "
+      "tail).");
+  ImGui::EndDisabled();
   ImGui::EndDisabled();
   if (selection->fabrik_root >= 0 && selection->fabrik_root < model.skeleton.joint_count()) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("root %s", model.skeleton.name(selection->fabrik_root).c_str());
+    ImGui::TextWrapped("FABRIK root: %s (the chain runs from it down to the selected joint)",
+                       model.skeleton.name(selection->fabrik_root).c_str());
   }
-  ImGui::EndDisabled();
   if (Edited(add, out)) {
     edit->chains.push_back(added);
     selection->active_chain = static_cast<int>(edit->chains.size()) - 1;

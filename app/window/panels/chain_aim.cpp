@@ -22,15 +22,20 @@ void DrawAimOptions(const ik::Skeleton& skeleton, float model_size, ChainSetting
     }
     ImGui::EndCombo();
   }
+  Tip("Aim at the target handle, or at another joint (the bone follows it).");
   ImGui::SliderInt("Spread", &chain->spread, 0, 8);
+  Tip("Share the turn with this many ancestors (a spine or neck turns as a whole).");
   TrackLastItem(out);
   ImGui::SliderFloat("Falloff", &chain->spread_falloff, 0.05f, 1.0f, "%.2f");
+  Tip("How much less each ancestor turns than the joint below it.");
   TrackLastItem(out);
   Edited(ImGui::Checkbox("Up reference", &chain->use_up), out);
+  Tip("Keep the bone from rolling: its side points toward this point.");
   if (chain->use_up) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::DragFloat3("##up", &chain->up.x, model_size * 0.002f, 0.0f, 0.0f, "%.3f");
+    Tip("The up reference, world space.");
     TrackLastItem(out);
   }
 }

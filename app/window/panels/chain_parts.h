@@ -1,9 +1,19 @@
 // The parts of the IK chains panel, by constraint kind and by task. Private to app/window/panels.
 #pragma once
 
+#include <string>
+
 #include "app/window/panels/panel_util.h"
 
 namespace app {
+
+// The chain's status in plain words: "reached", "out of reach by 0.65 m", "reached in 3
+// iterations", "12.0 deg off", "not solved: zero length bone", "off" (not solved this frame).
+std::string PlainChainStatus(const FrameInput& in, int chain);
+// The model's length units: "m" for glTF and the built-in character, else "units".
+const char* LengthUnits(const assets::Model& model);
+// `value` with three significant digits and the units: "0.65 m".
+std::string Length(float value, const char* units);
 
 // Two-bone chains: pole, hinge and soft (before the weight); the end orientation and the
 // solver's result (after it).

@@ -35,6 +35,33 @@ void DrawDescription(const ik::Skeleton& skeleton, const ChainSettings& chain) {
   }
 }
 
+// The chain's status right-aligned on its row, or on a row of its own below the label when the
+// two would not fit side by side.
+void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
+  const std::string status = PlainChainStatus(in, i);
+  const float width = ImGui::CalcTextSize(status.c_str()).x;
+  const float label_end = ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x +
+                          ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize(label.c_str()).x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  const bool beside = label_end + spacing + width <= right;
+  const float indent = ImGui::GetTreeNodeToLabelSpacing() * 2.0f;
+  if (beside) {
+    ImGui::SameLine(right - width);
+  } else {
+    ImGui::Indent(indent);
+  }
+  const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
+                                                           : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+  ImGui::TextColored(color, "%s", status.c_str());
+  if (ImGui::IsItemHovered()) {
+    // The solver's own terms, for those who want them.
+    const std::string detail = "solver: " + ChainStatus(in.frame, in.state, i);
+    Tip(detail.c_str());
+  }
+  if (!beside) ImGui::Unindent(indent);
+}
+
 // Target mode and position. Switching to the ground or a rung turns that contact on; switching
 // to follow or pinned keeps the handle where it is.
 void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
@@ -54,10 +81,14 @@ void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
       SetChainTarget(&chain, target_before, info, edit->contacts);  // the handle stays put
     }
   }
+  Tip("Where the target is: following the animated hand or foot with an offset, pinned in the "
+      "world, on the ground plane, or on the nearest ladder rung.");
   glm::vec3 target = target_before;
   if (ImGui::DragFloat3("Position", &target.x, in.extent.size * 0.002f, 0.0f, 0.0f, "%.3f")) {
     SetChainTarget(&chain, target, info, edit->contacts);
   }
+  Tip("The target, world space. Drag a number, or Ctrl+click to type one; or drag the handle in "
+      "the view.");
   TrackLastItem(out);
 }
 
@@ -65,6 +96,7 @@ void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
 void DrawWeight(float clip_time, ChainSettings* chain, Requests* out) {
   if (chain->weight_keys.empty()) {
     ImGui::SliderFloat("Weight", &chain->weight, 0.0f, 1.0f, "%.2f");
+    Tip("How much of the solve is applied: 0 leaves the animation, 1 reaches the target.");
     TrackLastItem(out);
   } else {
     ImGui::Text("Weight %.2f (animated, %zu keys)", double(chain->WeightAt(clip_time)),
@@ -82,18 +114,26 @@ void DrawWeight(float clip_time, ChainSettings* chain, Requests* out) {
     std::sort(keys.begin(), keys.end(),
               [](const glm::vec2& a, const glm::vec2& b) { return a.x < b.x; });
   }
+  Tip("Key the weight at the current clip time, so the IK fades in and out over the clip.");
   int erase_key = -1;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float key_width = std::max(
+      (ImGui::GetContentRegionAvail().x - ButtonWidth("x") - 2.0f * style.ItemSpacing.x) * 0.5f,
+      40.0f);
   for (size_t k = 0; k < keys.size(); ++k) {
     ImGui::PushID(static_cast<int>(k) + 1000);
-    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SetNextItemWidth(key_width);
     ImGui::DragFloat("##t", &keys[k].x, 0.01f, 0.0f, 1e6f, "t %.3f s");
+    Tip("The key's time in the clip, seconds.");
     TrackLastItem(out);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SetNextItemWidth(key_width);
     ImGui::SliderFloat("##w", &keys[k].y, 0.0f, 1.0f, "w %.2f");
+    Tip("The weight at that time.");
     TrackLastItem(out);
     ImGui::SameLine();
     if (ImGui::SmallButton("x")) erase_key = static_cast<int>(k);
+    Tip("Delete this key.");
     ImGui::PopID();
   }
   if (Edited(erase_key >= 0, out)) keys.erase(keys.begin() + erase_key);
@@ -124,24 +164,27 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   }
   if (chain.kind != ConstraintKind::kBody) DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
-  if (Edited(ImGui::Button("Reset target (R)"), out)) {
-    ResetChainTarget(&chain, EffectorOf(in, *edit, i));
-  }
-  ImGui::SameLine();
+  if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
+  Tip("Put the target back on the hand or foot (R over the handle does the same); one undo step.");
+  SameLineIfFits(ButtonWidth("Remove"));
   if (ImGui::Button("Remove")) *remove = i;
+  Tip("Remove this chain (Ctrl+Z brings it back).");
 }
 
 }  // namespace
 
 void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,
                      Requests* out) {
-  if (!ImGui::CollapsingHeader("IK chains", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool section_open = ImGui::CollapsingHeader("IK chains", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The constraints solved every frame: two-bone limbs, aims and FABRIK chains.");
+  if (!section_open) return;
   if (edit->chains.empty()) ImGui::TextDisabled("no chains: select a joint and add one");
   int remove = -1;
   for (int i = 0; i < static_cast<int>(edit->chains.size()); ++i) {
     ChainSettings& chain = edit->chains[i];
     ImGui::PushID(i);
     Edited(ImGui::Checkbox("##enabled", &chain.enabled), out);
+    Tip("Solve this chain; off, the limb follows the animation.");
     ImGui::SameLine();
     const bool open =
         ImGui::TreeNodeEx("##chain",
@@ -149,12 +192,9 @@ void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Sel
                               (i == selection->active_chain ? ImGuiTreeNodeFlags_Selected : 0),
                           "%s", chain.label.c_str());
     if (ImGui::IsItemClicked()) selection->active_chain = i;
-    if (chain.enabled) {
-      ImGui::SameLine(200.0f);
-      const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
-                                                               : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
-      ImGui::TextColored(color, "%s", ChainStatus(in.frame, in.state, i).c_str());
-    }
+    Tip("Click to make this chain active (its handle shows arrows and squares) and show its "
+        "options.");
+    if (chain.enabled) DrawStatusBeside(in, i, chain.label);
     if (open) {
       DrawChainBody(in, clip_time, i, edit, &remove, out);
       ImGui::TreePop();

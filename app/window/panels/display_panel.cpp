@@ -6,27 +6,42 @@
 namespace app {
 
 void DrawDisplayPanel(DisplaySettings* display, Requests* out) {
-  if (!ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("What the view shows.");
+  if (!open) return;
   SceneOptions& scene = display->scene;
   ImGui::Checkbox("Mesh", &scene.mesh);
-  ImGui::SameLine();
+  Tip("The skinned mesh, lit.");
+  SameLineIfFits(CheckboxWidth("Grid"));
   ImGui::Checkbox("Grid", &scene.grid);
-  ImGui::SameLine();
+  Tip("The ground grid, one line per model unit with the X (red) and Z (blue) axes.");
+  SameLineIfFits(CheckboxWidth("Bones"));
   ImGui::Checkbox("Bones", &scene.skeleton);
-  ImGui::SameLine();
+  Tip("The skeleton: a line from each joint to its child; the selected bone highlighted.");
+  SameLineIfFits(CheckboxWidth("X-ray"));
   ImGui::Checkbox("X-ray", &scene.skeleton_xray);
+  Tip("Bones drawn over the mesh instead of hidden inside it.");
   ImGui::Checkbox("Joint axes", &scene.joint_axes);
-  ImGui::SameLine();
+  Tip("Each joint's X, Y and Z axes (red, green, blue) from its posed transform.");
+  SameLineIfFits(CheckboxWidth("IK handles"));
   ImGui::Checkbox("IK handles", &display->show_handles);
+  Tip("The target handles: drag a disc to move a target, click one for its arrows and squares.");
   ImGui::Checkbox("Knee circles", &scene.ik_overlay);
-  ImGui::SameLine();
+  Tip("Per two-bone chain: the circle of possible knee positions, the knee before (grey) and after "
+      "(yellow), the target and the pole.");
+  SameLineIfFits(CheckboxWidth("Reach shells"));
   ImGui::Checkbox("Reach shells", &scene.reach_shell);
-  ImGui::SameLine();
+  Tip("Spheres about each hip or shoulder: the nearest and farthest the hand or foot can reach.");
+  SameLineIfFits(CheckboxWidth("Limits"));
   ImGui::Checkbox("Limits", &scene.joint_limits);
+  Tip("Joint limits: a hinge as an arc, a cone as its rim.");
   ImGui::SliderFloat("Mesh opacity", &scene.mesh_opacity, 0.05f, 1.0f, "%.2f");
+  Tip("See the bones through the mesh. Ctrl+click to type a value.");
   if (ImGui::Button("Frame model (F)")) Ask(out, RequestKind::kFrameCamera);
-  ImGui::SameLine();
+  Tip("Point the camera at the whole model.");
+  SameLineIfFits(ButtonWidth("Screenshot (F12)"));
   if (ImGui::Button("Screenshot (F12)")) Ask(out, RequestKind::kScreenshot);
+  Tip("Save the view as skelview-DATE-TIME.png in the working folder.");
 }
 
 }  // namespace app

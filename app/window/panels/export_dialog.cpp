@@ -20,16 +20,21 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   const bool enter = ImGui::InputText("##path", dialog->path, sizeof(dialog->path),
                                       ImGuiInputTextFlags_EnterReturnsTrue);
+  Tip("Where to write: .glb, or .gltf with a .bin beside it.");
   int what = dialog->bake ? 1 : 0;
   ImGui::RadioButton("This pose as the rest pose (skins kept)", &what, 0);
+  Tip("Write the model with the current pose as its rest pose.");
   ImGui::BeginDisabled(!has_clip);
   ImGui::RadioButton("The clip, baked with the IK at its frame rate", &what, 1);
+  Tip("Write the clip with the IK applied, one key per frame at the clip's frame rate.");
   ImGui::EndDisabled();
   dialog->bake = what == 1 && has_clip;
   // The loop exports and closes the dialog when the file is written.
   if (ImGui::Button("Export") || enter) Ask(out, RequestKind::kExport, dialog->path, dialog->bake);
+  Tip("Write the file (Enter).");
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) dialog->open = false;
+  Tip("Close without writing.");
   ImGui::End();
 }
 

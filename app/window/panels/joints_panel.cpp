@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
 #include "app/window/panels/panel_util.h"
 #include "ik/joint_limits.h"
+#include "ik/two_bone_ik.h"
 
 namespace app {
 
@@ -41,6 +43,8 @@ void DrawJointTree(const assets::Model& model, int joint, Selection* selection) 
                                       "%s", skeleton.name(joint).c_str());
   if (!bone) ImGui::PopStyleColor();
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selection->selected_joint = joint;
+  Tip(bone ? "Click to select this joint; the arrow opens its children."
+           : "A node that no mesh is skinned to (grey). Click to select it.");
   if (joint == selection->selected_joint && selection->scroll_to_selected) {
     ImGui::SetScrollHereY(0.5f);
     selection->scroll_to_selected = false;
@@ -56,44 +60,106 @@ void DrawJointTree(const assets::Model& model, int joint, Selection* selection) 
   }
 }
 
+// A hinge of `j` that the current local rotation satisfies, so that choosing it moves nothing:
+// about the axis the joint is turned by from its rest rotation (when it is turned), else about the
+// bend axis of the two-bone chain whose knee it is, else about X; ±45° widened to hold the turn.
+ik::JointLimit HingeHoldingPose(const FrameInput& in, const EditState& edit, int j) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  glm::quat delta =
+      glm::inverse(skeleton.rest_locals()[j].rotation) * in.state.pose.locals[j].rotation;
+  if (delta.w < 0.0f) delta = -delta;  // the turn the short way round, angle in [0, π]
+  const float angle = 2.0f * std::acos(std::clamp(delta.w, -1.0f, 1.0f));
+  const float quarter = glm::radians(45.0f), margin = glm::radians(0.5f);
+  if (angle > glm::radians(1.0f)) {
+    return ik::JointLimit::Hinge(glm::normalize(glm::vec3(delta.x, delta.y, delta.z)), -quarter,
+                                 std::min(std::max(quarter, angle + margin), glm::pi<float>()));
+  }
+  for (const ChainSettings& chain : edit.chains) {
+    if (chain.kind != ConstraintKind::kTwoBone || chain.chain.mid != j) continue;
+    if (const auto axis = ik::DetectBendAxis(skeleton, chain.chain)) {
+      return ik::JointLimit::Hinge(*axis, -quarter, quarter);
+    }
+  }
+  return ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), -quarter, quarter);
+}
+
+// A cone of `j` about its bone that holds the current swing (45° or wider), any twist.
+ik::JointLimit ConeHoldingPose(const FrameInput& in, int j) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  const glm::vec3 axis = ik::BoneAxisLocal(skeleton, j).value_or(glm::vec3(0.0f, 1.0f, 0.0f));
+  const ik::JointLimit any = ik::JointLimit::Cone(axis, glm::pi<float>());
+  const float swing = ik::MeasureLimitAngles(any, skeleton.rest_locals()[j].rotation,
+                                             in.state.pose.locals[j].rotation)
+                          .swing;
+  return ik::JointLimit::Cone(
+      axis, std::min(std::max(glm::radians(45.0f), swing + glm::radians(0.5f)), glm::pi<float>()));
+}
+
+// Whether joint `j`'s current pose is within `limit`; when not, asks for a message saying so.
+bool SayWhenOutside(const FrameInput& in, int j, const ik::JointLimit& limit, Requests* out) {
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  const glm::quat& rest = skeleton.rest_locals()[j].rotation;
+  const glm::quat& now = in.state.pose.locals[j].rotation;
+  if (ik::WithinLimit(limit, rest, now, glm::radians(0.1f))) return true;
+  Ask(out, RequestKind::kMessage,
+      skeleton.name(j) + ": the current pose is outside the new " + ik::LimitTypeName(limit.type) +
+          " limit; IK, aims and FABRIK will turn the joint into it",
+      /*option=*/false);
+  return false;
+}
+
 // The limit's own parameters (hinge axis and angles, or cone and twist), dragged; a valid change
-// is stored. Returns the limit as edited (valid or not), nullopt when the joint has none.
-std::optional<ik::JointLimit> DrawLimitParameters(int j, EditState* edit, Requests* out) {
+// is stored, and when the drag ends with the pose outside the limit a message says so. Returns the
+// limit as edited (valid or not), nullopt when the joint has none.
+std::optional<ik::JointLimit> DrawLimitParameters(const FrameInput& in, int j, EditState* edit,
+                                                  Requests* out) {
   const ik::JointLimit* found = edit->limits.Find(j);
   if (!found) return std::nullopt;
   ik::JointLimit limit = *found;
-  bool changed = false;
+  bool changed = false, released = false;
+  const auto track = [&] {
+    TrackLastItem(out);
+    released |= ImGui::IsItemDeactivatedAfterEdit();
+  };
   if (limit.type == ik::JointLimit::Type::kHinge) {
     changed |= ImGui::DragFloat3("Hinge axis", &limit.axis_local.x, 0.01f, -1.0f, 1.0f, "%.2f");
-    TrackLastItem(out);
+    Tip("The hinge's axis in the joint's own frame.");
+    track();
     float lo = glm::degrees(limit.min_angle), hi = glm::degrees(limit.max_angle);
     if (ImGui::DragFloatRange2("Angles", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
       limit.min_angle = glm::radians(lo);
       limit.max_angle = glm::radians(std::max(lo, hi));
       changed = true;
     }
-    TrackLastItem(out);
+    Tip("The turn allowed about the axis from the rest pose, degrees.");
+    track();
   } else if (limit.type == ik::JointLimit::Type::kCone) {
     float cone = glm::degrees(limit.cone_angle);
     if (ImGui::SliderFloat("Cone", &cone, 0.0f, 180.0f, "%.1f deg")) {
       limit.cone_angle = glm::radians(cone);
       changed = true;
     }
-    TrackLastItem(out);
+    Tip("How far the bone may swing from its rest direction, degrees.");
+    track();
     float lo = glm::degrees(limit.twist_min), hi = glm::degrees(limit.twist_max);
     if (ImGui::DragFloatRange2("Twist", &lo, &hi, 0.5f, -180.0f, 180.0f, "%.1f deg")) {
       limit.twist_min = glm::radians(lo);
       limit.twist_max = glm::radians(std::max(lo, hi));
       changed = true;
     }
-    TrackLastItem(out);
+    Tip("The twist allowed about the bone, degrees.");
+    track();
   }
   if (changed && limit.Validate()) edit->limits.Set(j, limit);
+  if (released) {
+    if (const ik::JointLimit* stored = edit->limits.Find(j)) SayWhenOutside(in, j, *stored, out);
+  }
   return limit;
 }
 
 // The joint's limit relative to its rest rotation (aims, FABRIK and a two-bone hinge obey it),
-// and where the joint is within it now.
+// and where the joint is within it now. A new limit holds the current pose where it can, so
+// choosing one moves nothing; a message says when the pose is outside it.
 void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out) {
   const ik::Skeleton& skeleton = in.model.skeleton;
   const ik::JointLimit* current = edit->limits.Find(j);
@@ -101,23 +167,30 @@ void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out)
   if (Edited(ImGui::Combo("Limit", &type, "none\0hinge\0cone\0"), out)) {
     if (type == 0) {
       edit->limits.Remove(j);
-    } else if (type == 1) {
-      edit->limits.Set(j, ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), glm::radians(-45.0f),
-                                                glm::radians(45.0f)));
     } else {
-      const glm::vec3 axis = ik::BoneAxisLocal(skeleton, j).value_or(glm::vec3(0.0f, 1.0f, 0.0f));
-      edit->limits.Set(j, ik::JointLimit::Cone(axis, glm::radians(45.0f)));
+      const ik::JointLimit limit =
+          type == 1 ? HingeHoldingPose(in, *edit, j) : ConeHoldingPose(in, j);
+      edit->limits.Set(j, limit);
+      SayWhenOutside(in, j, limit, out);
     }
   }
-  const std::optional<ik::JointLimit> limit = DrawLimitParameters(j, edit, out);
+  Tip("A limit relative to the rest pose that aims, FABRIK and a two-bone knee obey. A new limit "
+      "holds the current pose.");
+  const std::optional<ik::JointLimit> limit = DrawLimitParameters(in, j, edit, out);
   if (!limit) return;
-  const ik::LimitAngles angles = ik::MeasureLimitAngles(*limit, skeleton.rest_locals()[j].rotation,
-                                                        in.state.pose.locals[j].rotation);
+  const glm::quat& rest = skeleton.rest_locals()[j].rotation;
+  const glm::quat& now = in.state.pose.locals[j].rotation;
+  const ik::LimitAngles angles = ik::MeasureLimitAngles(*limit, rest, now);
   if (limit->type == ik::JointLimit::Type::kHinge) {
-    ImGui::TextDisabled("now: %.1f deg about the axis", double(glm::degrees(angles.hinge)));
+    ImGui::TextDisabled("now: %.1f deg about the axis, %.1f deg off it",
+                        double(glm::degrees(angles.hinge)), double(glm::degrees(angles.off_axis)));
   } else {
     ImGui::TextDisabled("now: swing %.1f deg, twist %.1f deg", double(glm::degrees(angles.swing)),
                         double(glm::degrees(angles.twist)));
+  }
+  if (!ik::WithinLimit(*limit, rest, now, glm::radians(0.1f))) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
+                       "outside the limit: IK, aims and FABRIK turn the joint into it");
   }
 }
 
@@ -127,10 +200,13 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
     ImGui::TextDisabled("click a bone or a joint to select it");
     return;
   }
-  ImGui::Text("%s", skeleton.name(j).c_str());
+  ImGui::TextWrapped("%s", skeleton.name(j).c_str());
+  ImGui::TextDisabled("parent:");
   ImGui::SameLine();
-  ImGui::TextDisabled("(parent %s)",
-                      skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s",
+                     skeleton.parent(j) >= 0 ? skeleton.name(skeleton.parent(j)).c_str() : "none");
+  ImGui::PopStyleColor();
   TransformRows("local", in.state.pose.locals[j]);
   ik::Transform world;
   if (ik::Transform::FromMatrix(in.state.models[j], &world)) TransformRows("world", world);
@@ -139,10 +215,12 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
   if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -360.0f, 360.0f, "%.1f")) {
     edit->joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
   }
+  Tip("The joint's local rotation, Euler degrees (X, Y, Z); an edit replaces the animation's.");
   TrackLastItem(out);
   if (edit->joint_rotations.count(j)) {
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth("clear"));
     if (Edited(ImGui::SmallButton("clear"), out)) edit->joint_rotations.erase(j);
+    Tip("Drop the edited rotation: the animation's comes back.");
   }
   DrawJointLimit(in, j, edit, out);
 }
@@ -151,10 +229,13 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
 
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out) {
-  if (!ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Joints", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The hierarchy; the selected joint's transforms, rotation and limit.");
+  if (!open) return;
   const ik::Skeleton& skeleton = in.model.skeleton;
   ImGui::SetNextItemWidth(-1.0f);
   ImGui::InputTextWithHint("##filter", "search joints", search->filter, sizeof(search->filter));
+  Tip("Type part of a joint's name to list the matching joints.");
   const std::string filter = search->filter;
   ImGui::BeginChild("joint_tree", ImVec2(0.0f, 220.0f), true);
   if (!filter.empty()) {
@@ -164,6 +245,7 @@ void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection
       if (ImGui::Selectable(skeleton.name(j).c_str(), j == selection->selected_joint)) {
         selection->selected_joint = j;
       }
+      Tip("Click to select this joint.");
       ImGui::PopID();
     }
   } else {

@@ -19,6 +19,7 @@ void DrawLoading(const ImportProcess& loading, Requests* out) {
   ImGui::ProgressBar(loading.progress(), ImVec2(-1.0f, 0.0f));
   ImGui::TextDisabled("the current model stays usable until the new one is ready");
   if (ImGui::Button("Cancel")) Ask(out, RequestKind::kCancelLoading);
+  Tip("Stop loading; the current model stays.");
   ImGui::End();
 }
 

@@ -1,6 +1,8 @@
 // The main menu bar.
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "app/window/panels/panel_util.h"
 
 namespace app {
@@ -30,13 +32,37 @@ void DrawFileMenu(const MenuBarInput& in, ExportDialog* export_dialog, Requests*
   ImGui::EndMenu();
 }
 
+// At the right end of the bar: "Messages", with the count of unseen warnings and errors (red
+// when one is an error); a click shows or hides the log.
+void DrawMessagesBadge(MessageLog* log) {
+  char label[48];
+  if (log->unseen() > 0) {
+    std::snprintf(label, sizeof(label), "Messages (%d new)###messages", log->unseen());
+  } else {
+    std::snprintf(label, sizeof(label), "Messages###messages");
+  }
+  const float width =
+      ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetCursorPosX() < right - width) ImGui::SetCursorPosX(right - width);
+  const bool unseen = log->unseen() > 0;
+  if (unseen) {
+    ImGui::PushStyleColor(ImGuiCol_Text, log->unseen_error() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
+                                                             : ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+  }
+  if (ImGui::MenuItem(label)) log->open = !log->open;
+  if (unseen) ImGui::PopStyleColor();
+  Tip("Every message of this session with its time (Ctrl+L).");
+}
+
 }  // namespace
 
-void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog* export_dialog,
-                 PanelLayout* layout, Requests* out) {
+void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout* layout,
+                 Requests* out) {
   if (!ImGui::BeginMainMenuBar()) return;
   layout->menu_height = ImGui::GetWindowSize().y;
-  DrawFileMenu(in, export_dialog, out);
+  DrawFileMenu(in, state.export_dialog, out);
+  DisplaySettings* display = state.display;
   if (ImGui::BeginMenu("Edit")) {
     if (ImGui::MenuItem("Undo", "Ctrl+Z", false, in.undo_count > 0)) Ask(out, RequestKind::kUndo);
     if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, in.redo_count > 0)) {
@@ -44,6 +70,7 @@ void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog*
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
+    if (ImGui::MenuItem("Reset pose")) Ask(out, RequestKind::kResetPose);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -58,6 +85,12 @@ void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog*
     ImGui::MenuItem("Grid", nullptr, &scene.grid);
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keyboard and mouse", "F1", state.help_open);
+    ImGui::MenuItem("Message log", "Ctrl+L", &state.log->open);
+    ImGui::EndMenu();
+  }
+  DrawMessagesBadge(state.log);
   ImGui::EndMainMenuBar();
 }
 

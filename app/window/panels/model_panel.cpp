@@ -1,13 +1,18 @@
 // Model: statistics and load warnings.
 #include <imgui.h>
 
-#include "app/window/panels/panels.h"
+#include "app/window/panels/panel_util.h"
 
 namespace app {
 
 void DrawModelPanel(const assets::Model& model, size_t chain_count) {
-  if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen);
+  Tip("The file shown, its counts and what loading it warned about.");
+  if (!open) return;
   ImGui::TextWrapped("%s", model.source.c_str());
+  if (model.skeleton.joint_count() == 0 && model.meshes.empty()) {
+    ImGui::TextWrapped("Open a model with File > Open (Ctrl+O), or drop a file on the window.");
+  }
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
   ImGui::Text("%zu meshes, %zu vertices, %zu triangles", model.meshes.size(), model.vertex_count(),

@@ -9,8 +9,24 @@
 
 namespace app {
 
-inline void Ask(Requests* out, RequestKind kind, std::string text = {}, bool option = false) {
-  out->push_back(Request{kind, std::move(text), option});
+// The room the side panel leaves right of its widgets for their labels, in font heights.
+constexpr float kLabelColumnEms = 8.5f;
+
+// Puts the next item on the same line when `next_width` (window coordinates) still fits left of
+// the content's right edge, else lets it start a new line: rows of buttons and checkboxes wrap
+// instead of running under the panel's edge.
+void SameLineIfFits(float next_width);
+// A tooltip for the last item: `text` once the mouse has rested on it for a moment (at once on an
+// item without an ID, such as text, and on a disabled item, which says why it is disabled).
+void Tip(const char* text);
+
+// The width of a button / a checkbox with `label`, window coordinates.
+float ButtonWidth(const char* label);
+float CheckboxWidth(const char* label);
+
+inline void Ask(Requests* out, RequestKind kind, std::string text = {}, bool option = false,
+                int index = -1) {
+  out->push_back(Request{kind, std::move(text), option, index});
 }
 
 // After a widget that edits while it is held (a drag, a slider): reports when it is grabbed and
@@ -27,7 +43,7 @@ inline bool Edited(bool changed, Requests* out) {
 // Rotation as Euler angles in degrees (glm's XYZ order).
 glm::vec3 EulerDegrees(const glm::quat& q);
 
-// Three text rows: translation, rotation (Euler degrees and quaternion), scale.
+// Four text rows: translation, rotation as Euler degrees and as a quaternion (x y z w), scale.
 void TransformRows(const char* label, const ik::Transform& t);
 
 // The effector of chain `chain` in the frame's un-solved pose.

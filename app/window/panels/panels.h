@@ -21,7 +21,10 @@ enum class RequestKind {
   kScreenshot,   // save the view as a PNG after this frame
   kUndo,
   kRedo,
-  kResetAllTargets,  // every target back on its effector: one undo step and a `reset` event
+  // Resets, the same path as the R key: one undo step and a `reset` trace event each.
+  kResetTarget,      // chain `index`'s target back on its effector
+  kResetAllTargets,  // every target back on its effector
+  kResetPose,        // every edited joint rotation dropped and every target reset
   kFrameCamera,      // frame the model
   kCancelLoading,
   kQuit,
@@ -37,6 +40,7 @@ struct Request {
   RequestKind kind = RequestKind::kEdited;
   std::string text;     // kOpen, kExport: a path; kMessage: the message
   bool option = false;  // kExport: bake; kMessage: an error
+  int index = -1;       // kResetTarget: the chain
 };
 // In the order the panels asked. The loop clears and reuses it, so an idle frame allocates nothing.
 using Requests = std::vector<Request>;
@@ -50,15 +54,40 @@ struct FrameInput {
 };
 
 // The menu bar: File (open, recent, reload, export, screenshot, quit), Edit (undo, redo, reset
-// all targets) and View (frame, toggles). Sets layout->menu_height.
+// all targets, reset pose), View (frame, toggles), Help (shortcuts, message log) and at the right
+// the messages badge. Sets layout->menu_height.
 struct MenuBarInput {
   const std::vector<std::string>& recent_files;
   const std::string& current_path;  // "" for the built-in character: nothing to reload
   size_t undo_count = 0;
   size_t redo_count = 0;
 };
-void DrawMenuBar(const MenuBarInput& in, DisplaySettings* display, ExportDialog* export_dialog,
-                 PanelLayout* layout, Requests* out);
+// What the menu bar opens and toggles besides requests.
+struct MenuBarState {
+  DisplaySettings* display;
+  ExportDialog* export_dialog;
+  bool* help_open;  // Help ▸ Keyboard and mouse
+  MessageLog* log;  // the badge at the right: unseen warnings and errors; a click opens the log
+};
+void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout* layout,
+                 Requests* out);
+
+// The side panel (window kSidePanelName): docked at the left from below the menu bar to above the
+// status line at any window size, scrolling when its sections are taller; its width is the
+// user's, at least 320 and at most 60% of the window. Sets layout->panel_right. Draws the
+// sections below in order.
+inline constexpr const char* kSidePanelName = "skelview";
+struct SidePanelEdits {
+  DisplaySettings* display;
+  Playback* playback;
+  EditState* edit;
+  Selection* selection;
+  JointSearch* search;
+};
+void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayout* layout,
+                   Requests* out);
+// The status line's height at the bottom of the window, window coordinates.
+float StatusLineHeight();
 
 // The side panel's sections, in order.
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
@@ -74,10 +103,26 @@ void DrawContactsPanel(float model_size, EditState* edit, Requests* out);
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out);
 
+// One line of the help overlay: keys or mouse, and what they do.
+struct Shortcut {
+  const char* keys;
+  const char* action;
+};
+// Every shortcut of the viewer, in the help overlay's order; *count is set to how many.
+const Shortcut* Shortcuts(size_t* count);
+// The help overlay (window kHelpWindowName), centred, while *open; its close button clears it.
+inline constexpr const char* kHelpWindowName = "Keyboard and mouse";
+void DrawHelpOverlay(bool* open);
+
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);
 void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
-void DrawMessage(const Message& message);
+// The newest message for eight seconds (not while the log window is open).
+void DrawMessage(const MessageLog& log);
+// The message log window (kMessageLogName) while log->open: every message with its time,
+// colored by level, "Copy all", "Clear", a click on one copies it. Marks the log seen.
+inline constexpr const char* kMessageLogName = "Messages";
+void DrawMessageLog(MessageLog* log);
 void DrawStatusLine(const assets::Model& model, const FrameStats& stats, bool dragging);
 
 }  // namespace app

@@ -1,6 +1,8 @@
 // The status line: frame, update (and IK solve) and draw times, joint, vertex and triangle counts.
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "app/window/panels/panels.h"
 
 namespace app {
@@ -18,12 +20,21 @@ void DrawStatusLine(const assets::Model& model, const FrameStats& stats, bool dr
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoInputs);
   const double frame_ms = stats.frame_ms.value;
-  ImGui::Text(
+  char text[320];
+  std::snprintf(
+      text, sizeof(text),
       "frame %.2f ms (%.0f fps) | update %.2f ms (pose + IK %.1f us) | draw %.2f ms | %d joints | "
       "%zu vertices | %zu triangles%s",
       frame_ms, frame_ms > 0 ? 1000.0 / frame_ms : 0.0, stats.update_ms.value, stats.solve_us.value,
       stats.draw_ms.value, model.skeleton.joint_count(), model.vertex_count(),
       model.triangle_count(), dragging ? " | dragging" : "");
+  // A narrow window gets the short form rather than a line cut at its edge.
+  if (ImGui::CalcTextSize(text).x > ImGui::GetContentRegionAvail().x) {
+    std::snprintf(text, sizeof(text), "frame %.1f ms | update %.2f ms | draw %.2f ms | %d joints%s",
+                  frame_ms, stats.update_ms.value, stats.draw_ms.value,
+                  model.skeleton.joint_count(), dragging ? " | dragging" : "");
+  }
+  ImGui::TextUnformatted(text);
   ImGui::End();
   ImGui::PopStyleVar(2);
 }

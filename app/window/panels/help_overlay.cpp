@@ -1,0 +1,73 @@
+// The help overlay (F1 or ?): every keyboard and mouse shortcut of the viewer, in one table.
+#include <imgui.h>
+
+#include "app/window/panels/panel_util.h"
+
+namespace app {
+
+namespace {
+
+constexpr Shortcut kShortcuts[] = {
+    {"F1 or ?", "show or hide this help"},
+    {"left drag on empty space", "orbit the camera"},
+    {"middle drag, or Shift + left drag", "pan"},
+    {"mouse wheel over the view", "zoom (over a panel it scrolls the panel)"},
+    {"left drag on a handle's disc", "move the IK target on the camera-facing plane"},
+    {"left drag on an arrow / a square", "move the active handle along X, Y or Z / in a plane"},
+    {"click a handle", "make its chain active"},
+    {"double-click a handle", "reset its target onto the hand or foot"},
+    {"R", "reset the target under the cursor, else the active chain's, else all"},
+    {"Escape", "cancel a drag; close a menu, this help, the message log or Export"},
+    {"click a bone or the mesh", "select the joint"},
+    {"Ctrl+Z", "undo"},
+    {"Ctrl+Shift+Z or Ctrl+Y", "redo"},
+    {"F", "frame the model"},
+    {"Space", "play / pause"},
+    {"Left / Right", "step one frame at the clip's frame rate (pauses)"},
+    {"Ctrl+O", "open a file (or drop one on the window)"},
+    {"Ctrl+R", "reload the current file"},
+    {"Ctrl+E", "export glTF"},
+    {"Ctrl+L", "show or hide the message log"},
+    {"F12", "save a screenshot"},
+    {"Ctrl+Q", "quit"},
+};
+
+}  // namespace
+
+const Shortcut* Shortcuts(size_t* count) {
+  *count = sizeof(kShortcuts) / sizeof(kShortcuts[0]);
+  return kShortcuts;
+}
+
+void DrawHelpOverlay(bool* open) {
+  if (!*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
+                                      ImVec2(io.DisplaySize.x - 20.0f, io.DisplaySize.y - 60.0f));
+  ImGui::SetNextWindowBgAlpha(0.94f);
+  if (!ImGui::Begin(kHelpWindowName, open,
+                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
+                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn("Keys and mouse");
+    ImGui::TableSetupColumn("What it does");
+    ImGui::TableHeadersRow();
+    for (const Shortcut& shortcut : kShortcuts) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(shortcut.keys);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(shortcut.action);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Rest the mouse on a control of the panel to see what it does.");
+  ImGui::End();
+}
+
+}  // namespace app

@@ -1,0 +1,49 @@
+// The side panel: docked at the left between the menu bar and the status line, as tall as the room
+// between them at any window size (its sections scroll), its width resizable within bounds.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/window/panels/panel_util.h"
+
+namespace app {
+
+namespace {
+
+constexpr float kMargin = 8.0f;            // window coordinates, around the panel
+constexpr float kDefaultWidth = 360.0f;    // on first use
+constexpr float kMinWidth = 320.0f;        // the widest row of numbers fits
+constexpr float kMaxWidthFraction = 0.6f;  // of the window, so the view keeps room
+
+}  // namespace
+
+float StatusLineHeight() { return ImGui::GetFrameHeight(); }
+
+void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayout* layout,
+                   Requests* out) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float top = layout->menu_height + kMargin;
+  const float height = std::max(display.y - top - StatusLineHeight() - kMargin, 60.0f);
+  const float max_width = std::max(kMinWidth, display.x * kMaxWidthFraction);
+  ImGui::SetNextWindowPos(ImVec2(kMargin, top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(kDefaultWidth, height), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kMinWidth, height), ImVec2(max_width, height));
+  ImGui::Begin(kSidePanelName, nullptr, ImGuiWindowFlags_NoMove);
+  // Widgets leave a column for their labels at any panel width, and text wraps at the panel's
+  // edge instead of running under it.
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * kLabelColumnEms);
+  ImGui::PushTextWrapPos(0.0f);
+  DrawModelPanel(in.model, edits.edit->chains.size());
+  DrawDisplayPanel(edits.display, out);
+  DrawAnimationPanel(in.model, edits.playback);
+  DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
+  DrawContactsPanel(in.extent.size, edits.edit, out);
+  DrawJointsPanel(in, edits.edit, edits.selection, edits.search, out);
+  ImGui::PopTextWrapPos();
+  ImGui::PopItemWidth();
+  layout->panel_right =
+      ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+  ImGui::End();
+}
+
+}  // namespace app

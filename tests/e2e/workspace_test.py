@@ -1,0 +1,153 @@
+"""End-to-end tests of the workspace's manners under Xvfb, driven as a user drives it: an open menu
+keeps the keys from the scene and Escape closes it; the wheel over the panel scrolls the panel and
+never zooms the view; undo and redo with nothing to undo write nothing, and every reset (the R key,
+the panel, Edit > Reset pose) is one `reset` trace event; a bad model on the command line opens
+the window with the error in the message log, File > Open works, and quitting exits 2.
+Usage: workspace_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xvfb_session as xs  # noqa: E402
+
+# Where the menu bar's menus and the Edit menu's "Reset pose" item are, window coordinates (the
+# built-in font, the same at every window size).
+FILE_MENU = (20, 10)
+EDIT_MENU = (62, 10)
+EDIT_RESET_POSE = (80, 89)
+# A point over the side panel's sections, and one over the 3D view right of it (window 1000x620).
+OVER_PANEL = (150, 300)
+OVER_VIEW = (700, 300)
+# File > Open's path field (window 1000x620, the browser centred).
+OPEN_PATH_FIELD = (500, 116)
+
+
+def named(events, name):
+    return [e for e in events if e["event"] == name]
+
+
+def crop(path, box, out):
+    """Writes the box (x, y, w, h) of an image to `out` and returns `out`."""
+    x, y, w, h = box
+    subprocess.run(["convert", path, "-crop", f"{w}x{h}+{x}+{y}", "+repage", out], check=True)
+    return out
+
+
+class WorkspaceTest(xs.XvfbTestCase):
+    def test_escape_closes_an_open_menu_and_keys_wait_while_it_is_open(self):
+        viewer = self.start()
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.click(*FILE_MENU)  # File menu open
+        viewer.key("r")  # would reset every target if it reached the scene
+        viewer.key("Escape")  # closes the menu
+        viewer.key("r")  # now it reaches the scene
+        viewer.wait_event("reset")
+        viewer.wait_frames()
+        self.assertEqual(len(named(viewer.events(), "reset")), 1, viewer.events())
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_wheel_over_the_panel_scrolls_it_and_never_zooms(self):
+        viewer = self.start(size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        panel = (8, 30, 350, 560)
+        before = crop(viewer.screenshot(os.path.join(self.shots, "before.png")), panel,
+                      os.path.join(self.shots, "panel-before.png"))
+        viewer.move(*OVER_VIEW)
+        viewer.wait_frames()
+        # A flick onto the panel and the wheel at once: both arrive before the viewer's next frame,
+        # when the panel has not yet seen the cursor over it.
+        viewer.xdotool("mousemove", "--window", viewer.window, str(OVER_PANEL[0]),
+                       str(OVER_PANEL[1]), "click", "--repeat", "4", "--delay", "0", "5",
+                       idempotent=False)
+        viewer.wait_frames()
+        after = crop(viewer.screenshot(os.path.join(self.shots, "after.png")), panel,
+                     os.path.join(self.shots, "panel-after.png"))
+        self.assertGreater(xs.differing_pixels(before, after), 2000, "the panel did not scroll")
+        self.assertEqual(named(viewer.events(), "camera"), [], "the wheel over the panel zoomed")
+        # Over the view the wheel zooms.
+        viewer.move(*OVER_VIEW)
+        viewer.wait_frames()
+        viewer.xdotool("click", "5", idempotent=False)
+        self.assertEqual(viewer.wait_event("camera")["by"], "zoom")
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_undo_with_nothing_to_undo_writes_nothing_and_reset_pose_is_a_reset(self):
+        viewer = self.start()
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.key("ctrl+z")
+        viewer.key("ctrl+shift+z")
+        viewer.key("ctrl+y")
+        viewer.wait_frames()
+        self.assertEqual([e["event"] for e in viewer.events()], ["ready"])
+        viewer.click(*EDIT_MENU)
+        viewer.click(*EDIT_RESET_POSE)
+        reset = viewer.wait_event("reset")
+        self.assertEqual(len(reset["chains"]), 4)
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_a_bad_model_opens_the_window_with_the_error_and_quitting_exits_2(self):
+        bad = os.path.join(self.shots, "not-a-model.glb")
+        with open(bad, "wb") as f:
+            f.write(b"this is not a model" * 10)
+        viewer = self.start([bad], size="1000x620")
+        failed = viewer.wait_event("load_failed")
+        self.assertEqual(failed["path"], bad)
+        self.assertIn(bad, failed["error"])
+        ready = viewer.wait_event("ready")
+        self.assertEqual(ready["model"], "(nothing loaded)")
+        self.assertEqual(ready["chains"], [])
+        viewer.find_window()
+        # The message log is open with the error in red.
+        shot = viewer.screenshot(os.path.join(self.shots, "bad-model.png"))
+        red = xs.count_pixels(shot, lambda r, g, b: r > 0.85 and 0.3 < g < 0.6 and b < 0.5)
+        self.assertGreater(red, 200, "no error text (red) in the window")
+        self.assertIn(bad, viewer.output())  # and on stderr, as before
+        # File > Open still opens a good file.
+        good = os.path.join(self.shots, "good.glb")
+        subprocess.run([self.binary, "export", "-o", good], check=True, timeout=xs.EVENT_TIMEOUT)
+        viewer.key("ctrl+o")
+        viewer.click(*OPEN_PATH_FIELD)
+        viewer.key("ctrl+a")
+        viewer.type(good)
+        viewer.key("Return")
+        done = viewer.wait_event("load_done")
+        self.assertEqual(done["model"], good)
+        self.assertEqual(done["chains"], 4)
+        # Scripts still see the failure of the command line's model.
+        self.assertEqual(viewer.quit(), 2)
+        self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
+
+    def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
+        viewer = self.start(size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        middle = (400, 150, 400, 300)  # right of the panel, where the help is centred
+
+        def shot(name):
+            return crop(viewer.screenshot(os.path.join(self.shots, name + ".png")), middle,
+                        os.path.join(self.shots, name + "-middle.png"))
+
+        plain = shot("plain")
+        for key in ("F1", "question"):
+            viewer.key(key)
+            helped = shot("help-" + key)
+            self.assertGreater(xs.differing_pixels(plain, helped), 20000, f"{key} showed no help")
+            viewer.key("Escape")
+            closed = shot("closed-" + key)
+            self.assertLess(xs.differing_pixels(plain, closed), 2000, "Escape left the help open")
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_a_bad_argument_still_exits_2_without_a_window(self):
+        proc = subprocess.run([self.binary, "--size", "0x0"], env=self.xvfb.env(),
+                              capture_output=True, text=True, timeout=xs.EVENT_TIMEOUT)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertIn("--size", proc.stderr)
+
+
+if __name__ == "__main__":
+    xs.run_tests()
