@@ -234,6 +234,73 @@ TEST(CliRender, WritesAnImageWithTheModelInIt) {
   EXPECT_GT(brightest - darkest, 30) << "flat silhouette instead of lit shading";
 }
 
+// The bounding box of the bright (model) pixels of an image: {min x, min y, max x, max y}.
+glm::ivec4 BrightBox(const std::string& path) {
+  const Image image = LoadPng(path);
+  glm::ivec4 box(image.width, image.height, -1, -1);
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      if ((p.r + p.g + p.b) / 3 > 110) {
+        box = glm::ivec4(std::min(box.x, x), std::min(box.y, y), std::max(box.z, x),
+                         std::max(box.w, y));
+      }
+    }
+  }
+  return box;
+}
+
+TEST(CliRender, ViewPresetsLookAlongTheirAxesAndShowDrawsOnlyWhatIsListed) {
+  // The built-in character stands 1.75 m tall with its arms out: seen from the side it is tall
+  // and thin, from the top wide and short.
+  std::map<std::string, glm::ivec4> boxes;
+  for (const char* view : {"front", "right", "top"}) {
+    const std::string out = TempPath(std::string("view_") + view + ".png");
+    const testproc::Result r = testproc::Skelview(
+        {"render", "-o", out, "--size", "300x300", "--view", view, "--ortho", "--show", "mesh"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    boxes[view] = BrightBox(out);
+    ASSERT_GE(boxes[view].z, boxes[view].x) << view << ": no model pixels";
+  }
+  auto width = [&](const char* v) { return boxes[v].z - boxes[v].x + 1; };
+  auto height = [&](const char* v) { return boxes[v].w - boxes[v].y + 1; };
+  EXPECT_GT(height("right"), 3 * width("right"));
+  EXPECT_GT(width("top"), 3 * height("top"));
+  EXPECT_NEAR(width("front"), width("top"), 0.05 * width("front"));  // the same arm span
+  // `--show none` draws nothing bright; `--show mesh,weights=JOINT` colours the mesh.
+  const std::string none = TempPath("show_none.png");
+  ASSERT_EQ(
+      testproc::Skelview({"render", "-o", none, "--size", "200x200", "--show", "none"}).exit_code,
+      0);
+  EXPECT_LT(BrightBox(none).z, 0);
+  const std::string weights = TempPath("show_weights.png");
+  ASSERT_EQ(testproc::Skelview({"render", "-o", weights, "--size", "200x200", "--view", "front",
+                                "--show", "mesh,weights=LeftUpLeg"})
+                .exit_code,
+            0);
+  const Image image = LoadPng(weights);
+  int red = 0, blue = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      red += p.r > 180 && p.g < 90 && p.b < 90;
+      blue += p.b > 100 && p.r < 60 && p.g < 60;
+    }
+  }
+  EXPECT_GT(red, 30) << "the thigh's weight 1 is red";
+  EXPECT_GT(blue, 300) << "the rest of the body is weight 0, blue";
+}
+
+TEST(CliRender, BadViewAndShowExitTwo) {
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--view", "diagonal"},
+                 "--view 'diagonal'");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "onion=4"},
+                 "'onion' is not drawn by this version");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "mesh,weights=Nope"},
+                 "--show weights=Nope: the model has no joint named 'Nope'");
+  EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
+}
+
 TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
   const std::string out = TempPath("builtin.glb");
   const testproc::Result r = testproc::Skelview({"export", "-o", out});
