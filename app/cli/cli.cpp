@@ -126,6 +126,7 @@ struct Commands {
   PoseArgs render_args;
   RawOptions render_raw;
   std::string render_out, render_size;
+  RenderLook render_look;
 
   CLI::App* pose = nullptr;
   PoseArgs pose_args;
@@ -184,6 +185,12 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
   c->render->add_option(
       "--size", c->render_size,
       "Image size WxH (default 1280x720; at most what the OpenGL driver renders)");
+  c->render->add_option("--show", c->render_look.show,
+                        "What to draw, only these: none, mesh, grid, bones, axes, knees, shells, "
+                        "limits, weights=JOINT (comma-separated)");
+  c->render->add_option("--view", c->render_look.view,
+                        "Look along an axis: front, back, left, right, top or bottom");
+  c->render->add_flag("--ortho", c->render_look.ortho, "Orthographic (parallel) projection");
 
   c->pose = cli->add_subcommand("pose", "Print the posed joints (and vertices) as JSON");
   AddPoseOptions(c->pose, &c->pose_args, &c->pose_raw);
@@ -284,7 +291,7 @@ std::optional<int> RunParsed(Commands* c, std::string* error) {
   }
   if (c->render->parsed()) {
     if (!FinishPoseArgs(c->render_raw, &c->render_args, error)) return std::nullopt;
-    return RunRender(c->render_args, c->render_out, c->render_size);
+    return RunRender(c->render_args, c->render_out, c->render_size, c->render_look);
   }
   if (c->pose->parsed()) {
     if (!FinishPoseArgs(c->pose_raw, &c->pose_args, error)) return std::nullopt;

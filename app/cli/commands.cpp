@@ -17,6 +17,7 @@
 
 #include "app/core/bake.h"
 #include "app/core/crowd.h"
+#include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
 #include "app/core/import_process.h"
 #include "app/core/json_output.h"
@@ -240,10 +241,17 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   return Print(doc.dump(1) + "\n");
 }
 
-int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size) {
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
+              const RenderLook& look) {
   int width = 1280, height = 720;
   std::string error;
   if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
+  DisplaySpec display;
+  if (!look.show.empty() && !ParseShowList(look.show, &display, &error)) return BadInput(error);
+  ViewPreset preset = ViewPreset::kFront;
+  if (!look.view.empty() && !ParseViewPreset(look.view, &preset)) {
+    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
+  }
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
   if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
     return BadInput("-o " + out_path + ": " + problem);
@@ -255,6 +263,24 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   const PoseState& state = prepared.state;
   if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
     return BadInput("-o " + out_path + ": " + error);
+  }
+  SceneOptions options;
+  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
+  if (!look.show.empty()) {
+    options.mesh = display.mesh;
+    options.grid = display.grid;
+    options.skeleton = display.bones;
+    options.joint_axes = display.axes;
+    options.ik_overlay = display.knees;
+    options.reach_shell = display.shells;
+    options.joint_limits = display.limits;
+    if (!display.weights.empty()) {
+      options.weight_joint = model.skeleton.Find(display.weights);
+      if (options.weight_joint < 0) {
+        return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
+                        display.weights + "'");
+      }
+    }
   }
   auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
   if (!gl) return Failure("render: " + error);
@@ -268,13 +294,17 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   if (!target) return Failure("render: " + error);
   target->Bind();
   const float aspect = float(width) / float(height);
-  const OrbitCamera camera = DefaultCamera(model, state.models, aspect);
+  OrbitCamera camera = DefaultCamera(model, state.models, aspect);
+  camera.ortho = look.ortho;
+  if (!look.view.empty()) {
+    LookAlong(preset, &camera);
+    const assets::Bounds bounds = assets::ModelBounds(model, state.models);
+    if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
+  }
   renderer::View view;
   view.view = camera.View();
   view.projection = camera.Projection(aspect);
   view.viewport = {width, height};
-  SceneOptions options;
-  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   renderer::DebugLines lines, xray;
   DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
             &lines, &xray);

@@ -22,7 +22,15 @@ bool WriteStandardOutput(const std::string& text, std::string* error);
 bool FlushStandardOutput(std::string* error);
 
 int RunInfo(const std::string& model_path, bool json, bool allow_outside_files);
-int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size);
+// How `render` looks at the model: `show` a --show list ("" for the default overlays), `view` a
+// ViewPreset name ("" for the default three-quarter view), `ortho` a parallel projection.
+struct RenderLook {
+  std::string show;
+  std::string view;
+  bool ortho = false;
+};
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
+              const RenderLook& look = {});
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
 // Without --bake: the posed model (the pose of --anim/--time/--ik as the rest pose, skins kept).
 // With --bake: the clip --anim (0 by default) baked with the --ik targets pinned, at the clip's

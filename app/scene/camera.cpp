@@ -19,13 +19,25 @@ glm::vec3 OrbitCamera::Forward() const {
 glm::vec3 OrbitCamera::Eye() const { return target - Forward() * distance; }
 
 glm::mat4 OrbitCamera::View() const {
-  return glm::lookAt(Eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+  // The camera's own up (the eye direction's derivative in pitch): +Y-like for any pitch below the
+  // pole, and still defined looking straight down (top view) or up.
+  const float sp = std::sin(pitch), cp = std::cos(pitch);
+  const glm::vec3 up(-sp * std::sin(yaw), cp, -sp * std::cos(yaw));
+  return glm::lookAt(Eye(), target, up);
 }
 
 glm::mat4 OrbitCamera::Projection(float aspect) const {
-  const float near_plane = std::max(distance * 0.01f, 1e-4f);
   const float far_plane = std::max(distance * 100.0f, 10.0f);
-  glm::mat4 projection = glm::perspective(fov_y, std::max(aspect, 1e-3f), near_plane, far_plane);
+  aspect = std::max(aspect, 1e-3f);
+  if (ortho) {
+    const float half_height = distance * std::tan(fov_y * 0.5f);
+    glm::mat4 projection = glm::ortho(-half_height * aspect, half_height * aspect, -half_height,
+                                      half_height, -far_plane, far_plane);
+    projection[3][0] += lens_shift_ndc;  // x_ndc += shift (w = 1)
+    return projection;
+  }
+  const float near_plane = std::max(distance * 0.01f, 1e-4f);
+  glm::mat4 projection = glm::perspective(fov_y, aspect, near_plane, far_plane);
   projection[2][0] -= lens_shift_ndc;  // x_ndc += shift (w = -z_eye)
   return projection;
 }
@@ -58,6 +70,62 @@ void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, floa
   const float half_fov =
       0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(fov_y * 0.5f) * aspect * visible_width));
   distance = radius / std::sin(half_fov) * 1.05f;
+}
+
+const char* ViewPresetName(ViewPreset preset) {
+  switch (preset) {
+    case ViewPreset::kFront:
+      return "front";
+    case ViewPreset::kBack:
+      return "back";
+    case ViewPreset::kLeft:
+      return "left";
+    case ViewPreset::kRight:
+      return "right";
+    case ViewPreset::kTop:
+      return "top";
+    case ViewPreset::kBottom:
+      return "bottom";
+  }
+  return "front";
+}
+
+bool ParseViewPreset(const std::string& text, ViewPreset* out) {
+  for (ViewPreset preset : {ViewPreset::kFront, ViewPreset::kBack, ViewPreset::kLeft,
+                            ViewPreset::kRight, ViewPreset::kTop, ViewPreset::kBottom}) {
+    if (text == ViewPresetName(preset)) {
+      *out = preset;
+      return true;
+    }
+  }
+  return false;
+}
+
+void LookAlong(ViewPreset preset, OrbitCamera* camera) {
+  constexpr float kHalfPi = 1.57079632679f;
+  camera->pitch = 0.0f;
+  switch (preset) {
+    case ViewPreset::kFront:
+      camera->yaw = 0.0f;
+      break;
+    case ViewPreset::kBack:
+      camera->yaw = 2.0f * kHalfPi;
+      break;
+    case ViewPreset::kRight:
+      camera->yaw = kHalfPi;
+      break;
+    case ViewPreset::kLeft:
+      camera->yaw = -kHalfPi;
+      break;
+    case ViewPreset::kTop:
+      camera->yaw = 0.0f;
+      camera->pitch = kHalfPi;
+      break;
+    case ViewPreset::kBottom:
+      camera->yaw = 0.0f;
+      camera->pitch = -kHalfPi;
+      break;
+  }
 }
 
 Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glm/glm.hpp>
+#include <string>
 
 namespace app {
 
@@ -29,6 +30,9 @@ class OrbitCamera {
   // Horizontal shift of the view centre in normalised device units (0 = centred; 0.25 puts the
   // target a quarter of the half-width right of the middle), so a side panel does not cover it.
   float lens_shift_ndc = 0.0f;
+  // Orthographic: parallel projection showing as much as the perspective view shows at the
+  // target's distance (2·distance·tan(fov_y/2) world units tall), so zoom still works.
+  bool ortho = false;
 
   glm::vec3 Eye() const;
   glm::vec3 Forward() const;  // unit vector from the eye toward the target
@@ -44,6 +48,15 @@ class OrbitCamera {
   // Aims at the box's centre and backs off so the whole box fits the view.
   void Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect);
 };
+
+// Looking along an axis, as Blender's numpad views (glTF's frame: +Y up, a character facing +Z):
+// front from +Z, back from -Z, right from +X, left from -X, top from +Y, bottom from -Y.
+enum class ViewPreset { kFront, kBack, kLeft, kRight, kTop, kBottom };
+const char* ViewPresetName(ViewPreset preset);  // "front", "back", ...
+// "front", "back", "left", "right", "top" or "bottom"; false for anything else.
+bool ParseViewPreset(const std::string& text, ViewPreset* out);
+// Turns the camera to look along the preset's axis (yaw and pitch only; target and distance stay).
+void LookAlong(ViewPreset preset, OrbitCamera* camera);
 
 // The ray through pixel (x, y) (top-left origin) for the given view and projection.
 Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,

@@ -181,14 +181,15 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
                renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray) {
   const float model_size = extent.size;
   renderer.BeginFrame(view);
-  if (options.mesh && options.mesh_opacity >= 1.0f) renderer.DrawModel(gpu_model, view);
+  renderer::ModelStyle style;
+  style.weight_joint = options.weight_joint;
+  if (options.mesh && options.mesh_opacity >= 1.0f) renderer.DrawModel(gpu_model, view, style);
   if (options.grid) {
     renderer::GridParams grid = renderer::GridForModelSize(model_size);
     grid.center = extent.center;
     renderer.DrawGrid(view, grid);
   }
   if (options.mesh && options.mesh_opacity < 1.0f) {
-    renderer::ModelStyle style;
     style.opacity = std::max(options.mesh_opacity, 0.05f);
     renderer.DrawModel(gpu_model, view, style);
   }

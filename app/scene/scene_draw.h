@@ -25,6 +25,7 @@ struct SceneOptions {
   bool joint_limits = true;  // hinge arcs and cones of the joints that have limits
   float mesh_opacity = 1.0f;
   int selected_joint = -1;  // highlighted when >= 0
+  int weight_joint = -1;    // >= 0: the mesh shows this joint's skin weights (blue 0 → red 1)
 };
 
 // How big a model is and where it stands, measured once per model (it skins the rest pose):

@@ -113,3 +113,73 @@ TEST(OrbitCamera, PitchNeverReachesThePole) {
 }
 
 }  // namespace
+
+namespace {
+
+glm::vec2 PixelOf(const app::OrbitCamera& camera, const app::Viewport& viewport,
+                  const glm::vec3& world) {
+  glm::vec2 pixel(-1.0f);
+  EXPECT_TRUE(app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport,
+                                  world, &pixel));
+  return pixel;
+}
+
+TEST(ViewPresets, EachLooksAlongItsAxisWithTheRightSideUp) {
+  const app::Viewport viewport{800, 600};
+  app::OrbitCamera camera;
+  camera.target = glm::vec3(0.5f, 1.0f, -0.25f);
+  camera.distance = 4.0f;
+  struct Case {
+    app::ViewPreset preset;
+    glm::vec3 eye_direction;  // from the target toward the eye
+    glm::vec3 screen_up;      // a world direction that must appear straight up on screen
+  };
+  const Case cases[] = {
+      {app::ViewPreset::kFront, {0, 0, 1}, {0, 1, 0}},
+      {app::ViewPreset::kBack, {0, 0, -1}, {0, 1, 0}},
+      {app::ViewPreset::kRight, {1, 0, 0}, {0, 1, 0}},
+      {app::ViewPreset::kLeft, {-1, 0, 0}, {0, 1, 0}},
+      {app::ViewPreset::kTop, {0, 1, 0}, {0, 0, -1}},
+      {app::ViewPreset::kBottom, {0, -1, 0}, {0, 0, 1}},
+  };
+  for (const Case& c : cases) {
+    app::LookAlong(c.preset, &camera);
+    const std::string name = app::ViewPresetName(c.preset);
+    const glm::vec3 eye_dir = glm::normalize(camera.Eye() - camera.target);
+    EXPECT_LT(glm::length(eye_dir - c.eye_direction), 1e-5f) << name;
+    const glm::vec2 centre = PixelOf(camera, viewport, camera.target);
+    const glm::vec2 above = PixelOf(camera, viewport, camera.target + 0.1f * c.screen_up);
+    EXPECT_NEAR(above.x, centre.x, 1e-2f) << name;
+    EXPECT_LT(above.y, centre.y - 5.0f) << name;
+    app::ViewPreset parsed = app::ViewPreset::kFront;
+    ASSERT_TRUE(app::ParseViewPreset(name, &parsed));
+    EXPECT_EQ(parsed, c.preset);
+  }
+  app::ViewPreset parsed;
+  EXPECT_FALSE(app::ParseViewPreset("diagonal", &parsed));
+}
+
+TEST(OrthoCamera, DepthDoesNotChangeWhereAPointAppearsAndRaysAreParallel) {
+  const app::Viewport viewport{640, 480};
+  app::OrbitCamera camera;
+  camera.ortho = true;
+  camera.yaw = 0.3f;
+  camera.pitch = 0.2f;
+  const glm::vec3 p(0.2f, 1.3f, 0.1f);
+  const glm::vec2 near_px = PixelOf(camera, viewport, p + camera.Forward() * 0.5f);
+  const glm::vec2 far_px = PixelOf(camera, viewport, p - camera.Forward() * 0.5f);
+  EXPECT_LT(glm::length(near_px - far_px), 1e-3f);
+  // As tall as the perspective view at the target: the same zoom shows the same height there.
+  const float half_height = camera.distance * std::tan(camera.fov_y * 0.5f);
+  const glm::vec2 top = PixelOf(
+      camera, viewport, camera.target + half_height * glm::vec3(0, 1, 0) / std::cos(camera.pitch));
+  EXPECT_NEAR(top.y, 0.0f, 1.0f);
+  const glm::mat4 view = camera.View(), projection = camera.Projection(viewport.aspect());
+  for (const glm::vec2& px : {glm::vec2(10, 10), glm::vec2(320, 240), glm::vec2(600, 400)}) {
+    const app::Ray ray = app::RayFromPixel(view, projection, viewport, px.x, px.y);
+    EXPECT_GT(glm::dot(ray.direction, camera.Forward()), 1.0f - 1e-5f);
+    EXPECT_LT(glm::length(PixelOf(camera, viewport, ray.origin + ray.direction) - px), 1e-2f);
+  }
+}
+
+}  // namespace

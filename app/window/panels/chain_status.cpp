@@ -44,7 +44,9 @@ std::string PlainChainStatus(const FrameInput& in, int chain) {
   const PoseState& state = in.state;
   if (chain < 0 || chain >= static_cast<int>(frame.chain_requests.size())) return "off";
   const RequestIndex& where = frame.chain_requests[chain];
-  if (where.index < 0) return "off";
+  if (where.index < 0) {
+    return where.kind == ConstraintKind::kBody ? "free: drag to move the body" : "off";
+  }
   const char* units = LengthUnits(in.model);
   char text[160];
   switch (where.kind) {
@@ -85,6 +87,14 @@ std::string PlainChainStatus(const FrameInput& in, int chain) {
       std::snprintf(text, sizeof(text), "%s%.1f deg off", r.limited ? "held by a limit, " : "",
                     double(glm::degrees(r.angle_after)));
       return text;
+    }
+    case ConstraintKind::kBody: {
+      if (!state.body_ran || where.index >= static_cast<int>(state.body.effectors.size())) {
+        return "off";
+      }
+      const ik::BodyEffectorReport& r = state.body.effectors[where.index];
+      if (r.reached) return r.kind == ik::BodyEffector::Kind::kPin ? "held" : "placed";
+      return "missed by " + Length(r.error, units);
     }
   }
   return "off";

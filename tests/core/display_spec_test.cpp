@@ -1,0 +1,54 @@
+// --show lists: what is listed is on, nothing else; names not drawn yet are refused by name.
+#include "app/core/display_spec.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(ParseShowList, OnlyWhatIsListedIsOnAndTheListReadsBack) {
+  app::DisplaySpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseShowList("bones,grid,weights=mixamorig:LeftUpLeg", &spec, &error)) << error;
+  EXPECT_TRUE(spec.bones);
+  EXPECT_TRUE(spec.grid);
+  EXPECT_FALSE(spec.mesh);
+  EXPECT_FALSE(spec.handles);
+  EXPECT_FALSE(spec.knees);
+  EXPECT_FALSE(spec.limits);
+  EXPECT_EQ(spec.weights, "mixamorig:LeftUpLeg");
+  app::DisplaySpec again;
+  ASSERT_TRUE(app::ParseShowList(app::ShowListOf(spec), &again, &error)) << error;
+  EXPECT_EQ(again, spec);
+  ASSERT_TRUE(app::ParseShowList("none", &spec, &error)) << error;
+  EXPECT_EQ(app::ShowListOf(spec), "none");
+  EXPECT_FALSE(spec.mesh || spec.grid || spec.bones || spec.axes || spec.handles || spec.knees ||
+               spec.shells || spec.limits || !spec.weights.empty());
+  ASSERT_TRUE(
+      app::ParseShowList("mesh,grid,bones,axes,handles,knees,shells,limits", &spec, &error));
+  EXPECT_TRUE(spec.mesh && spec.grid && spec.bones && spec.axes && spec.handles && spec.knees &&
+              spec.shells && spec.limits);
+}
+
+TEST(ParseShowList, BadListsAreRefusedNamingTheItem) {
+  app::DisplaySpec spec;
+  std::string error;
+  const std::pair<const char*, const char*> bad[] = {
+      {"", "an empty item"},
+      {"mesh,,grid", "an empty item"},
+      {"mesh,mesh", "'mesh' is listed twice"},
+      {"weights", "weights needs a joint"},
+      {"weights=", "weights needs a joint"},
+      {"none,mesh", "none cannot be combined"},
+      {"skin", "unknown item 'skin'"},
+      {"mesh=1", "unknown item 'mesh=1'"},
+      {"onion=4", "'onion' is not drawn by this version"},
+      {"legend", "'legend' is not drawn by this version"},
+  };
+  for (const auto& [text, why] : bad) {
+    EXPECT_FALSE(app::ParseShowList(text, &spec, &error)) << text;
+    EXPECT_EQ(error.rfind(std::string("--show '") + text + "'", 0), 0u) << error;
+    EXPECT_NE(error.find(why), std::string::npos) << error;
+  }
+}
+
+}  // namespace
