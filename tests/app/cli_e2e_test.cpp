@@ -266,205 +266,207 @@ TEST(CliPose, ATimeOutsideTheClipReportsTheTimePosed) {
     const json at_posed = RunJson({"pose", "--anim", "0", "--time", posed == 0.0 ? "0" : "1"});
     EXPECT_EQ(doc["joints"], at_posed["joints"]) << asked;
   }
-  // The bounding box of the bright (model) pixels of an image: {min x, min y, max x, max y}.
-  glm::ivec4 BrightBox(const std::string& path) {
-    const Image image = LoadPng(path);
-    glm::ivec4 box(image.width, image.height, -1, -1);
-    for (int y = 0; y < image.height; ++y) {
-      for (int x = 0; x < image.width; ++x) {
-        const glm::ivec4 p = image.At(x, y);
-        if ((p.r + p.g + p.b) / 3 > 110) {
-          box = glm::ivec4(std::min(box.x, x), std::min(box.y, y), std::max(box.z, x),
-                           std::max(box.w, y));
-        }
+}
+
+// The bounding box of the bright (model) pixels of an image: {min x, min y, max x, max y}.
+glm::ivec4 BrightBox(const std::string& path) {
+  const Image image = LoadPng(path);
+  glm::ivec4 box(image.width, image.height, -1, -1);
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      if ((p.r + p.g + p.b) / 3 > 110) {
+        box = glm::ivec4(std::min(box.x, x), std::min(box.y, y), std::max(box.z, x),
+                         std::max(box.w, y));
       }
     }
-    return box;
   }
+  return box;
+}
 
-  TEST(CliRender, ViewPresetsLookAlongTheirAxesAndShowDrawsOnlyWhatIsListed) {
-    // The built-in character stands 1.75 m tall with its arms out: seen from the side it is tall
-    // and thin, from the top wide and short.
-    std::map<std::string, glm::ivec4> boxes;
-    for (const char* view : {"front", "right", "top"}) {
-      const std::string out = TempPath(std::string("view_") + view + ".png");
-      const testproc::Result r = testproc::Skelview(
-          {"render", "-o", out, "--size", "300x300", "--view", view, "--ortho", "--show", "mesh"});
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      boxes[view] = BrightBox(out);
-      ASSERT_GE(boxes[view].z, boxes[view].x) << view << ": no model pixels";
-    }
-    auto width = [&](const char* v) { return boxes[v].z - boxes[v].x + 1; };
-    auto height = [&](const char* v) { return boxes[v].w - boxes[v].y + 1; };
-    EXPECT_GT(height("right"), 3 * width("right"));
-    EXPECT_GT(width("top"), 3 * height("top"));
-    EXPECT_NEAR(width("front"), width("top"), 0.05 * width("front"));  // the same arm span
-    // `--show none` draws nothing bright; `--show mesh,weights=JOINT` colours the mesh.
-    const std::string none = TempPath("show_none.png");
-    ASSERT_EQ(
-        testproc::Skelview({"render", "-o", none, "--size", "200x200", "--show", "none"}).exit_code,
-        0);
-    EXPECT_LT(BrightBox(none).z, 0);
-    const std::string weights = TempPath("show_weights.png");
-    ASSERT_EQ(testproc::Skelview({"render", "-o", weights, "--size", "200x200", "--view", "front",
-                                  "--show", "mesh,weights=LeftUpLeg"})
-                  .exit_code,
-              0);
-    const Image image = LoadPng(weights);
-    int red = 0, blue = 0;
-    for (int y = 0; y < image.height; ++y) {
-      for (int x = 0; x < image.width; ++x) {
-        const glm::ivec4 p = image.At(x, y);
-        red += p.r > 180 && p.g < 90 && p.b < 90;
-        blue += p.b > 100 && p.r < 60 && p.g < 60;
-      }
-    }
-    EXPECT_GT(red, 30) << "the thigh's weight 1 is red";
-    EXPECT_GT(blue, 300) << "the rest of the body is weight 0, blue";
-  }
-
-  TEST(CliRender, BadViewAndShowExitTwo) {
-    ExpectBadInput({"render", "-o", TempPath("never.png"), "--view", "diagonal"},
-                   "--view 'diagonal'");
-    ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "onion=4"},
-                   "'onion' is not drawn by this version");
-    ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "mesh,weights=Nope"},
-                   "--show weights=Nope: the model has no joint named 'Nope'");
-    EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
-  }
-
-  TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
-    const std::string out = TempPath("builtin.glb");
-    const testproc::Result r = testproc::Skelview({"export", "-o", out});
+TEST(CliRender, ViewPresetsLookAlongTheirAxesAndShowDrawsOnlyWhatIsListed) {
+  // The built-in character stands 1.75 m tall with its arms out: seen from the side it is tall
+  // and thin, from the top wide and short.
+  std::map<std::string, glm::ivec4> boxes;
+  for (const char* view : {"front", "right", "top"}) {
+    const std::string out = TempPath(std::string("view_") + view + ".png");
+    const testproc::Result r = testproc::Skelview(
+        {"render", "-o", out, "--size", "300x300", "--view", view, "--ortho", "--show", "mesh"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json original = RunJson({"pose", "--vertices"});
-    const json loaded = RunJson({"pose", out, "--vertices"});
-    ASSERT_FALSE(original.is_discarded());
-    ASSERT_FALSE(loaded.is_discarded());
-    // Same joints (by name) at the same places.
-    std::map<std::string, glm::vec3> loaded_joints;
-    for (const json& j : loaded["joints"]) {
-      loaded_joints[j["name"]] = glm::vec3(j["world"][0], j["world"][1], j["world"][2]);
+    boxes[view] = BrightBox(out);
+    ASSERT_GE(boxes[view].z, boxes[view].x) << view << ": no model pixels";
+  }
+  auto width = [&](const char* v) { return boxes[v].z - boxes[v].x + 1; };
+  auto height = [&](const char* v) { return boxes[v].w - boxes[v].y + 1; };
+  EXPECT_GT(height("right"), 3 * width("right"));
+  EXPECT_GT(width("top"), 3 * height("top"));
+  EXPECT_NEAR(width("front"), width("top"), 0.05 * width("front"));  // the same arm span
+  // `--show none` draws nothing bright; `--show mesh,weights=JOINT` colours the mesh.
+  const std::string none = TempPath("show_none.png");
+  ASSERT_EQ(
+      testproc::Skelview({"render", "-o", none, "--size", "200x200", "--show", "none"}).exit_code,
+      0);
+  EXPECT_LT(BrightBox(none).z, 0);
+  const std::string weights = TempPath("show_weights.png");
+  ASSERT_EQ(testproc::Skelview({"render", "-o", weights, "--size", "200x200", "--view", "front",
+                                "--show", "mesh,weights=LeftUpLeg"})
+                .exit_code,
+            0);
+  const Image image = LoadPng(weights);
+  int red = 0, blue = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      red += p.r > 180 && p.g < 90 && p.b < 90;
+      blue += p.b > 100 && p.r < 60 && p.g < 60;
     }
-    for (const json& j : original["joints"]) {
-      const auto it = loaded_joints.find(j["name"]);
-      ASSERT_NE(it, loaded_joints.end()) << j["name"];
-      EXPECT_LT(glm::length(it->second - glm::vec3(j["world"][0], j["world"][1], j["world"][2])),
-                1e-5f)
-          << j["name"];
-    }
-    // Same skinned vertices.
-    ASSERT_EQ(loaded["meshes"].size(), original["meshes"].size());
-    const json& a = original["meshes"][0]["positions"];
-    const json& b = loaded["meshes"][0]["positions"];
-    ASSERT_EQ(a.size(), b.size());
-    double worst = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-      for (int k = 0; k < 3; ++k)
-        worst = std::max(worst, std::abs(a[i][k].get<double>() - b[i][k].get<double>()));
-    EXPECT_LT(worst, 1e-4 * 1.75);
   }
+  EXPECT_GT(red, 30) << "the thigh's weight 1 is red";
+  EXPECT_GT(blue, 300) << "the rest of the body is weight 0, blue";
+}
 
-  TEST(CliBadInput, MissingFile) {
-    ExpectBadInput({"info", "/nonexistent/dir/model.glb"}, "/nonexistent/dir/model.glb");
-    ExpectBadInput({"pose", "/nonexistent/model.gltf"}, "/nonexistent/model.gltf");
-    ExpectBadInput({"render", "/nonexistent/model.fbx", "-o", TempPath("x.png")},
-                   "/nonexistent/model.fbx");
+TEST(CliRender, BadViewAndShowExitTwo) {
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--view", "diagonal"},
+                 "--view 'diagonal'");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "onion=4"},
+                 "'onion' is not drawn by this version");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "mesh,weights=Nope"},
+                 "--show weights=Nope: the model has no joint named 'Nope'");
+  EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
+}
+
+TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
+  const std::string out = TempPath("builtin.glb");
+  const testproc::Result r = testproc::Skelview({"export", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json original = RunJson({"pose", "--vertices"});
+  const json loaded = RunJson({"pose", out, "--vertices"});
+  ASSERT_FALSE(original.is_discarded());
+  ASSERT_FALSE(loaded.is_discarded());
+  // Same joints (by name) at the same places.
+  std::map<std::string, glm::vec3> loaded_joints;
+  for (const json& j : loaded["joints"]) {
+    loaded_joints[j["name"]] = glm::vec3(j["world"][0], j["world"][1], j["world"][2]);
   }
-
-  TEST(CliBadInput, DirectoryInsteadOfFile) {
-    ExpectBadInput({"info", testpaths::TempDir()}, testpaths::TempDir());
+  for (const json& j : original["joints"]) {
+    const auto it = loaded_joints.find(j["name"]);
+    ASSERT_NE(it, loaded_joints.end()) << j["name"];
+    EXPECT_LT(glm::length(it->second - glm::vec3(j["world"][0], j["world"][1], j["world"][2])),
+              1e-5f)
+        << j["name"];
   }
+  // Same skinned vertices.
+  ASSERT_EQ(loaded["meshes"].size(), original["meshes"].size());
+  const json& a = original["meshes"][0]["positions"];
+  const json& b = loaded["meshes"][0]["positions"];
+  ASSERT_EQ(a.size(), b.size());
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      worst = std::max(worst, std::abs(a[i][k].get<double>() - b[i][k].get<double>()));
+  EXPECT_LT(worst, 1e-4 * 1.75);
+}
 
-  TEST(CliBadInput, UnreadableFile) {
-    const std::string path = TempPath("unreadable.glb");
-    ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
-    ASSERT_EQ(chmod(path.c_str(), 0), 0);
-    std::vector<std::string> argv = {testpaths::SkelviewBinary(), "info", path};
-    if (geteuid() == 0) {
-      // Root reads any file: run skelview as the unprivileged user nobody instead.
-      argv.insert(argv.begin(),
-                  {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
-    }
-    const testproc::Result r = testproc::Run(argv, 20.0);
-    ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
-    EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_THAT(r.err, HasSubstr(path));
-    EXPECT_THAT(r.err, HasSubstr("ermission denied"));
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+TEST(CliBadInput, MissingFile) {
+  ExpectBadInput({"info", "/nonexistent/dir/model.glb"}, "/nonexistent/dir/model.glb");
+  ExpectBadInput({"pose", "/nonexistent/model.gltf"}, "/nonexistent/model.gltf");
+  ExpectBadInput({"render", "/nonexistent/model.fbx", "-o", TempPath("x.png")},
+                 "/nonexistent/model.fbx");
+}
+
+TEST(CliBadInput, DirectoryInsteadOfFile) {
+  ExpectBadInput({"info", testpaths::TempDir()}, testpaths::TempDir());
+}
+
+TEST(CliBadInput, UnreadableFile) {
+  const std::string path = TempPath("unreadable.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  std::vector<std::string> argv = {testpaths::SkelviewBinary(), "info", path};
+  if (geteuid() == 0) {
+    // Root reads any file: run skelview as the unprivileged user nobody instead.
+    argv.insert(argv.begin(),
+                {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
   }
+  const testproc::Result r = testproc::Run(argv, 20.0);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path));
+  EXPECT_THAT(r.err, HasSubstr("ermission denied"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
 
-  TEST(CliBadInput, RandomBytes) {
-    const std::string path = TempPath("noise.glb");
-    std::mt19937 rng(7);
-    std::string bytes(4096, '\0');
-    for (char& c : bytes) c = static_cast<char>(rng() & 0xff);
-    WriteFile(path, bytes);
+TEST(CliBadInput, RandomBytes) {
+  const std::string path = TempPath("noise.glb");
+  std::mt19937 rng(7);
+  std::string bytes(4096, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng() & 0xff);
+  WriteFile(path, bytes);
+  ExpectBadInput({"info", path}, path);
+  ExpectBadInput({"pose", path}, path);
+}
+
+TEST(CliBadInput, TruncatedGlb) {
+  const std::string full = TempPath("full.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", full}).exit_code, 0);
+  const std::string bytes = ReadFile(full);
+  ASSERT_GT(bytes.size(), 1000u);
+  for (size_t keep : {size_t(10), size_t(100), bytes.size() / 2, bytes.size() - 7}) {
+    const std::string path = TempPath("truncated-" + std::to_string(keep) + ".glb");
+    WriteFile(path, bytes.substr(0, keep));
     ExpectBadInput({"info", path}, path);
-    ExpectBadInput({"pose", path}, path);
   }
+}
 
-  TEST(CliBadInput, TruncatedGlb) {
-    const std::string full = TempPath("full.glb");
-    ASSERT_EQ(testproc::Skelview({"export", "-o", full}).exit_code, 0);
-    const std::string bytes = ReadFile(full);
-    ASSERT_GT(bytes.size(), 1000u);
-    for (size_t keep : {size_t(10), size_t(100), bytes.size() / 2, bytes.size() - 7}) {
-      const std::string path = TempPath("truncated-" + std::to_string(keep) + ".glb");
-      WriteFile(path, bytes.substr(0, keep));
-      ExpectBadInput({"info", path}, path);
-    }
-  }
+TEST(CliBadInput, ImporterCrashIsContained) {
+  // The worker that imports the file dies of a segfault (fault injection): skelview itself
+  // reports it and exits 2.
+  const std::string path = TempPath("crash-me.glb");
+  ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
+  const testproc::Result r =
+      testproc::Skelview({"info", path}, 30.0, {"SKELVIEW_TEST_WORKER_CRASH=1"});
+  ASSERT_TRUE(r.exited) << "skelview itself died: signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 2);
+  // SIGSEGV, or SIGABRT where AddressSanitizer catches the fault and aborts.
+  EXPECT_THAT(r.err, HasSubstr("the importer crashed on " + path + " (SIG"));
+}
 
-  TEST(CliBadInput, ImporterCrashIsContained) {
-    // The worker that imports the file dies of a segfault (fault injection): skelview itself
-    // reports it and exits 2.
-    const std::string path = TempPath("crash-me.glb");
-    ASSERT_EQ(testproc::Skelview({"export", "-o", path}).exit_code, 0);
-    const testproc::Result r =
-        testproc::Skelview({"info", path}, 30.0, {"SKELVIEW_TEST_WORKER_CRASH=1"});
-    ASSERT_TRUE(r.exited) << "skelview itself died: signal " << r.signal;
-    EXPECT_EQ(r.exit_code, 2);
-    // SIGSEGV, or SIGABRT where AddressSanitizer catches the fault and aborts.
-    EXPECT_THAT(r.err, HasSubstr("the importer crashed on " + path + " (SIG"));
-  }
+TEST(CliBadInput, BadArguments) {
+  ExpectBadInput({"pose", "--ik", "NoSuchJoint=0,0,0"}, "NoSuchJoint");
+  ExpectBadInput({"pose", "--ik", "LeftFoot=1,2"}, "LeftFoot=1,2");
+  ExpectBadInput({"pose", "--ik", "Hips=0,1,0"}, "Hips");  // fewer than two ancestors
+  ExpectBadInput({"pose", "--anim", "9"}, "--anim 9");
+  ExpectBadInput({"pose", "--skinning", "tpu"}, "--skinning");
+  ExpectBadInput({"render", "-o", TempPath("y.png"), "--size", "0x5"}, "--size");
+  ExpectBadInput({"pose", "--no-such-option"}, "--no-such-option");
+  ExpectBadInput({"render"}, "--output");
+}
 
-  TEST(CliBadInput, BadArguments) {
-    ExpectBadInput({"pose", "--ik", "NoSuchJoint=0,0,0"}, "NoSuchJoint");
-    ExpectBadInput({"pose", "--ik", "LeftFoot=1,2"}, "LeftFoot=1,2");
-    ExpectBadInput({"pose", "--ik", "Hips=0,1,0"}, "Hips");  // fewer than two ancestors
-    ExpectBadInput({"pose", "--anim", "9"}, "--anim 9");
-    ExpectBadInput({"pose", "--skinning", "tpu"}, "--skinning");
-    ExpectBadInput({"render", "-o", TempPath("y.png"), "--size", "0x5"}, "--size");
-    ExpectBadInput({"pose", "--no-such-option"}, "--no-such-option");
-    ExpectBadInput({"render"}, "--output");
-  }
+TEST(CliModels, StaticModelWithoutSkinRenders) {
+  // A model without a skin: shown static, attached to its node.
+  const std::string path = TempPath("cube.obj");
+  WriteFile(path,
+            "v -0.5 0 -0.5\nv 0.5 0 -0.5\nv 0.5 1 -0.5\nv -0.5 1 -0.5\n"
+            "v -0.5 0 0.5\nv 0.5 0 0.5\nv 0.5 1 0.5\nv -0.5 1 0.5\n"
+            "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  ASSERT_EQ(info["meshes"].size(), 1u);
+  EXPECT_FALSE(info["meshes"][0]["skinned"].get<bool>());
+  const json pose = RunJson({"pose", path, "--vertices"});
+  ASSERT_EQ(pose["meshes"][0]["positions"].size(), info["meshes"][0]["vertices"].get<size_t>());
+  const std::string out = TempPath("cube.png");
+  ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "160x120"}).exit_code, 0);
+  const Image image = LoadPng(out);
+  ASSERT_EQ(image.width, 160);
+  const glm::ivec4 centre = image.At(80, 60);
+  EXPECT_GT((centre.r + centre.g + centre.b) / 3, 90) << "the cube should fill the centre";
+}
 
-  TEST(CliModels, StaticModelWithoutSkinRenders) {
-    // A model without a skin: shown static, attached to its node.
-    const std::string path = TempPath("cube.obj");
-    WriteFile(path,
-              "v -0.5 0 -0.5\nv 0.5 0 -0.5\nv 0.5 1 -0.5\nv -0.5 1 -0.5\n"
-              "v -0.5 0 0.5\nv 0.5 0 0.5\nv 0.5 1 0.5\nv -0.5 1 0.5\n"
-              "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
-    const json info = RunJson({"info", path, "--json"});
-    ASSERT_FALSE(info.is_discarded());
-    ASSERT_EQ(info["meshes"].size(), 1u);
-    EXPECT_FALSE(info["meshes"][0]["skinned"].get<bool>());
-    const json pose = RunJson({"pose", path, "--vertices"});
-    ASSERT_EQ(pose["meshes"][0]["positions"].size(), info["meshes"][0]["vertices"].get<size_t>());
-    const std::string out = TempPath("cube.png");
-    ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "160x120"}).exit_code, 0);
-    const Image image = LoadPng(out);
-    ASSERT_EQ(image.width, 160);
-    const glm::ivec4 centre = image.At(80, 60);
-    EXPECT_GT((centre.r + centre.g + centre.b) / 3, 90) << "the cube should fill the centre";
-  }
-
-  TEST(CliModels, SkeletonWithoutMeshShowsItsJoints) {
-    // A glTF with nodes only: loads as a skeleton, renders its bones.
-    const std::string path = TempPath("bones.gltf");
-    WriteFile(path, R"({
+TEST(CliModels, SkeletonWithoutMeshShowsItsJoints) {
+  // A glTF with nodes only: loads as a skeleton, renders its bones.
+  const std::string path = TempPath("bones.gltf");
+  WriteFile(path, R"({
     "asset": {"version": "2.0"},
     "scene": 0,
     "scenes": [{"nodes": [0]}],
@@ -475,44 +477,44 @@ TEST(CliPose, ATimeOutsideTheClipReportsTheTimePosed) {
       {"name": "tip", "translation": [0.3, -0.2, 0]}
     ]
   })");
-    const json info = RunJson({"info", path, "--json"});
-    ASSERT_FALSE(info.is_discarded());
-    EXPECT_EQ(info["counts"]["meshes"], 0);
-    std::vector<std::string> names;
-    for (const json& j : info["joints"]) names.push_back(j["name"]);
-    EXPECT_THAT(names, testing::IsSupersetOf({"root", "upper", "lower", "tip"}));
-    // The bones are drawn: a render has bright bone-coloured pixels.
-    const std::string out = TempPath("bones.png");
-    ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "200x200"}).exit_code, 0);
-    const Image image = LoadPng(out);
-    int bone_pixels = 0;
-    for (int y = 0; y < image.height; ++y)
-      for (int x = 0; x < image.width; ++x) {
-        const glm::ivec4 p = image.At(x, y);
-        if (p.r > 180 && p.g > 120 && p.b < 120) ++bone_pixels;  // the skeleton's amber
-      }
-    EXPECT_GT(bone_pixels, 50);
-    // And IK works on it: tip's chain is upper-lower-tip.
-    const json pose = RunJson({"pose", path, "--ik", "tip=0.5,0.6,0.1"});
-    ASSERT_EQ(pose["ik"].size(), 1u);
-    EXPECT_EQ(pose["ik"][0]["start"], "upper");
-    EXPECT_TRUE(pose["ik"][0]["reached"].get<bool>());
-  }
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  EXPECT_EQ(info["counts"]["meshes"], 0);
+  std::vector<std::string> names;
+  for (const json& j : info["joints"]) names.push_back(j["name"]);
+  EXPECT_THAT(names, testing::IsSupersetOf({"root", "upper", "lower", "tip"}));
+  // The bones are drawn: a render has bright bone-coloured pixels.
+  const std::string out = TempPath("bones.png");
+  ASSERT_EQ(testproc::Skelview({"render", path, "-o", out, "--size", "200x200"}).exit_code, 0);
+  const Image image = LoadPng(out);
+  int bone_pixels = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const glm::ivec4 p = image.At(x, y);
+      if (p.r > 180 && p.g > 120 && p.b < 120) ++bone_pixels;  // the skeleton's amber
+    }
+  EXPECT_GT(bone_pixels, 50);
+  // And IK works on it: tip's chain is upper-lower-tip.
+  const json pose = RunJson({"pose", path, "--ik", "tip=0.5,0.6,0.1"});
+  ASSERT_EQ(pose["ik"].size(), 1u);
+  EXPECT_EQ(pose["ik"][0]["start"], "upper");
+  EXPECT_TRUE(pose["ik"][0]["reached"].get<bool>());
+}
 
-  TEST(CliModels, SharedModelsPoseAndRender) {
-    const std::string cesium =
-        testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
-    SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
-    const json pose = RunJson({"pose", cesium, "--anim", "0", "--time", "0.5", "--vertices"});
-    ASSERT_FALSE(pose.is_discarded());
-    EXPECT_GE(pose["joints"].size(), 19u);
-    for (const json& mesh : pose["meshes"])
-      for (const json& p : mesh["positions"])
-        for (int k = 0; k < 3; ++k) ASSERT_TRUE(p[k].is_number()) << "non-finite vertex";
-    const std::string out = TempPath("cesium.png");
-    ASSERT_EQ(testproc::Skelview({"render", cesium, "-o", out, "--size", "200x200"}).exit_code, 0);
-    EXPECT_EQ(LoadPng(out).width, 200);
-  }
+TEST(CliModels, SharedModelsPoseAndRender) {
+  const std::string cesium =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
+  const json pose = RunJson({"pose", cesium, "--anim", "0", "--time", "0.5", "--vertices"});
+  ASSERT_FALSE(pose.is_discarded());
+  EXPECT_GE(pose["joints"].size(), 19u);
+  for (const json& mesh : pose["meshes"])
+    for (const json& p : mesh["positions"])
+      for (int k = 0; k < 3; ++k) ASSERT_TRUE(p[k].is_number()) << "non-finite vertex";
+  const std::string out = TempPath("cesium.png");
+  ASSERT_EQ(testproc::Skelview({"render", cesium, "-o", out, "--size", "200x200"}).exit_code, 0);
+  EXPECT_EQ(LoadPng(out).width, 200);
+}
 
 }  // namespace
 
