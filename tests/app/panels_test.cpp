@@ -192,6 +192,14 @@ bool AnyRowHas(const std::vector<std::string>& rows, const std::string& text) {
 // What is wrong with the text of window `name` as last rendered: a glyph cut by its clip
 // rectangle's left or right edge (vertically, scrolling may cut a row), or two glyphs on top of
 // each other. "" when nothing is.
+// The part of a glyph inside its clip rectangle.
+Glyph Visible(const Glyph& g) {
+  Glyph v = g;
+  v.min = ImVec2(std::max(g.min.x, g.clip.x), std::max(g.min.y, g.clip.y));
+  v.max = ImVec2(std::min(g.max.x, g.clip.z), std::min(g.max.y, g.clip.w));
+  return v;
+}
+
 std::string TextProblems(const char* name) {
   const std::vector<Glyph> glyphs = GlyphsOf(name);
   std::string problems;
@@ -210,8 +218,10 @@ std::string TextProblems(const char* name) {
   }
   for (size_t i = 0; i < visible.size(); ++i) {
     for (size_t j = i + 1; j < visible.size(); ++j) {
-      const Glyph& a = *visible[i];
-      const Glyph& b = *visible[j];
+      // What shows of each glyph: a line half scrolled under the title bar is clipped there, and
+      // only its visible part can overlap anything.
+      const Glyph a = Visible(*visible[i]);
+      const Glyph b = Visible(*visible[j]);
       if (a.min.x < b.max.x - 1.0f && b.min.x < a.max.x - 1.0f && a.min.y < b.max.y - 1.0f &&
           b.min.y < a.max.y - 1.0f) {
         problems += "glyphs at " + at(a) + " and " + at(b) + " overlap\n";

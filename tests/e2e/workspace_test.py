@@ -87,7 +87,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.click(*EDIT_MENU)
         viewer.click(*EDIT_RESET_POSE)
         reset = viewer.wait_event("reset")
-        self.assertEqual(len(reset["chains"]), 4)
+        self.assertEqual(len(reset["chains"]), 6)  # 4 limbs, hips and chest handles
         self.assertEqual(viewer.quit(), 0)
 
     def test_a_bad_model_opens_the_window_with_the_error_and_quitting_exits_2(self):
@@ -117,7 +117,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.key("Return")
         done = viewer.wait_event("load_done")
         self.assertEqual(done["model"], good)
-        self.assertEqual(done["chains"], 4)
+        self.assertEqual(done["chains"], 6)  # 4 limbs, hips and chest handles
         # Scripts still see the failure of the command line's model.
         self.assertEqual(viewer.quit(), 2)
         self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")

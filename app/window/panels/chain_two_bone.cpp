@@ -27,13 +27,10 @@ void DrawTwoBoneOptions(const ik::TwoBoneIkResult* result, float model_size, Cha
     TrackLastItem(out);
   }
   Edited(ImGui::Checkbox("Hinge (one-way knee)", &chain->hinge), out);
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("Body helps"));
   Edited(ImGui::Checkbox("Body helps", &chain->body_helps), out);
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "A target beyond the limb's reach: the hips shift and the spine bends to\n"
-        "bring it within reach, while the other hands and feet stay on target.");
-  }
+  Tip("A target beyond the limb's reach: the hips shift and the spine bend to bring it\n"
+      "within reach, while the other hands and feet stay on their targets.");
   ImGui::SliderFloat("Soft", &chain->soft, 0.0f, 0.5f, "%.3f");
   TrackLastItem(out);
 }
