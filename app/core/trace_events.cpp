@@ -134,7 +134,7 @@ Json ScreenshotEvent(const std::string& path) {
 }
 
 Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float distance,
-                 const glm::vec3& target) {
+                 const glm::vec3& target, bool ortho) {
   Json event;
   event["event"] = "camera";
   event["by"] = by;
@@ -142,6 +142,7 @@ Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float d
   event["pitch"] = Rounded(pitch_degrees);
   event["distance"] = Rounded(distance);
   event["target"] = {Rounded(target.x), Rounded(target.y), Rounded(target.z)};
+  event["ortho"] = ortho;
   return event;
 }
 

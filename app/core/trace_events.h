@@ -71,9 +71,10 @@ Json ExportEvent(const std::string& path, bool bake, bool ok, const std::string&
 // F12: the PNG written.
 Json ScreenshotEvent(const std::string& path);
 // `camera`, after a finished camera change made by the user (`by`: "orbit", "pan", "zoom",
-// "frame"): yaw and pitch in degrees, distance from the target, the target (world space).
+// "frame", "view" — a view preset or the projection switched): yaw and pitch in degrees, distance
+// from the target, the target (world space), ortho (a parallel projection).
 Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float distance,
-                 const glm::vec3& target);
+                 const glm::vec3& target, bool ortho = false);
 // On quitting: frames drawn, mean idle and drag frame times.
 Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag);
 

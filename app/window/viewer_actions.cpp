@@ -55,6 +55,13 @@ void Viewer::CarryOut(const Requests& requests) {
         FrameCamera();
         WriteCameraTrace("frame");
         break;
+      case RequestKind::kViewPreset:
+        LookAlongAndFrame(static_cast<ViewPreset>(request.index));
+        break;
+      case RequestKind::kToggleOrtho:
+        camera_.ortho = !camera_.ortho;
+        WriteCameraTrace("view");
+        break;
       case RequestKind::kCancelLoading:
         if (loading_) loading_->Cancel();
         break;
@@ -161,6 +168,12 @@ void Viewer::AddRecent(const std::string& path) {
   recent_.Add(path);
   std::string error;
   if (!recent_.Save(&error)) std::cerr << "skelview: " << error << "\n";
+}
+
+void Viewer::LookAlongAndFrame(ViewPreset preset) {
+  LookAlong(preset, &camera_);
+  FrameCamera();
+  WriteCameraTrace("view");
 }
 
 void Viewer::FrameCamera() {
@@ -299,7 +312,7 @@ void Viewer::WriteDragEndTrace(int chain) {
 void Viewer::WriteCameraTrace(const char* by) {
   if (!trace_.is_open()) return;
   trace_.Write(CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
-                           camera_.distance, camera_.target));
+                           camera_.distance, camera_.target, camera_.ortho));
 }
 
 void Viewer::WriteTargetsTrace(const char* event_name) {

@@ -78,6 +78,26 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_o) file_browser_.Open("");
   if (ctrl && code == SDLK_e) export_dialog_.open = true;
   if (ctrl && code == SDLK_l) log_.open = !log_.open;
+  // Blender's numpad views (the top-row digits too, for keyboards without a numpad): 1 front,
+  // 3 right, 7 top, with Ctrl the opposite side; 5 switches perspective and orthographic.
+  switch (code) {
+    case SDLK_KP_1:
+    case SDLK_1:
+      return LookAlongAndFrame(ctrl ? ViewPreset::kBack : ViewPreset::kFront);
+    case SDLK_KP_3:
+    case SDLK_3:
+      return LookAlongAndFrame(ctrl ? ViewPreset::kLeft : ViewPreset::kRight);
+    case SDLK_KP_7:
+    case SDLK_7:
+      return LookAlongAndFrame(ctrl ? ViewPreset::kBottom : ViewPreset::kTop);
+    case SDLK_KP_5:
+    case SDLK_5:
+      if (ctrl) break;
+      camera_.ortho = !camera_.ortho;
+      return WriteCameraTrace("view");
+    default:
+      break;
+  }
   if (ctrl) return;
   switch (code) {
     case SDLK_f:

@@ -232,7 +232,7 @@ void Viewer::DrawUi() {
   requests_.clear();
   const assets::Model& model = current_->model;
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
-                          recorder_.redo_count()};
+                          recorder_.redo_count(), camera_.ortho};
   DrawMenuBar(menu, {&display_, &export_dialog_, &help_open_, &log_}, &layout_, &requests_);
   const FrameInput in{model, current_->extent, frame_, state_};
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,

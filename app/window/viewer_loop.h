@@ -81,6 +81,8 @@ class Viewer {
   void Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path);
   void AddRecent(const std::string& path);
   void FrameCamera();
+  // Looks along an axis (View menu, numpad) and frames the model; traces `camera` by "view".
+  void LookAlongAndFrame(ViewPreset preset);
   void Undo();
   void Redo();
   void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event

@@ -137,9 +137,10 @@ TEST(TraceEvents, TargetsAndFileEventsNameWhatHappened) {
 
 TEST(TraceEvents, CameraSaysWhoMovedItAndWhereItLooks) {
   const app::Json camera =
-      app::CameraEvent("zoom", 30.0f, 15.0f, 4.5f, glm::vec3(0.0f, 1.0f, 2.0f));
-  EXPECT_EQ(Keys(camera),
-            (std::vector<std::string>{"event", "by", "yaw", "pitch", "distance", "target"}));
+      app::CameraEvent("zoom", 30.0f, 15.0f, 4.5f, glm::vec3(0.0f, 1.0f, 2.0f), true);
+  EXPECT_EQ(Keys(camera), (std::vector<std::string>{"event", "by", "yaw", "pitch", "distance",
+                                                    "target", "ortho"}));
+  EXPECT_EQ(camera["ortho"], true);
   EXPECT_EQ(camera["event"], "camera");
   EXPECT_EQ(camera["by"], "zoom");
   EXPECT_EQ(camera["yaw"], 30.0);

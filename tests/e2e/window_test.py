@@ -56,6 +56,30 @@ class WindowTest(xs.XvfbTestCase):
         self.assertEqual(len(exits), 1)
         self.assertGreater(exits[0]["frames"], 1)
 
+    def test_numpad_views_look_along_the_axes_and_5_switches_to_orthographic(self):
+        viewer = self.start()
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.move(700, 400)  # over the view, not the panel
+        views = {}
+        for key, name in (("KP_1", "front"), ("ctrl+KP_3", "left"), ("KP_7", "top"),
+                          ("3", "right")):
+            viewer.key(key)
+            views[name] = viewer.wait_event("camera")
+            self.assertEqual(views[name]["by"], "view", key)
+            self.assertEqual(views[name]["ortho"], False, key)
+            viewer.screenshot(os.path.join(self.shots, "view_%s.png" % name))
+        self.assertAlmostEqual(views["front"]["yaw"], 0.0, places=3)
+        self.assertAlmostEqual(views["front"]["pitch"], 0.0, places=3)
+        self.assertAlmostEqual(views["left"]["yaw"], -90.0, places=3)
+        self.assertAlmostEqual(views["top"]["pitch"], 90.0, places=3)
+        self.assertAlmostEqual(views["right"]["yaw"], 90.0, places=3)
+        viewer.key("KP_5")
+        ortho = viewer.wait_event("camera")
+        self.assertTrue(ortho["ortho"])
+        viewer.screenshot(os.path.join(self.shots, "right_ortho.png"))
+        self.assertEqual(viewer.quit(), 0)
+
     def test_closing_the_window_quits_with_code_0(self):
         viewer = self.start()
         viewer.wait_event("ready")

@@ -45,7 +45,7 @@ std::string PlainChainStatus(const FrameInput& in, int chain) {
   if (chain < 0 || chain >= static_cast<int>(frame.chain_requests.size())) return "off";
   const RequestIndex& where = frame.chain_requests[chain];
   if (where.index < 0) {
-    return where.kind == ConstraintKind::kBody ? "free: drag to move the body" : "off";
+    return where.kind == ConstraintKind::kBody ? "free" : "off";
   }
   const char* units = LengthUnits(in.model);
   char text[160];

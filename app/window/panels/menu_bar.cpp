@@ -76,6 +76,23 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
   if (ImGui::BeginMenu("View")) {
     SceneOptions& scene = display->scene;
     if (ImGui::MenuItem("Frame model", "F")) Ask(out, RequestKind::kFrameCamera);
+    struct PresetItem {
+      const char* label;
+      const char* shortcut;
+      ViewPreset preset;
+    };
+    constexpr PresetItem kPresets[] = {
+        {"Front", "Numpad 1", ViewPreset::kFront}, {"Back", "Ctrl+Numpad 1", ViewPreset::kBack},
+        {"Right", "Numpad 3", ViewPreset::kRight}, {"Left", "Ctrl+Numpad 3", ViewPreset::kLeft},
+        {"Top", "Numpad 7", ViewPreset::kTop},     {"Bottom", "Ctrl+Numpad 7", ViewPreset::kBottom},
+    };
+    for (const PresetItem& item : kPresets) {
+      if (ImGui::MenuItem(item.label, item.shortcut)) {
+        Ask(out, RequestKind::kViewPreset, {}, false, static_cast<int>(item.preset));
+      }
+    }
+    if (ImGui::MenuItem("Orthographic", "Numpad 5", in.ortho)) Ask(out, RequestKind::kToggleOrtho);
+    ImGui::Separator();
     ImGui::MenuItem("Mesh", nullptr, &scene.mesh);
     ImGui::MenuItem("Bones", nullptr, &scene.skeleton);
     ImGui::MenuItem("Joint axes", nullptr, &scene.joint_axes);

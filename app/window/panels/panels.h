@@ -26,6 +26,8 @@ enum class RequestKind {
   kResetAllTargets,  // every target back on its effector
   kResetPose,        // every edited joint rotation dropped and every target reset
   kFrameCamera,      // frame the model
+  kViewPreset,       // look along an axis: index is the ViewPreset
+  kToggleOrtho,      // perspective <-> orthographic
   kCancelLoading,
   kQuit,
   kMessage,  // show `text`; `option`: as an error
@@ -61,6 +63,7 @@ struct MenuBarInput {
   const std::string& current_path;  // "" for the built-in character: nothing to reload
   size_t undo_count = 0;
   size_t redo_count = 0;
+  bool ortho = false;  // the camera's projection, ticked in View ▸ Orthographic
 };
 // What the menu bar opens and toggles besides requests.
 struct MenuBarState {
