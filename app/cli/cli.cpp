@@ -167,6 +167,12 @@ void AddViewer(CLI::App* cli, Commands* c) {
   c->viewer_frames_option =
       cli->add_option("--frames", c->viewer_frames, "Quit after N frames, N >= 1 (for scripts)");
   cli->add_option("--size", c->viewer_args.size, "Window size WxH");
+  cli->add_option("--show", c->viewer_args.show,
+                  "What the view shows this run (over the saved settings), only these: none, mesh, "
+                  "grid, bones, axes, handles, knees, shells, limits, weights=JOINT");
+  cli->add_flag("--no-settings", c->viewer_args.no_settings,
+                "Start from the default settings and save none (settings.json in "
+                "$XDG_CONFIG_HOME/skelview, else ~/.config/skelview)");
 }
 
 void AddInfo(CLI::App* cli, Commands* c) {

@@ -2,10 +2,10 @@
 #include "app/window/recent_files.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "app/core/settings.h"
 #include "assets/file_output.h"
 
 namespace app {
@@ -15,15 +15,7 @@ namespace fs = std::filesystem;
 RecentFiles::RecentFiles(std::string store_path, size_t limit)
     : store_path_(std::move(store_path)), limit_(limit) {}
 
-std::string RecentFiles::DefaultStorePath() {
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
-    return std::string(xdg) + "/skelview/recent-files";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return std::string(home) + "/.config/skelview/recent-files";
-  }
-  return {};
-}
+std::string RecentFiles::DefaultStorePath() { return ConfigFilePath("recent-files"); }
 
 void RecentFiles::Load() {
   paths_.clear();

@@ -29,7 +29,8 @@ struct LoadedModel {
 // What the view shows (Display panel, View menu).
 struct DisplaySettings {
   SceneOptions scene;
-  bool show_handles = true;  // the IK target handles
+  bool show_handles = true;   // the IK target handles
+  bool show_weights = false;  // the selected joint's skin weights as a heat map on the mesh
 };
 
 // Which chain and joint the user singled out, and the handle under the cursor.

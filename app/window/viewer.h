@@ -12,9 +12,11 @@ struct ViewerArgs {
   // The model ("" for the built-in character), the clip and time to open at, and constraints to
   // add to the detected limbs (pinned at their targets; an --ik on a detected limb replaces it).
   PoseArgs pose;
-  std::string trace_path;  // "" for no trace
-  int max_frames = 0;      // quit after this many frames (--frames, >= 1); 0 = run until closed
-  std::string size;        // "WxH", "" for the default
+  std::string trace_path;    // "" for no trace
+  int max_frames = 0;        // quit after this many frames (--frames, >= 1); 0 = run until closed
+  std::string size;          // "WxH", "" for the default
+  std::string show;          // --show LIST for this run ("" for the saved display)
+  bool no_settings = false;  // --no-settings: start from the defaults and save nothing
 };
 
 // Runs the window until it is closed (or Ctrl+Q). Returns the exit code: 0 after a normal quit,

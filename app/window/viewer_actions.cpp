@@ -20,7 +20,7 @@ void Viewer::CarryOut(const Requests& requests) {
         StartOpen(request.text);
         break;
       case RequestKind::kOpenBrowser:
-        file_browser_.Open("");
+        file_browser_.Open(OpenFolder());
         break;
       case RequestKind::kClearRecent: {
         recent_.Clear();
@@ -294,7 +294,10 @@ void Viewer::WriteReadyTrace() {
     }
     model_px = ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
   }
-  trace_.Write(ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_));
+  Json ready = ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_);
+  ready["display"] = DisplayJson(CurrentDisplay());
+  ready["camera"] = CameraJson(CurrentCamera());
+  trace_.Write(ready);
 }
 
 void Viewer::WriteDragEndTrace(int chain) {

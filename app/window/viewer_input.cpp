@@ -75,7 +75,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_y) Redo();
   if (ImGui::GetIO().WantCaptureKeyboard) return;
   if (ctrl && code == SDLK_r) StartOpen(current_path_);
-  if (ctrl && code == SDLK_o) file_browser_.Open("");
+  if (ctrl && code == SDLK_o) file_browser_.Open(OpenFolder());
   if (ctrl && code == SDLK_e) export_dialog_.open = true;
   if (ctrl && code == SDLK_l) log_.open = !log_.open;
   // Blender's numpad views (the top-row digits too, for keyboards without a numpad): 1 front,

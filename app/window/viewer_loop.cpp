@@ -52,8 +52,19 @@ bool Viewer::Init(int* exit_code) {
                               !CheckWindowSize(width, height, &error))) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
+  if (!args_.show.empty() && !ParseShowList(args_.show, &show_display_, &error)) {
+    return InitFailed(error, kExitBadInput, exit_code);
+  }
   if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
+  }
+  std::string settings_warning;
+  if (!args_.no_settings) {
+    LoadSettings(ConfigFilePath("settings.json"), &settings_, &settings_warning);
+    if (args_.size.empty() && settings_.window_width > 0) {
+      width = settings_.window_width;
+      height = settings_.window_height;
+    }
   }
   // A bad model still opens the window (as from a file manager): it says why in the message log,
   // File ▸ Open works, and quitting exits 2 so that scripts see the failure.
@@ -82,6 +93,11 @@ bool Viewer::Init(int* exit_code) {
   pixel_ratio_ = w > 0 ? float(viewport_.width) / float(w) : 1.0f;
   Adopt(std::move(loaded), args_.pose.model_path);
   recent_.Load();
+  if (!settings_warning.empty()) ShowMessage(settings_warning, MessageLevel::kWarning);
+  ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
+  display_.scene.skeleton_xray = settings_.xray;
+  display_.scene.mesh_opacity = settings_.mesh_opacity;
+  ImGui::GetIO().FontGlobalScale = settings_.ui_scale;
   if (first_load_failed_) {
     ShowMessage(load_error, MessageLevel::kError);
     log_.open = true;  // the error stays in view until the user closes the log
@@ -169,6 +185,7 @@ int Viewer::Run() {
     if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
+  SaveUserSettings();
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
   if (trace_.failed()) return kExitFailure;
   return first_load_failed_ ? kExitBadInput : kExitOk;
@@ -212,8 +229,17 @@ void Viewer::RunFrame(double dt_seconds) {
   const float panel_right_px = layout_.panel_right * pixel_ratio_;
   camera_.lens_shift_ndc =
       viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
-  if (frame_count_ == 0) FrameCamera();  // now that the panel's size is known
-  Update(std::min(dt_seconds, 0.1));     // the pose follows the settings
+  if (frame_count_ == 0) {
+    FrameCamera();           // now that the panel's size is known
+    if (settings_.camera) {  // the camera the user left, as it was
+      camera_.yaw = glm::radians(settings_.camera->yaw_degrees);
+      camera_.pitch = glm::radians(settings_.camera->pitch_degrees);
+      camera_.distance = settings_.camera->distance;
+      camera_.target = settings_.camera->target;
+      camera_.ortho = settings_.camera->ortho;
+    }
+  }
+  Update(std::min(dt_seconds, 0.1));  // the pose follows the settings
 
   const auto draw_start = Clock::now();
   renderer::OffscreenTarget::BindDefault();
@@ -272,6 +298,7 @@ void Viewer::RefreshHandles() {
 void Viewer::DrawView() {
   display_.scene.selected_joint = selection_.selected_joint;
   const renderer::View view = CurrentView();
+  display_.scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
   DrawScene(*renderer_, current_->gpu, current_->model, current_->extent, frame_.requests, state_,
             display_.scene, view, &lines_, &xray_lines_);
   // The ground plane and the ladder the targets hold on to.

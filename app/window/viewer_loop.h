@@ -11,6 +11,7 @@
 #include "app/core/chain_edit.h"
 #include "app/core/import_process.h"
 #include "app/core/playback.h"
+#include "app/core/settings.h"
 #include "app/core/trace.h"
 #include "app/core/trace_events.h"
 #include "app/core/undo_history.h"
@@ -92,6 +93,12 @@ class Viewer {
   void SaveScreenshot();
   // Logs a message (the toast, the log window) and prints it on stdout (notes) or stderr.
   void ShowMessage(const std::string& text, MessageLevel level);
+  // viewer_settings.cpp: settings.json and --show.
+  void ApplyDisplay(const DisplaySpec& display);
+  DisplaySpec CurrentDisplay() const;
+  CameraSettings CurrentCamera() const;
+  void SaveUserSettings();         // on quit, unless --no-settings or --frames
+  std::string OpenFolder() const;  // File ▸ Open starts here: the model's folder, else the last
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
   void WriteTargetsTrace(const char* event_name);
@@ -99,6 +106,8 @@ class Viewer {
                                           // (undo, redo, reset)
 
   ViewerArgs args_;
+  Settings settings_;         // as loaded (what --show overrides for this run stays saved)
+  DisplaySpec show_display_;  // --show, when given
   // The window and what draws into it; GL objects die before the context (~Viewer).
   std::unique_ptr<GlContext> gl_;
   bool imgui_ready_ = false;

@@ -80,6 +80,53 @@ class WindowTest(xs.XvfbTestCase):
         viewer.screenshot(os.path.join(self.shots, "right_ortho.png"))
         self.assertEqual(viewer.quit(), 0)
 
+    def test_settings_json_is_applied_on_start_and_saved_on_quit(self):
+        folder = os.path.join(self.xvfb.config_dir, "skelview")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "settings.json")
+        with open(path, "w") as f:
+            json.dump({"display": {"bones": True, "axes": True}}, f)
+        viewer = self.start()
+        ready = viewer.wait_event("ready")
+        self.assertTrue(ready["display"]["bones"])
+        self.assertTrue(ready["display"]["axes"])
+        self.assertTrue(ready["display"]["mesh"])  # not in the file: the default
+        self.assertIsNone(ready["display"]["weights"])
+        self.assertEqual(set(ready["camera"]), {"yaw", "pitch", "distance", "target", "ortho"})
+        viewer.find_window()
+        viewer.move(700, 400)
+        viewer.key("KP_3")  # a camera to remember
+        viewer.wait_event("camera")
+        self.assertEqual(viewer.quit(), 0)
+        with open(path) as f:
+            saved = json.load(f)
+        self.assertTrue(saved["display"]["bones"])
+        self.assertAlmostEqual(saved["camera"]["yaw"], 90.0, places=3)
+        self.assertEqual(saved["window"], {"width": 900, "height": 700})
+        # The next start looks from where the last one left off; --show is for that run only.
+        again = self.start(["--show", "mesh,grid"])
+        ready = again.wait_event("ready")
+        self.assertAlmostEqual(ready["camera"]["yaw"], 90.0, places=3)
+        self.assertFalse(ready["display"]["bones"])
+        again.find_window()
+        self.assertEqual(again.quit(), 0)
+        with open(path) as f:
+            self.assertTrue(json.load(f)["display"]["bones"])
+        # A corrupt file is a warning, never a failed start; --no-settings saves nothing.
+        with open(path, "w") as f:
+            f.write("{not json")
+        third = self.start(["--no-settings"])
+        self.assertFalse(third.wait_event("ready")["display"]["bones"])
+        third.find_window()
+        self.assertEqual(third.quit(), 0)
+        with open(path) as f:
+            self.assertEqual(f.read(), "{not json")
+        fourth = self.start()
+        self.assertTrue(fourth.wait_event("ready")["display"]["mesh"])
+        fourth.find_window()
+        self.assertEqual(fourth.quit(), 0)
+        self.assertIn("settings.json: not a JSON object", fourth.output())
+
     def test_closing_the_window_quits_with_code_0(self):
         viewer = self.start()
         viewer.wait_event("ready")

@@ -35,6 +35,8 @@ void DrawDisplayPanel(DisplaySettings* display, Requests* out) {
   SameLineIfFits(CheckboxWidth("Limits"));
   ImGui::Checkbox("Limits", &scene.joint_limits);
   Tip("Joint limits: a hinge as an arc, a cone as its rim.");
+  ImGui::Checkbox("Weights", &display->show_weights);
+  Tip("The selected joint's skin weights on the mesh: blue 0, green 0.5, red 1 (as in Blender).");
   ImGui::SliderFloat("Mesh opacity", &scene.mesh_opacity, 0.05f, 1.0f, "%.2f");
   Tip("See the bones through the mesh. Ctrl+click to type a value.");
   if (ImGui::Button("Frame model (F)")) Ask(out, RequestKind::kFrameCamera);

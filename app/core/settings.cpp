@@ -1,0 +1,196 @@
+// settings.json: reading tolerantly (a bad field keeps its default and is named), writing
+// atomically.
+#include "app/core/settings.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "assets/file_output.h"
+
+namespace app {
+
+std::string ConfigFilePath(const std::string& name) {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
+    return std::string(xdg) + "/skelview/" + name;
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::string(home) + "/.config/skelview/" + name;
+  }
+  return {};
+}
+
+Json DisplayJson(const DisplaySpec& d) {
+  Json json;
+  json["mesh"] = d.mesh;
+  json["grid"] = d.grid;
+  json["bones"] = d.bones;
+  json["axes"] = d.axes;
+  json["handles"] = d.handles;
+  json["knees"] = d.knees;
+  json["shells"] = d.shells;
+  json["limits"] = d.limits;
+  json["weights"] = d.weights.empty() ? Json(nullptr) : Json(d.weights);
+  return json;
+}
+
+Json CameraJson(const CameraSettings& c) {
+  return Json{{"yaw", Rounded(c.yaw_degrees)},
+              {"pitch", Rounded(c.pitch_degrees)},
+              {"distance", Rounded(c.distance)},
+              {"target", ToJson(c.target)},
+              {"ortho", c.ortho}};
+}
+
+Json SettingsJson(const Settings& s) {
+  Json json;
+  json["display"] = DisplayJson(s.display);
+  json["display"]["xray"] = s.xray;
+  json["display"]["mesh_opacity"] = Rounded(s.mesh_opacity);
+  if (s.camera) json["camera"] = CameraJson(*s.camera);
+  json["ui_scale"] = Rounded(s.ui_scale);
+  if (s.window_width > 0 && s.window_height > 0) {
+    json["window"] = {{"width", s.window_width}, {"height", s.window_height}};
+  }
+  if (!s.last_folder.empty()) json["last_folder"] = s.last_folder;
+  return json;
+}
+
+namespace {
+
+// Reads fields of one object, collecting the names of those it could not take.
+class Reader {
+ public:
+  Reader(const Json& object, std::string prefix, std::string* bad)
+      : object_(object), prefix_(std::move(prefix)), bad_(bad) {}
+  void Bool(const char* key, bool* out) {
+    if (const Json* v = Find(key)) v->is_boolean() ? void(*out = v->get<bool>()) : Bad(key);
+  }
+  void Number(const char* key, float min, float max, float* out) {
+    const Json* v = Find(key);
+    if (!v) return;
+    const double x = v->is_number() ? v->get<double>() : std::nan("");
+    if (std::isfinite(x) && x >= double(min) && x <= double(max)) {
+      *out = static_cast<float>(x);
+    } else {
+      Bad(key);
+    }
+  }
+  void String(const char* key, std::string* out) {
+    if (const Json* v = Find(key)) v->is_string() ? void(*out = v->get<std::string>()) : Bad(key);
+  }
+  const Json* Find(const char* key) const {
+    auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+  void Bad(const char* key) { *bad_ += (bad_->empty() ? "" : ", ") + prefix_ + key; }
+
+ private:
+  const Json& object_;
+  std::string prefix_;
+  std::string* bad_;
+};
+
+const Json& ObjectOrEmpty(const Json& json) {
+  static const Json kEmpty = Json::object();
+  return json.is_object() ? json : kEmpty;  // a reference either way: Reader keeps it
+}
+
+}  // namespace
+
+void LoadSettings(const std::string& path, Settings* settings, std::string* warning) {
+  *settings = Settings();
+  warning->clear();
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    *warning = path + ": cannot read the settings; starting with the defaults";
+    return;
+  }
+  const Json json = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    *warning = path + ": not a JSON object; starting with the default settings";
+    return;
+  }
+  std::string bad;
+  Reader top(json, "", &bad);
+  if (const Json* display = top.Find("display")) {
+    if (display->is_object()) {
+      Reader d(*display, "display.", &bad);
+      DisplaySpec& s = settings->display;
+      d.Bool("mesh", &s.mesh);
+      d.Bool("grid", &s.grid);
+      d.Bool("bones", &s.bones);
+      d.Bool("axes", &s.axes);
+      d.Bool("handles", &s.handles);
+      d.Bool("knees", &s.knees);
+      d.Bool("shells", &s.shells);
+      d.Bool("limits", &s.limits);
+      d.Bool("xray", &settings->xray);
+      d.Number("mesh_opacity", 0.05f, 1.0f, &settings->mesh_opacity);
+      if (const Json* w = d.Find("weights"); w && !w->is_null()) d.String("weights", &s.weights);
+    } else {
+      top.Bad("display");
+    }
+  }
+  if (const Json* camera = top.Find("camera")) {
+    CameraSettings c;
+    std::string camera_bad;
+    Reader r(ObjectOrEmpty(*camera), "camera.", &camera_bad);
+    if (!camera->is_object()) camera_bad = "camera";
+    r.Number("yaw", -1e6f, 1e6f, &c.yaw_degrees);
+    r.Number("pitch", -90.0f, 90.0f, &c.pitch_degrees);
+    r.Number("distance", 1e-6f, 1e9f, &c.distance);
+    r.Bool("ortho", &c.ortho);
+    if (const Json* t = r.Find("target")) {
+      bool ok = t->is_array() && t->size() == 3;
+      for (size_t k = 0; ok && k < 3; ++k) {
+        ok = (*t)[k].is_number() && std::isfinite((*t)[k].get<double>());
+        if (ok) c.target[static_cast<int>(k)] = (*t)[k].get<float>();
+      }
+      if (!ok) r.Bad("target");
+    }
+    // A camera is taken whole or not at all: half of one would look at nothing useful.
+    if (camera_bad.empty()) {
+      settings->camera = c;
+    } else {
+      bad += (bad.empty() ? "" : ", ") + camera_bad;
+    }
+  }
+  top.Number("ui_scale", 0.5f, 4.0f, &settings->ui_scale);
+  top.String("last_folder", &settings->last_folder);
+  if (const Json* window = top.Find("window")) {
+    float w = 0.0f, h = 0.0f;
+    std::string window_bad;
+    Reader r(ObjectOrEmpty(*window), "window.", &window_bad);
+    r.Number("width", 1.0f, 16384.0f, &w);
+    r.Number("height", 1.0f, 16384.0f, &h);
+    if (window->is_object() && window_bad.empty() && w >= 1.0f && h >= 1.0f) {
+      settings->window_width = static_cast<int>(w);
+      settings->window_height = static_cast<int>(h);
+    } else {
+      bad += (bad.empty() ? "" : ", ") + (window_bad.empty() ? std::string("window") : window_bad);
+    }
+  }
+  if (!bad.empty()) *warning = path + ": ignored " + bad + " (wrong type or out of range)";
+}
+
+bool SaveSettings(const std::string& path, const Settings& settings, std::string* error) {
+  if (path.empty()) return true;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  const std::string text = SettingsJson(settings).dump(2) + "\n";
+  std::string reason;
+  if (!assets::WriteFileAtomically(path, text.data(), text.size(), &reason)) {
+    *error = "cannot save the settings: " + reason;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace app

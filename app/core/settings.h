@@ -1,0 +1,49 @@
+// What the viewer remembers between runs: the display, the camera, the window and UI scale, the
+// last folder — human-readable JSON in $XDG_CONFIG_HOME/skelview/settings.json.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <optional>
+#include <string>
+
+#include "app/core/display_spec.h"
+#include "app/core/json_output.h"
+
+namespace app {
+
+// $XDG_CONFIG_HOME/skelview/NAME, else $HOME/.config/skelview/NAME, else "" (nowhere to keep it).
+std::string ConfigFilePath(const std::string& name);
+
+// The camera as settings.json and the trace carry it.
+struct CameraSettings {
+  float yaw_degrees = 0.0f;
+  float pitch_degrees = 0.0f;
+  float distance = 1.0f;  // > 0
+  glm::vec3 target{0.0f};
+  bool ortho = false;
+};
+
+struct Settings {
+  DisplaySpec display;
+  bool xray = true;                         // bones drawn over the mesh
+  float mesh_opacity = 1.0f;                // [0.05, 1]
+  std::optional<CameraSettings> camera;     // none: frame the model
+  float ui_scale = 1.0f;                    // [0.5, 4]
+  int window_width = 0, window_height = 0;  // 0: the default size
+  std::string last_folder;
+};
+
+Json DisplayJson(const DisplaySpec& display);   // the names of --show; weights a joint or null
+Json CameraJson(const CameraSettings& camera);  // yaw, pitch (degrees), distance, target, ortho
+Json SettingsJson(const Settings& settings);
+
+// Reads `path` into *settings (starting from the defaults). A missing file gives the defaults and
+// no warning; an unreadable or corrupt file, or a field of the wrong type or out of range, gives
+// the defaults for what could not be read and one line in *warning naming the file and the
+// field. Never fails the start.
+void LoadSettings(const std::string& path, Settings* settings, std::string* warning);
+
+// Writes `settings` to `path` atomically (creating its folder); false with the reason.
+bool SaveSettings(const std::string& path, const Settings& settings, std::string* error);
+
+}  // namespace app

@@ -1,0 +1,120 @@
+// settings.json: what is saved reads back, a missing file is the defaults, a bad one warns and
+// keeps what it can.
+#include "app/core/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/test_paths.h"
+
+namespace {
+
+std::string Write(const std::string& name, const std::string& text) {
+  const std::string path = testpaths::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Settings, WhatIsSavedReadsBack) {
+  app::Settings s;
+  s.display.bones = true;
+  s.display.mesh = false;
+  s.display.weights = "mixamorig:LeftArm";
+  s.xray = false;
+  s.mesh_opacity = 0.5f;
+  s.camera = app::CameraSettings{30.0f, -15.0f, 4.25f, glm::vec3(0.5f, 1.0f, -2.0f), true};
+  s.ui_scale = 1.5f;
+  s.window_width = 1000;
+  s.window_height = 620;
+  s.last_folder = "/home/rigger/models";
+  const std::string path = testpaths::TempDir() + "/settings_dir/skelview/settings.json";
+  std::filesystem::remove_all(testpaths::TempDir() + "/settings_dir");
+  std::string error;
+  ASSERT_TRUE(app::SaveSettings(path, s, &error)) << error;
+  app::Settings loaded;
+  std::string warning;
+  app::LoadSettings(path, &loaded, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(loaded.display, s.display);
+  EXPECT_EQ(loaded.xray, false);
+  EXPECT_EQ(loaded.mesh_opacity, 0.5f);
+  ASSERT_TRUE(loaded.camera.has_value());
+  EXPECT_EQ(loaded.camera->yaw_degrees, 30.0f);
+  EXPECT_EQ(loaded.camera->pitch_degrees, -15.0f);
+  EXPECT_EQ(loaded.camera->distance, 4.25f);
+  EXPECT_EQ(loaded.camera->target, glm::vec3(0.5f, 1.0f, -2.0f));
+  EXPECT_TRUE(loaded.camera->ortho);
+  EXPECT_EQ(loaded.ui_scale, 1.5f);
+  EXPECT_EQ(loaded.window_width, 1000);
+  EXPECT_EQ(loaded.window_height, 620);
+  EXPECT_EQ(loaded.last_folder, "/home/rigger/models");
+  // Human-readable: indented JSON with the names of --show.
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  EXPECT_NE(text.find("\n  \"display\": {\n    \"mesh\": false"), std::string::npos) << text;
+}
+
+TEST(Settings, AMissingFileIsTheDefaultsWithoutAWarning) {
+  app::Settings loaded;
+  loaded.ui_scale = 3.0f;
+  std::string warning = "stale";
+  app::LoadSettings(testpaths::TempDir() + "/no-such-settings.json", &loaded, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(loaded.ui_scale, 1.0f);
+  EXPECT_FALSE(loaded.camera.has_value());
+  EXPECT_EQ(loaded.display, app::DisplaySpec());
+}
+
+TEST(Settings, ACorruptFileWarnsNamingItAndGivesTheDefaults) {
+  for (const char* text : {"{\"display\": {\"bones\": tr", "[1, 2]", "", "\xff\xfe"}) {
+    const std::string path = Write("corrupt_settings.json", text);
+    app::Settings loaded;
+    std::string warning;
+    app::LoadSettings(path, &loaded, &warning);
+    EXPECT_NE(warning.find(path), std::string::npos) << text;
+    EXPECT_NE(warning.find("default"), std::string::npos) << warning;
+    EXPECT_EQ(loaded.display, app::DisplaySpec());
+  }
+}
+
+TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
+  const std::string path = Write("bad_fields.json", R"({
+    "display": {"bones": true, "axes": "yes", "mesh_opacity": 7},
+    "camera": {"yaw": 10, "pitch": 20, "distance": -1, "target": [0, 1, 0]},
+    "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5})");
+  app::Settings loaded;
+  std::string warning;
+  app::LoadSettings(path, &loaded, &warning);
+  EXPECT_TRUE(loaded.display.bones);
+  EXPECT_FALSE(loaded.display.axes);
+  EXPECT_EQ(loaded.mesh_opacity, 1.0f);
+  EXPECT_FALSE(loaded.camera.has_value()) << "half a camera is no camera";
+  EXPECT_EQ(loaded.ui_scale, 2.0f);
+  EXPECT_EQ(loaded.window_width, 0);
+  EXPECT_EQ(loaded.last_folder, "");
+  for (const char* field :
+       {"display.axes", "display.mesh_opacity", "camera.distance", "window.width", "last_folder"}) {
+    EXPECT_NE(warning.find(field), std::string::npos) << field << " in " << warning;
+  }
+}
+
+TEST(Settings, TheConfigFolderFollowsXdgThenHome) {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved_xdg = xdg ? xdg : "";
+  setenv("XDG_CONFIG_HOME", "/tmp/xdg-settings-test", 1);
+  EXPECT_EQ(app::ConfigFilePath("settings.json"), "/tmp/xdg-settings-test/skelview/settings.json");
+  unsetenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (home && *home) {
+    EXPECT_EQ(app::ConfigFilePath("settings.json"),
+              std::string(home) + "/.config/skelview/settings.json");
+  }
+  if (!saved_xdg.empty()) setenv("XDG_CONFIG_HOME", saved_xdg.c_str(), 1);
+}
+
+}  // namespace
