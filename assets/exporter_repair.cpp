@@ -134,6 +134,36 @@ void RemoveUnusedExtensions(Json* root) {
   }
 }
 
+// JOINTS_0/WEIGHTS_0 (and JOINTS_1/WEIGHTS_1 when the mesh has influences past the fourth) of the
+// exported vertices `ours` (indices into `mesh`); a rigid mesh's vertices weigh 1 on bone 0.
+void AddInfluences(const Mesh& mesh, const std::vector<uint32_t>& ours, bool rigid, size_t bones,
+                   gltf::Document* doc, Json* primitive) {
+  const bool extra = !rigid && !mesh.extra_weights.empty();
+  for (int set = 0; set < (extra ? 2 : 1); ++set) {
+    const auto& mesh_joints = set == 0 ? mesh.joints : mesh.extra_joints;
+    const auto& mesh_weights = set == 0 ? mesh.weights : mesh.extra_weights;
+    std::vector<uint16_t> joints(ours.size() * 4, 0);
+    std::vector<float> weights(ours.size() * 4, 0.0f);
+    for (size_t e = 0; e < ours.size(); ++e) {
+      const uint32_t v = ours[e];
+      if (rigid || v >= mesh_weights.size() || v >= mesh_joints.size()) {
+        if (set == 0) weights[e * 4] = 1.0f;
+        continue;
+      }
+      for (int k = 0; k < 4; ++k) {
+        const bool usable = mesh_joints[v][k] < bones;
+        joints[e * 4 + k] = usable ? mesh_joints[v][k] : 0;
+        weights[e * 4 + k] = usable ? mesh_weights[v][k] : 0.0f;
+      }
+    }
+    const std::string suffix = std::to_string(set);
+    (*primitive)["attributes"]["JOINTS_" + suffix] = doc->AddAccessor(
+        joints.data(), joints.size() * 2, gltf::kComponentUnsignedShort, "VEC4", ours.size());
+    (*primitive)["attributes"]["WEIGHTS_" + suffix] = doc->AddAccessor(
+        weights.data(), weights.size() * 4, gltf::kComponentFloat, "VEC4", ours.size());
+  }
+}
+
 // Skins: one per skinned mesh, with that mesh's own bones, and the mesh's joints and weights
 // matched to the vertices Assimp wrote. `mesh_by_name`: written mesh index by
 // ExportPlan::mesh_names.
@@ -169,24 +199,7 @@ bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>
       bone_joints = {mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]};
       inverse_binds = {glm::mat4(1.0f)};
     }
-    std::vector<uint16_t> joints(ours.size() * 4, 0);
-    std::vector<float> weights(ours.size() * 4, 0.0f);
-    for (size_t e = 0; e < ours.size(); ++e) {
-      const uint32_t v = ours[e];
-      if (rigid || v >= mesh.weights.size() || v >= mesh.joints.size()) {
-        weights[e * 4] = 1.0f;
-        continue;
-      }
-      for (int k = 0; k < 4; ++k) {
-        const bool usable = mesh.joints[v][k] < bone_joints.size();
-        joints[e * 4 + k] = usable ? mesh.joints[v][k] : 0;
-        weights[e * 4 + k] = usable ? mesh.weights[v][k] : 0.0f;
-      }
-    }
-    primitive["attributes"]["JOINTS_0"] = doc->AddAccessor(
-        joints.data(), joints.size() * 2, gltf::kComponentUnsignedShort, "VEC4", ours.size());
-    primitive["attributes"]["WEIGHTS_0"] = doc->AddAccessor(
-        weights.data(), weights.size() * 4, gltf::kComponentFloat, "VEC4", ours.size());
+    AddInfluences(mesh, ours, rigid, bone_joints.size(), doc, &primitive);
     Json skin_joints = Json::array();
     std::vector<float> matrices;
     for (size_t b = 0; b < bone_joints.size(); ++b) {

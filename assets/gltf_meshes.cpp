@@ -140,7 +140,7 @@ bool SceneConverter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool co
     mesh.bone_inverse_binds = {glm::mat4(1.0f)};
     mesh.joints.assign(n, glm::u16vec4(0));
     mesh.weights.assign(n, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
-    AddMesh(std::move(mesh), &flags, count_repairs);
+    AddMesh(std::move(mesh), &flags, {}, count_repairs, false);
     return true;
   }
   mesh.skinned = true;
@@ -149,31 +149,46 @@ bool SceneConverter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool co
   if (count_repairs) bad_weights_ += p->invalid_influences;
   mesh.joints.assign(n, glm::u16vec4(0));
   mesh.weights.assign(n, glm::vec4(0.0f));
+  const bool extra = !p->extra_weights.empty();
+  if (extra) {
+    mesh.extra_joints.assign(n, glm::u16vec4(0));
+    mesh.extra_weights.assign(n, glm::vec4(0.0f));
+  }
   std::vector<uint8_t> counts(n, 0);
   for (size_t v = 0; v < n; ++v) {
     const int count = p->influence_counts[v];
     int kept = 0;
-    for (int k = 0; k < std::min(count, 4); ++k) {
-      const size_t skin_joint = p->joints[v][k];
+    for (int k = 0; k < std::min(count, extra ? kMaxInfluences : 4); ++k) {
+      const size_t skin_joint = k < 4 ? p->joints[v][k] : p->extra_joints[v][k - 4];
       if (skin_joint >= slot_of.size()) {
         if (count_repairs) ++bad_weights_;
         continue;
       }
       if (slot_of[skin_joint] < 0) continue;
-      mesh.joints[v][kept] = static_cast<uint16_t>(slot_of[skin_joint]);
-      mesh.weights[v][kept] = p->weights[v][k];
+      const uint16_t slot = static_cast<uint16_t>(slot_of[skin_joint]);
+      const float weight = k < 4 ? p->weights[v][k] : p->extra_weights[v][k - 4];
+      if (kept < 4) {
+        mesh.joints[v][kept] = slot;
+        mesh.weights[v][kept] = weight;
+      } else {
+        mesh.extra_joints[v][kept - 4] = slot;
+        mesh.extra_weights[v][kept - 4] = weight;
+      }
       ++kept;
     }
-    // More than four keeps its count (for the warning); otherwise what survived.
-    counts[v] = static_cast<uint8_t>(count > 4 ? count : kept);
+    // More than eight keeps its count (for the warning); otherwise what survived.
+    counts[v] = static_cast<uint8_t>(count > kMaxInfluences ? count : kept);
   }
   if (last_use) {
     p->joints = std::vector<glm::u16vec4>();
     p->weights = std::vector<glm::vec4>();
+    p->extra_joints = std::vector<glm::u16vec4>();
+    p->extra_weights = std::vector<glm::vec4>();
     p->influence_counts = std::vector<uint8_t>();
   }
   NormaliseInfluences(&mesh, counts, node, &flags);
-  AddMesh(std::move(mesh), &flags, count_repairs);
+  // The file's vertices are the accessor's: counted one by one (duplicates once).
+  AddMesh(std::move(mesh), &flags, std::move(counts), count_repairs, false);
   return true;
 }
 

@@ -1,4 +1,4 @@
-// The glTF reader's native meshes: primitives (positions, normals, uvs, the four largest
+// The glTF reader's native meshes: primitives (positions, normals, uvs, the eight largest
 // influences), skins and materials decoded from the accessors, for Assimp never to read them.
 #include <algorithm>
 #include <cmath>
@@ -39,7 +39,7 @@ bool ReadOptionalAttribute(Document* d, const json& attributes, const char* key,
   return true;
 }
 
-// The four largest positive influences per vertex over every JOINTS_n/WEIGHTS_n set, in
+// The eight largest positive influences per vertex over every JOINTS_n/WEIGHTS_n set, in
 // descending order (ties keep file order, as a stable sort would), unnormalised.
 bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::string* error) {
   const size_t n = out->positions.size();
@@ -76,8 +76,14 @@ bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::st
         }
         const int count = out->influence_counts[v];
         if (count < 255) out->influence_counts[v] = static_cast<uint8_t>(count + 1);
-        InsertInfluence(weight, static_cast<uint16_t>(joint), std::min(count, 4), &out->weights[v],
-                        &out->joints[v]);
+        if (count >= 4 && out->extra_weights.empty()) {
+          out->extra_joints.assign(n, glm::u16vec4(0));
+          out->extra_weights.assign(n, glm::vec4(0.0f));
+        }
+        const bool extra = !out->extra_weights.empty();
+        InsertInfluence(weight, static_cast<uint16_t>(joint), std::min(count, kMaxInfluences),
+                        &out->weights[v], &out->joints[v], extra ? &out->extra_weights[v] : nullptr,
+                        extra ? &out->extra_joints[v] : nullptr);
       }
     }
   }

@@ -97,9 +97,10 @@ uint64_t DecodeBudget(uint64_t source_bytes);
 //    the joint, else the inverse of the rest model matrix;
 //  - meshes: triangles only (points and lines are dropped), one Mesh per node that references a
 //    mesh, positions in the mesh's bind space, unit normals (generated when missing or invalid),
-//    uvs in glTF convention (see Mesh::uvs), up to 4 influences per vertex summing to 1 (more are
-//    cut to the 4 largest and renormalised, with a warning); unskinned meshes are bound rigidly to
-//    their node; vertices of a skinned mesh without any weight follow the mesh's node;
+//    uvs in glTF convention (see Mesh::uvs), up to 8 influences per vertex summing to 1 (more are
+//    cut to the 8 largest and renormalised, with a warning; Model::influences counts them);
+//    unskinned meshes are bound rigidly to their node; vertices of a skinned mesh without any
+//    weight follow the mesh's node;
 //  - materials with base colour and textures decoded to RGBA8 (file textures relative to the
 //    model, embedded ones too; an unreadable, refused or too large texture is a warning, not a
 //    failure);

@@ -1,8 +1,9 @@
 // Mesh clean-up after import: normals rebuilt from the faces, unusable texture coordinates dropped,
-// skin influences kept to four and normalised, identical vertices welded in linear time.
+// skin influences kept to eight and normalised, identical vertices welded in linear time.
 #include "assets/internal/mesh_cleanup.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -51,28 +52,37 @@ bool DropNonFiniteUvs(Mesh* mesh) {
   return false;
 }
 
-void InsertInfluence(float weight, uint16_t slot, int kept, glm::vec4* top, glm::u16vec4* slots) {
+void InsertInfluence(float weight, uint16_t slot, int kept, glm::vec4* top, glm::u16vec4* slots,
+                     glm::vec4* extra_top, glm::u16vec4* extra_slots) {
+  auto w = [&](int k) -> float& { return k < 4 ? (*top)[k] : (*extra_top)[k - 4]; };
+  auto s = [&](int k) -> uint16_t& { return k < 4 ? (*slots)[k] : (*extra_slots)[k - 4]; };
+  const int capacity = extra_top && extra_slots ? kMaxInfluences : 4;
   int k = 0;
-  while (k < kept && (*top)[k] >= weight) ++k;
-  if (k >= 4) return;
-  for (int m = std::min(kept, 3); m > k; --m) {
-    (*top)[m] = (*top)[m - 1];
-    (*slots)[m] = (*slots)[m - 1];
+  while (k < kept && w(k) >= weight) ++k;
+  if (k >= capacity) return;
+  for (int m = std::min(kept, capacity - 1); m > k; --m) {
+    w(m) = w(m - 1);
+    s(m) = s(m - 1);
   }
-  (*top)[k] = weight;
-  (*slots)[k] = slot;
+  w(k) = weight;
+  s(k) = slot;
 }
 
 void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
                          std::vector<uint8_t>* flags) {
   int own_bone = -1;  // the mesh's node as a bone, for vertices no bone moves
-  for (size_t i = 0; i < mesh->positions.size(); ++i) {
+  const size_t n = mesh->positions.size();
+  bool has_extra = mesh->extra_weights.size() == n && mesh->extra_joints.size() == n;
+  bool extra_used = false;
+  for (size_t i = 0; i < n; ++i) {
     const int count = counts[i];
-    const int kept = std::min(count, 4);
+    const int kept = std::min(count, has_extra ? kMaxInfluences : 4);
     float sum = 0.0f;
-    for (int k = 0; k < kept; ++k) sum += mesh->weights[i][k];
-    if (count > 4) {
-      (*flags)[i] |= kRepairOverFour;
+    for (int k = 0; k < std::min(kept, 4); ++k) sum += mesh->weights[i][k];
+    for (int k = 4; k < kept; ++k) sum += mesh->extra_weights[i][k - 4];
+    if (count > 4) (*flags)[i] |= kRepairOverFour;
+    if (count > kept) {
+      (*flags)[i] |= kRepairOverEight;
     } else if (kept > 0 && std::abs(sum - 1.0f) > 1e-3f) {
       (*flags)[i] |= kRepairRenormalised;
     }
@@ -84,24 +94,86 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
       }
       mesh->joints[i] = glm::u16vec4(static_cast<uint16_t>(own_bone), 0, 0, 0);
       mesh->weights[i] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      if (has_extra) {
+        mesh->extra_joints[i] = glm::u16vec4(0);
+        mesh->extra_weights[i] = glm::vec4(0.0f);
+      }
       (*flags)[i] |= kRepairUnweighted;
       continue;
     }
     for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
+    if (!has_extra) continue;
+    for (int k = 4; k < kMaxInfluences; ++k) {
+      float& w = mesh->extra_weights[i][k - 4];
+      w = k < kept ? w / sum : 0.0f;
+      if (w == 0.0f) mesh->extra_joints[i][k - 4] = 0;
+      extra_used = extra_used || w > 0.0f;
+    }
+  }
+  if (!extra_used) {
+    mesh->extra_joints = std::vector<glm::u16vec4>();
+    mesh->extra_weights = std::vector<glm::vec4>();
   }
 }
 
-void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags) {
+void CountWeightRepairs(const Mesh& mesh, const std::vector<uint8_t>& flags,
+                        const std::vector<uint8_t>& counts, bool by_position,
+                        WeightRepairCounts* out) {
+  constexpr uint8_t kWeightFlags =
+      kRepairOverFour | kRepairOverEight | kRepairRenormalised | kRepairUnweighted;
+  struct Flagged {
+    std::array<uint32_t, 3> position_bits;
+    uint8_t flags;
+    uint8_t count;
+  };
+  std::vector<Flagged> flagged;
+  for (size_t i = 0; i < flags.size() && i < mesh.positions.size(); ++i) {
+    if ((flags[i] & kWeightFlags) == 0) continue;
+    Flagged f{{}, flags[i], i < counts.size() ? counts[i] : uint8_t{0}};
+    std::memcpy(f.position_bits.data(), &mesh.positions[i], sizeof(glm::vec3));
+    flagged.push_back(f);
+  }
+  if (by_position) {
+    std::sort(flagged.begin(), flagged.end(),
+              [](const Flagged& a, const Flagged& b) { return a.position_bits < b.position_bits; });
+    size_t kept = 0;
+    for (size_t i = 0; i < flagged.size(); ++i) {
+      if (kept > 0 && flagged[kept - 1].position_bits == flagged[i].position_bits) {
+        flagged[kept - 1].flags |= flagged[i].flags;
+        flagged[kept - 1].count = std::max(flagged[kept - 1].count, flagged[i].count);
+      } else {
+        flagged[kept++] = flagged[i];
+      }
+    }
+    flagged.resize(kept);
+  }
+  for (const Flagged& f : flagged) {
+    out->over_four += (f.flags & kRepairOverFour) ? 1 : 0;
+    out->renormalised += (f.flags & kRepairRenormalised) ? 1 : 0;
+    out->unweighted += (f.flags & kRepairUnweighted) ? 1 : 0;
+    if (f.flags & kRepairOverEight) {
+      ++out->over_eight;
+      out->dropped += static_cast<uint64_t>(std::max(f.count - kMaxInfluences, 0));
+    }
+  }
+}
+
+void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<uint8_t>* counts) {
   const size_t n = mesh->positions.size();
   if (n < 2) return;
   const bool has_uvs = !mesh->uvs.empty();
+  const bool has_extra = !mesh->extra_weights.empty();
   auto same = [&](size_t a, size_t b) {
     const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
     return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
            glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
            (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
            std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
-           std::memcmp(&mesh->weights[a], &mesh->weights[b], sizeof(glm::vec4)) == 0;
+           std::memcmp(&mesh->weights[a], &mesh->weights[b], sizeof(glm::vec4)) == 0 &&
+           (!has_extra || (std::memcmp(&mesh->extra_joints[a], &mesh->extra_joints[b],
+                                       sizeof(glm::u16vec4)) == 0 &&
+                           std::memcmp(&mesh->extra_weights[a], &mesh->extra_weights[b],
+                                       sizeof(glm::vec4)) == 0));
   };
   auto hash = [&](size_t i) {
     uint64_t h = 0x9E3779B97F4A7C15ull;
@@ -134,6 +206,10 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags) {
         if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
         mesh->joints[kept] = mesh->joints[i];
         mesh->weights[kept] = mesh->weights[i];
+        if (has_extra) {
+          mesh->extra_joints[kept] = mesh->extra_joints[i];
+          mesh->extra_weights[kept] = mesh->extra_weights[i];
+        }
       }
       table[slot] = kept;
       remap[i] = kept++;
@@ -147,11 +223,20 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags) {
     for (size_t i = 0; i < n; ++i) merged[remap[i]] |= (*flags)[i];
     *flags = std::move(merged);
   }
+  if (counts && counts->size() == n) {
+    std::vector<uint8_t> merged(kept, 0);
+    for (size_t i = 0; i < n; ++i) merged[remap[i]] = std::max(merged[remap[i]], (*counts)[i]);
+    *counts = std::move(merged);
+  }
   mesh->positions.resize(kept);
   mesh->normals.resize(kept);
   if (has_uvs) mesh->uvs.resize(kept);
   mesh->joints.resize(kept);
   mesh->weights.resize(kept);
+  if (has_extra) {
+    mesh->extra_joints.resize(kept);
+    mesh->extra_weights.resize(kept);
+  }
   for (uint32_t& index : mesh->indices) index = remap[index];
 }
 

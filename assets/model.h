@@ -25,12 +25,20 @@ struct Mesh {
   // of Texture::rgba (the image's top-left corner) and v grows downwards, so a renderer uploads
   // rgba rows in order and samples at (u, v) unchanged.
   std::vector<glm::vec2> uvs;
-  std::vector<glm::u16vec4> joints;  // per vertex: indices into `bones`
-  std::vector<glm::vec4> weights;    // per vertex: sum to 1, unused slots 0
-  std::vector<uint32_t> indices;     // triangles
+  // Per vertex, the (up to) four largest influences in descending order: indices into
+  // `bone_joints` and their weights, unused slots 0. Weights here and in extra_weights sum to 1.
+  std::vector<glm::u16vec4> joints;
+  std::vector<glm::vec4> weights;
+  // Influences five to eight, in the same form (descending, continuing after weights[3]). Empty
+  // when no vertex of the mesh has more than four, so such meshes carry and skin nothing more;
+  // otherwise one per vertex.
+  std::vector<glm::u16vec4> extra_joints;
+  std::vector<glm::vec4> extra_weights;
+  std::vector<uint32_t> indices;  // triangles
   // Mesh bone b is skeleton joint bone_joints[b] with inverse bind matrix bone_inverse_binds[b]
   // (S⁻¹: mesh space -> joint space at bind time). Skinned position:
   //   Σ_k weights[k] · (𝕋[bone_joints[joints[k]]] · bone_inverse_binds[joints[k]]) · position
+  // summed over both influence sets.
   std::vector<int> bone_joints;
   std::vector<glm::mat4> bone_inverse_binds;
   int material = -1;  // index into Model::materials, -1 for the default material
@@ -98,6 +106,16 @@ struct Clip {
   ClipSampling sampling;  // derived from channels by PrepareClip; empty until then
 };
 
+// Skin influences as the importer found them, counted in the file's vertices (a glTF accessor's
+// vertices; for formats whose meshes Assimp splits per face corner, distinct source vertices).
+// Up to kMaxInfluences per vertex are kept; past that the largest are kept and renormalised.
+inline constexpr int kMaxInfluences = 8;
+struct InfluenceStats {
+  uint64_t over_four = 0;   // vertices with more than four influences (all of them, up to eight)
+  uint64_t over_eight = 0;  // vertices with more than eight: the eight largest kept
+  uint64_t dropped = 0;     // influences dropped past the eighth, summed over those vertices
+};
+
 struct Model {
   std::string source;  // file path, or "<built-in>"
   ik::Skeleton skeleton;
@@ -109,6 +127,7 @@ struct Model {
   std::vector<Texture> textures;
   std::vector<Clip> clips;
   std::vector<std::string> warnings;  // what was repaired while loading, shown to the user
+  InfluenceStats influences;
   // Every file the import read, the model file first, each as an absolute path with symlinks
   // resolved (buffers, images, .mtl and texture files of other formats after it). Outputs are
   // checked against it so that an export or render never overwrites what the model is made of.

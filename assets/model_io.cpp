@@ -332,6 +332,8 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   r->Array(&mesh->uvs, "mesh uvs");
   r->Array(&mesh->joints, "mesh joints");
   r->Array(&mesh->weights, "mesh weights");
+  r->Array(&mesh->extra_joints, "mesh extra joints");
+  r->Array(&mesh->extra_weights, "mesh extra weights");
   r->Array(&mesh->indices, "mesh indices");
   r->Array(&mesh->bone_joints, "mesh bone joints");
   r->Array(&mesh->bone_inverse_binds, "mesh inverse binds");
@@ -340,7 +342,9 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   if (r->failed()) return false;
   const size_t n = mesh->positions.size();
   if (mesh->normals.size() != n || (!mesh->uvs.empty() && mesh->uvs.size() != n) ||
-      mesh->joints.size() != n || mesh->weights.size() != n) {
+      mesh->joints.size() != n || mesh->weights.size() != n ||
+      mesh->extra_joints.size() != mesh->extra_weights.size() ||
+      (!mesh->extra_weights.empty() && mesh->extra_weights.size() != n)) {
     return fail("has per-vertex arrays of different lengths");
   }
   if (mesh->indices.size() % 3 != 0) return fail("has an index count that is not a multiple of 3");
@@ -365,15 +369,15 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   for (const glm::mat4& m : mesh->bone_inverse_binds)
     if (!WithinCoordinateLimit(m)) return fail("has a non-finite or huge inverse bind");
   const size_t bones = mesh->bone_joints.size();
+  const bool extra = !mesh->extra_weights.empty();
   for (size_t v = 0; v < n; ++v) {
-    const glm::vec4& w = mesh->weights[v];
     float sum = 0.0f;
-    for (int k = 0; k < 4; ++k) {
-      if (!std::isfinite(w[k]) || w[k] < 0.0f || w[k] > 1.0f + 1e-3f) {
-        return fail("has an invalid weight");
-      }
-      if (w[k] > 0.0f && mesh->joints[v][k] >= bones) return fail("has a joint index out of range");
-      sum += w[k];
+    for (int k = 0; k < (extra ? kMaxInfluences : 4); ++k) {
+      const float w = k < 4 ? mesh->weights[v][k] : mesh->extra_weights[v][k - 4];
+      const uint16_t joint = k < 4 ? mesh->joints[v][k] : mesh->extra_joints[v][k - 4];
+      if (!std::isfinite(w) || w < 0.0f || w > 1.0f + 1e-3f) return fail("has an invalid weight");
+      if (w > 0.0f && joint >= bones) return fail("has a joint index out of range");
+      sum += w;
     }
     if (std::abs(sum - 1.0f) > 1e-3f) return fail("has weights that do not sum to 1");
   }
@@ -439,6 +443,8 @@ void WriteModel(Writer* writer, const Model& model) {
     w.Array(m.uvs);
     w.Array(m.joints);
     w.Array(m.weights);
+    w.Array(m.extra_joints);
+    w.Array(m.extra_weights);
     w.Array(m.indices);
     w.Array(m.bone_joints);
     w.Array(m.bone_inverse_binds);
@@ -472,6 +478,7 @@ void WriteModel(Writer* writer, const Model& model) {
   }
   w.U32(static_cast<uint32_t>(model.warnings.size()));
   for (const std::string& warning : model.warnings) w.String(warning);
+  w.Bytes(&model.influences, sizeof(InfluenceStats));
   w.U32(static_cast<uint32_t>(model.source_files.size()));
   for (const std::string& file : model.source_files) w.String(file);
 }
@@ -599,6 +606,7 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   const size_t warnings = r.Count(4, "warnings");
   model.warnings.resize(warnings);
   for (size_t i = 0; i < warnings && !r.failed(); ++i) model.warnings[i] = r.String("warning");
+  r.Bytes(&model.influences, sizeof(InfluenceStats), "influence counts");
   if (r.failed()) return fail(r.error());
 
   // Source files are absolute paths, each once (outputs are checked against them).

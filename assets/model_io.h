@@ -13,8 +13,9 @@ namespace assets {
 
 // Every field of `model` as bytes: the magic "SKVMODEL", a format version, then the source,
 // skeleton (names, parents, rest transforms, inverse binds), is_bone, meshes, materials, textures,
-// clips, warnings and source files. Little-endian; floats bit-exact, so DeserializeModel gives back
-// an equal Model. Size is about the size of the model's arrays plus a few bytes per name.
+// clips, warnings, influence counts and source files. Little-endian; floats bit-exact, so
+// DeserializeModel gives back an equal Model. Size is about the size of the model's arrays plus a
+// few bytes per name.
 std::string SerializeModel(const Model& model);
 
 // Rebuilds a Model from SerializeModel's bytes into *out. Everything is validated before it is
@@ -49,6 +50,6 @@ bool SerializeModelTo(const Model& model, const ByteSink& sink);
 bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
-inline constexpr uint32_t kModelFormatVersion = 2;
+inline constexpr uint32_t kModelFormatVersion = 3;
 
 }  // namespace assets

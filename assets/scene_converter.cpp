@@ -197,13 +197,14 @@ bool SceneConverter::ConvertMesh(const aiMesh* source, int node, bool count_repa
     mesh.bone_joints = {node};
     mesh.bone_inverse_binds = {glm::mat4(1.0f)};
     for (size_t i = 0; i < n; ++i) mesh.weights[i].x = 1.0f;
-    AddMesh(std::move(mesh), &flags, count_repairs);
+    AddMesh(std::move(mesh), &flags, {}, count_repairs, true);
     return true;
   }
   std::vector<uint8_t> influence_count(n, 0);
   if (!ConvertBones(source, count_repairs, &mesh, &influence_count, error)) return false;
   NormaliseInfluences(&mesh, influence_count, node, &flags);
-  AddMesh(std::move(mesh), &flags, count_repairs);
+  // Assimp's readers split vertices per face corner: count the file's by position.
+  AddMesh(std::move(mesh), &flags, std::move(influence_count), count_repairs, true);
   return true;
 }
 
@@ -217,9 +218,10 @@ bool SceneConverter::ConvertBones(const aiMesh* source, bool count_repairs, Mesh
     return false;
   }
   mesh->skinned = true;
-  // Per vertex, the four largest influences so far in descending order, kept straight in
-  // mesh->weights / mesh->joints, and how many the vertex had in all: no per-vertex lists, which
-  // cost an allocation each on large meshes.
+  // Per vertex, the eight largest influences so far in descending order, kept straight in
+  // mesh->weights / mesh->joints (then extra_weights / extra_joints, allocated when a vertex first
+  // gets a fifth), and how many the vertex had in all: no per-vertex lists, which cost an
+  // allocation each on large meshes.
   std::vector<uint8_t>& influence_count = *counts;
   for (unsigned b = 0; b < source->mNumBones; ++b) {
     const aiBone* bone = source->mBones[b];
@@ -252,21 +254,32 @@ bool SceneConverter::ConvertBones(const aiMesh* source, bool count_repairs, Mesh
       const size_t v = vw.mVertexId;
       const int count = influence_count[v];
       if (count < 255) influence_count[v] = static_cast<uint8_t>(count + 1);
-      InsertInfluence(vw.mWeight, slot, std::min(count, 4), &mesh->weights[v], &mesh->joints[v]);
+      if (count >= 4 && mesh->extra_weights.empty()) {
+        mesh->extra_joints.assign(n, glm::u16vec4(0));
+        mesh->extra_weights.assign(n, glm::vec4(0.0f));
+      }
+      const bool extra = !mesh->extra_weights.empty();
+      InsertInfluence(vw.mWeight, slot, std::min(count, kMaxInfluences), &mesh->weights[v],
+                      &mesh->joints[v], extra ? &mesh->extra_weights[v] : nullptr,
+                      extra ? &mesh->extra_joints[v] : nullptr);
     }
   }
   return true;
 }
 
-void SceneConverter::AddMesh(Mesh mesh, std::vector<uint8_t>* flags, bool count_repairs) {
-  if (weld_) WeldIdenticalVertices(&mesh, flags);
+void SceneConverter::AddMesh(Mesh mesh, std::vector<uint8_t>* flags, std::vector<uint8_t> counts,
+                             bool count_repairs, bool by_position) {
+  // By position before welding (it merges corners only when everything matches); otherwise the
+  // welded vertices, so that a file's exact duplicates count once.
+  if (count_repairs && by_position) {
+    CountWeightRepairs(mesh, *flags, counts, true, &weight_repairs_);
+  }
+  if (weld_) WeldIdenticalVertices(&mesh, flags, &counts);
+  if (count_repairs && !by_position) {
+    CountWeightRepairs(mesh, *flags, counts, false, &weight_repairs_);
+  }
   if (count_repairs) {
-    for (uint8_t f : *flags) {
-      over_four_ += (f & kRepairOverFour) ? 1 : 0;
-      renormalised_ += (f & kRepairRenormalised) ? 1 : 0;
-      unweighted_ += (f & kRepairUnweighted) ? 1 : 0;
-      repaired_normals_ += (f & kRepairNormal) ? 1 : 0;
-    }
+    for (uint8_t f : *flags) repaired_normals_ += (f & kRepairNormal) ? 1 : 0;
   }
   model_->meshes.push_back(std::move(mesh));
 }
@@ -470,18 +483,23 @@ bool SceneConverter::Finish(Model* model, std::string* error) {
                         " to no node (e.g. " + Quoted(*missing_bones_.begin()) +
                         "); their weights were dropped");
   }
-  if (over_four_ > 0) {
-    warnings_.push_back(Plural(over_four_, "vertex", "vertices") +
-                        " had more than 4 joint influences: kept the 4 largest and renormalised");
+  const WeightRepairCounts& w = weight_repairs_;
+  model->influences.over_four = w.over_four;
+  model->influences.over_eight = w.over_eight;
+  model->influences.dropped = w.dropped;
+  if (w.over_eight > 0) {
+    warnings_.push_back(Plural(w.over_eight, "vertex", "vertices") +
+                        " had more than 8 joint influences: kept the 8 largest and renormalised (" +
+                        Plural(w.dropped, "influence", "influences") + " dropped)");
   }
-  if (renormalised_ > 0) {
-    warnings_.push_back(Plural(renormalised_, "vertex", "vertices") +
+  if (w.renormalised > 0) {
+    warnings_.push_back(Plural(w.renormalised, "vertex", "vertices") +
                         " had weights not summing to 1; renormalised");
   }
-  if (unweighted_ > 0) {
-    warnings_.push_back(Plural(unweighted_, "skinned vertex has", "skinned vertices have") +
-                        (unweighted_ == 1 ? " no weight; it follows its mesh's node"
-                                          : " no weight; they follow their mesh's node"));
+  if (w.unweighted > 0) {
+    warnings_.push_back(Plural(w.unweighted, "skinned vertex has", "skinned vertices have") +
+                        (w.unweighted == 1 ? " no weight; it follows its mesh's node"
+                                           : " no weight; they follow their mesh's node"));
   }
   if (bad_weights_ > 0) {
     warnings_.push_back(

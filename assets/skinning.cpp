@@ -1,4 +1,5 @@
-// Linear-blend skinning on the CPU: per mesh bone palette 𝕋·S⁻¹, blended per vertex.
+// Linear-blend skinning on the CPU: per mesh bone palette 𝕋·S⁻¹, blended per vertex over its
+// (up to eight) influences.
 #include "assets/skinning.h"
 
 #include <cmath>
@@ -43,21 +44,24 @@ void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
                   palette.data());
   const size_t n = mesh.positions.size();
   const bool has_weights = mesh.joints.size() == n && mesh.weights.size() == n;
+  const bool has_extra = mesh.extra_joints.size() == n && mesh.extra_weights.size() == n;
   const bool has_normals = mesh.normals.size() == n;
   positions->resize(n);
   if (normals) normals->resize(n);
   for (size_t i = 0; i < n; ++i) {
     glm::mat4 blended(0.0f);
     float total = 0.0f;
-    if (has_weights) {
+    auto add = [&](const glm::vec4& weights, const glm::u16vec4& joints) {
       for (int k = 0; k < 4; ++k) {
-        const float w = mesh.weights[i][k];
-        const unsigned bone = mesh.joints[i][k];
+        const float w = weights[k];
+        const unsigned bone = joints[k];
         if (w == 0.0f || bone >= bone_count) continue;
         blended += palette[bone] * w;
         total += w;
       }
-    }
+    };
+    if (has_weights) add(mesh.weights[i], mesh.joints[i]);
+    if (has_weights && has_extra) add(mesh.extra_weights[i], mesh.extra_joints[i]);
     // A vertex without usable influences follows the first bone, the mesh's own node for an
     // unskinned mesh.
     if (total == 0.0f) blended = bone_count > 0 ? palette[0] : glm::mat4(1.0f);

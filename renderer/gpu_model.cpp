@@ -19,7 +19,9 @@ bool ValidateMesh(const assets::Mesh& mesh, size_t index, int joint_count, std::
   const size_t n = mesh.positions.size();
   const std::string label = MeshLabel(mesh, index);
   if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
-      (!mesh.uvs.empty() && mesh.uvs.size() != n)) {
+      (!mesh.uvs.empty() && mesh.uvs.size() != n) ||
+      mesh.extra_joints.size() != mesh.extra_weights.size() ||
+      (!mesh.extra_joints.empty() && mesh.extra_joints.size() != n)) {
     *error = label + ": attribute arrays have different lengths";
     return false;
   }
@@ -43,16 +45,37 @@ bool ValidateMesh(const assets::Mesh& mesh, size_t index, int joint_count, std::
   }
   // Slots of weight 0 may hold any index (importers leave 0 or junk there); they add nothing.
   const size_t bones = mesh.bone_joints.size();
-  for (size_t v = 0; v < n; ++v) {
-    for (int k = 0; k < 4; ++k) {
-      if (mesh.weights[v][k] != 0.0f && mesh.joints[v][k] >= bones) {
-        *error = label + ": vertex " + std::to_string(v) + " uses bone " +
-                 std::to_string(mesh.joints[v][k]) + " of " + std::to_string(bones);
-        return false;
+  const auto check = [&](const std::vector<glm::u16vec4>& joints,
+                         const std::vector<glm::vec4>& weights) {
+    for (size_t v = 0; v < joints.size(); ++v) {
+      for (int k = 0; k < 4; ++k) {
+        if (weights[v][k] != 0.0f && joints[v][k] >= bones) {
+          *error = label + ": vertex " + std::to_string(v) + " uses bone " +
+                   std::to_string(joints[v][k]) + " of " + std::to_string(bones);
+          return false;
+        }
       }
     }
+    return true;
+  };
+  return check(mesh.joints, mesh.weights) && check(mesh.extra_joints, mesh.extra_weights);
+}
+
+// Unused slots may hold indices past the mesh's bones (validated as weight 0): a copy with them
+// pointed at bone 0, so the shader never fetches outside this mesh's palette; empty when no slot
+// needs it (the arrays are uploaded as they are).
+std::vector<glm::u16vec4> ClampedJoints(const std::vector<glm::u16vec4>& joints, size_t bones) {
+  const auto out_of_range = [bones](const glm::u16vec4& j) {
+    return j[0] >= bones || j[1] >= bones || j[2] >= bones || j[3] >= bones;
+  };
+  std::vector<glm::u16vec4> clamped;
+  if (std::any_of(joints.begin(), joints.end(), out_of_range)) {
+    clamped = joints;
+    for (glm::u16vec4& j : clamped)
+      for (int k = 0; k < 4; ++k)
+        if (j[k] >= bones) j[k] = 0;
   }
-  return true;
+  return clamped;
 }
 
 // Blocks of one buffer laid out one after another; each array is copied straight from the Model
@@ -100,19 +123,12 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   const GLintptr uvs = layout.Add(mesh.uvs);
   const GLintptr joints = layout.Add(mesh.joints);
   const GLintptr weights = layout.Add(mesh.weights);
-  // Unused slots may hold indices past the mesh's bones (validated as weight 0): point them at
-  // bone 0 so the shader never fetches outside this mesh's palette. A copy only when needed.
+  const GLintptr extra_joints = layout.Add(mesh.extra_joints);
+  const GLintptr extra_weights = layout.Add(mesh.extra_weights);
+  gpu.extra_influences = !mesh.extra_weights.empty();
   const size_t bones = mesh.bone_joints.size();
-  const auto out_of_range = [bones](const glm::u16vec4& j) {
-    return j[0] >= bones || j[1] >= bones || j[2] >= bones || j[3] >= bones;
-  };
-  std::vector<glm::u16vec4> clamped_joints;
-  if (std::any_of(mesh.joints.begin(), mesh.joints.end(), out_of_range)) {
-    clamped_joints = mesh.joints;
-    for (glm::u16vec4& j : clamped_joints)
-      for (int k = 0; k < 4; ++k)
-        if (j[k] >= bones) j[k] = 0;
-  }
+  const std::vector<glm::u16vec4> clamped_joints = ClampedJoints(mesh.joints, bones);
+  const std::vector<glm::u16vec4> clamped_extra = ClampedJoints(mesh.extra_joints, bones);
 
   gpu.vertex_array = MakeVertexArray();
   gpu.vertex_buffer = MakeBuffer();
@@ -125,6 +141,9 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   UploadBlock(GL_ARRAY_BUFFER, uvs, mesh.uvs);
   UploadBlock(GL_ARRAY_BUFFER, joints, clamped_joints.empty() ? mesh.joints : clamped_joints);
   UploadBlock(GL_ARRAY_BUFFER, weights, mesh.weights);
+  UploadBlock(GL_ARRAY_BUFFER, extra_joints,
+              clamped_extra.empty() ? mesh.extra_joints : clamped_extra);
+  UploadBlock(GL_ARRAY_BUFFER, extra_weights, mesh.extra_weights);
   FloatAttribute(attrib::kPosition, 3, positions);
   FloatAttribute(attrib::kNormal, 3, normals);
   if (mesh.uvs.empty()) {
@@ -137,6 +156,12 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   glVertexAttribIPointer(attrib::kJoints, 4, GL_UNSIGNED_SHORT, 0,
                          reinterpret_cast<const void*>(joints));
   FloatAttribute(attrib::kWeights, 4, weights);
+  if (gpu.extra_influences) {
+    glEnableVertexAttribArray(attrib::kExtraJoints);
+    glVertexAttribIPointer(attrib::kExtraJoints, 4, GL_UNSIGNED_SHORT, 0,
+                           reinterpret_cast<const void*>(extra_joints));
+    FloatAttribute(attrib::kExtraWeights, 4, extra_weights);
+  }
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.index_buffer.id());
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)),

@@ -24,6 +24,7 @@ struct GpuMesh {
   std::vector<int> bone_joints;  // as assets::Mesh::bone_joints
   std::vector<glm::mat4> bone_inverse_binds;  // as assets::Mesh::bone_inverse_binds
   int material = -1;                          // index into GpuModel::materials(), -1: default
+  bool extra_influences = false;  // influences five to eight bound at attrib::kExtraJoints/Weights
 };
 
 struct GpuMaterial {

@@ -79,6 +79,7 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     m.show_weights = m.program.Uniform("u_show_weights");
     m.weight_bone = m.program.Uniform("u_weight_bone");
     m.palette_offset = m.program.Uniform("u_palette_offset");
+    m.extra_influences = m.program.Uniform("u_extra_influences");
     m.palette = m.program.Uniform("u_palette");
     m.base_texture = m.program.Uniform("u_base_texture");
     m.program.Use();
@@ -92,6 +93,7 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     CaptureProgram& c = r.capture_;
     c.program = std::move(*p);
     c.palette_offset = c.program.Uniform("u_palette_offset");
+    c.extra_influences = c.program.Uniform("u_extra_influences");
     c.palette = c.program.Uniform("u_palette");
     c.program.Use();
     glUniform1i(c.palette, kPaletteUnit);
@@ -207,6 +209,7 @@ void Renderer::DrawModel(const GpuModel& model, const View& view, const ModelSty
                                        ? model.textures()[material.texture].id()
                                        : white_texture_.id());
       glUniform1i(m.palette_offset, mesh.palette_offset);
+      glUniform1i(m.extra_influences, mesh.extra_influences ? 1 : 0);
       int weight_bone = -1;
       for (size_t b = 0; b < mesh.bone_joints.size() && style.weight_joint >= 0; ++b) {
         if (mesh.bone_joints[b] == style.weight_joint) {
@@ -323,6 +326,7 @@ bool Renderer::SkinOnGpu(const GpuModel& model, SkinnedMeshes* out, std::string*
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STREAM_READ);
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, capture_buffer_.id());
     glUniform1i(capture_.palette_offset, mesh.palette_offset);
+    glUniform1i(capture_.extra_influences, mesh.extra_influences ? 1 : 0);
     glBindVertexArray(mesh.vertex_array.id());
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, mesh.vertex_count);

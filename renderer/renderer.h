@@ -85,11 +85,11 @@ class Renderer {
   struct ModelProgram {
     Program program;
     GLint view_projection, eye, key_direction, base_color, opacity, show_weights, weight_bone,
-        palette_offset, palette, base_texture;
+        palette_offset, extra_influences, palette, base_texture;
   };
   struct CaptureProgram {
     Program program;
-    GLint palette_offset, palette;
+    GLint palette_offset, extra_influences, palette;
   };
   struct ColorProgram {  // lines and shapes
     Program program;

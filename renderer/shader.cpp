@@ -24,6 +24,8 @@ std::string Prelude() {
       {"ATTRIB_UV", attrib::kUv},
       {"ATTRIB_JOINTS", attrib::kJoints},
       {"ATTRIB_WEIGHTS", attrib::kWeights},
+      {"ATTRIB_EXTRA_JOINTS", attrib::kExtraJoints},
+      {"ATTRIB_EXTRA_WEIGHTS", attrib::kExtraWeights},
       {"ATTRIB_COLOR", attrib::kColor},
       {"ATTRIB_WIDTH", attrib::kWidth},
       {"ATTRIB_AXIS", attrib::kAxis},

@@ -12,6 +12,10 @@ constexpr GLuint kNormal = 1;    // vec3
 constexpr GLuint kUv = 2;        // vec2
 constexpr GLuint kJoints = 3;    // uvec4 (unsigned short in the buffer, integer attribute)
 constexpr GLuint kWeights = 4;   // vec4
+// Influences five to eight (assets::Mesh::extra_joints/extra_weights), read only when the mesh
+// has them (u_extra_influences).
+constexpr GLuint kExtraJoints = 9;    // uvec4, as kJoints
+constexpr GLuint kExtraWeights = 10;  // vec4
 // Debug geometry (line.vert, shape.vert); kPosition is shared.
 constexpr GLuint kColor = 5;   // vec4
 constexpr GLuint kWidth = 6;   // float, pixels

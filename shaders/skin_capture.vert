@@ -4,14 +4,12 @@
 
 layout(location = ATTRIB_POSITION) in vec3 a_position;
 layout(location = ATTRIB_NORMAL) in vec3 a_normal;
-layout(location = ATTRIB_JOINTS) in uvec4 a_joints;
-layout(location = ATTRIB_WEIGHTS) in vec4 a_weights;
 
 out vec3 v_position_world;
 out vec3 v_normal_world;
 
 void main() {
-  mat4 skin = SkinMatrix(a_joints, a_weights);
+  mat4 skin = SkinMatrix();
   v_position_world = (skin * vec4(a_position, 1.0)).xyz;
   vec3 n = SkinNormal(skin, a_normal);
   float length2 = dot(n, n);

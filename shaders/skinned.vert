@@ -1,12 +1,10 @@
-// Skinned mesh, vertex stage: skins the bind-time vertex with four palette matrices and passes
-// world-space position and normal to lit.frag.
+// Skinned mesh, vertex stage: skins the bind-time vertex with its (up to eight) palette matrices
+// and passes world-space position and normal to lit.frag.
 #include "skinning.glsl"
 
 layout(location = ATTRIB_POSITION) in vec3 a_position;
 layout(location = ATTRIB_NORMAL) in vec3 a_normal;
 layout(location = ATTRIB_UV) in vec2 a_uv;
-layout(location = ATTRIB_JOINTS) in uvec4 a_joints;
-layout(location = ATTRIB_WEIGHTS) in vec4 a_weights;
 
 uniform mat4 u_view_projection;
 uniform int u_weight_bone;  // mesh bone whose weight is shown as a heat map, -1 for none
@@ -17,11 +15,11 @@ out vec2 v_uv;
 out float v_weight;
 
 void main() {
-  mat4 skin = SkinMatrix(a_joints, a_weights);
+  mat4 skin = SkinMatrix();
   vec4 position = skin * vec4(a_position, 1.0);
   v_position_world = position.xyz;
   v_normal_world = SkinNormal(skin, a_normal);
   v_uv = a_uv;
-  v_weight = dot(a_weights, vec4(equal(ivec4(a_joints), ivec4(u_weight_bone))));
+  v_weight = BoneWeight(u_weight_bone);
   gl_Position = u_view_projection * vec4(position.xyz, 1.0);
 }

@@ -171,6 +171,16 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files) 
             mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
             mesh.bone_joints.size());
   }
+  const assets::InfluenceStats& influences = model.influences;
+  if (influences.over_four > 0) {
+    Appendf(&text, "influences: %llu vertices use more than 4 joints (up to 8 kept)\n",
+            static_cast<unsigned long long>(influences.over_four));
+  }
+  if (influences.over_eight > 0) {
+    Appendf(&text, "            %llu had more than 8: %llu influences dropped\n",
+            static_cast<unsigned long long>(influences.over_eight),
+            static_cast<unsigned long long>(influences.dropped));
+  }
   Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];

@@ -221,6 +221,10 @@ Json InfoJson(const assets::Model& model) {
                       {"bones", mesh.bone_joints.size()}});
   }
   info["meshes"] = std::move(meshes);
+  // Counted in the file's vertices; see assets::InfluenceStats.
+  info["influences"] = {{"vertices_over_four", model.influences.over_four},
+                        {"vertices_over_eight", model.influences.over_eight},
+                        {"dropped", model.influences.dropped}};
   Json joints = Json::array();
   for (int i = 0; i < skeleton.joint_count(); ++i) {
     joints.push_back({{"name", skeleton.name(i)},

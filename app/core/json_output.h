@@ -52,7 +52,8 @@ Json BodyJson(const assets::Model& model, const ConstraintRequests& requests,
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions);
 
-// The `info --json` document: source, counts, meshes, joint tree, clips, warnings.
+// The `info --json` document: source, counts, meshes, influences (vertices using more than four
+// and more than eight joints, influences dropped past eight), joint tree, clips, warnings.
 Json InfoJson(const assets::Model& model);
 
 }  // namespace app

@@ -25,12 +25,15 @@ struct Primitive {
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;  // as in the file, unchecked; empty when absent
   std::vector<glm::vec2> uvs;      // TEXCOORD_0, glTF convention; empty when absent
-  // Skin influences over every JOINTS_n/WEIGHTS_n set: per vertex the four largest positive
-  // weights in descending order (ties in file order) with their skin joint indices,
-  // unnormalised, and how many positive influences the vertex had in all (saturating at 255).
-  // Empty when the primitive has no JOINTS_0/WEIGHTS_0.
+  // Skin influences over every JOINTS_n/WEIGHTS_n set: per vertex the eight largest positive
+  // weights in descending order (ties in file order) with their skin joint indices, the first
+  // four in joints/weights and the next four in extra_joints/extra_weights (empty when no vertex
+  // has more than four), unnormalised, and how many positive influences the vertex had in all
+  // (saturating at 255). Empty when the primitive has no JOINTS_0/WEIGHTS_0.
   std::vector<glm::u16vec4> joints;
   std::vector<glm::vec4> weights;
+  std::vector<glm::u16vec4> extra_joints;
+  std::vector<glm::vec4> extra_weights;
   std::vector<uint8_t> influence_counts;
   size_t invalid_influences = 0;  // negative or non-finite weights, non-integer joints: dropped
   std::vector<uint32_t> indices;  // triangles, strips and fans converted

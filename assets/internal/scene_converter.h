@@ -15,6 +15,7 @@
 
 #include "assets/internal/gltf_reader.h"
 #include "assets/internal/load_progress.h"
+#include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/model_files.h"
 #include "assets/model.h"
 #include "ik/skeleton.h"
@@ -74,9 +75,12 @@ class SceneConverter {
   // Whether every element of `m` is finite and within kMaxCoordinate.
   static bool WithinLimits(const glm::mat4& m);
   bool CountInstance(size_t vertices, size_t triangles, std::string* error);
-  // Welds the mesh (when weld_) carrying the per-vertex repair flags, counts the flagged vertices
-  // that remain when count_repairs, and adds the mesh to the model.
-  void AddMesh(Mesh mesh, std::vector<uint8_t>* flags, bool count_repairs);
+  // Welds the mesh (when weld_) carrying the per-vertex repair flags and `counts` (influences
+  // per vertex, or empty), counts what was repaired when count_repairs — weight repairs by
+  // source vertex (unique positions, see CountWeightRepairs) when `by_position`, else by welded
+  // vertex; normals by welded vertex — and adds the mesh to the model.
+  void AddMesh(Mesh mesh, std::vector<uint8_t>* flags, std::vector<uint8_t> counts,
+               bool count_repairs, bool by_position);
   void ConvertMaterials();
   // reference: an embedded texture's name, or a texture path from the file (a URI: it is
   // percent-decoded), relative to the model's folder or absolute.
@@ -114,8 +118,10 @@ class SceneConverter {
   // Texture pixels decoded so far, against kMaxTotalTexturePixels.
   uint64_t texture_pixels_ = 0;
 
-  // Repair counters, reported once per file: vertices after welding, first instance of each mesh.
-  size_t over_four_ = 0, renormalised_ = 0, unweighted_ = 0, bad_weights_ = 0;
+  // Repair counters, reported once per file, first instance of each mesh: weight repairs in the
+  // file's vertices (see AddMesh), normals after welding.
+  WeightRepairCounts weight_repairs_;
+  size_t bad_weights_ = 0;
   size_t skipped_faces_ = 0, repaired_normals_ = 0, skipped_meshes_ = 0;
   std::set<std::string> missing_bones_;
 };

@@ -291,7 +291,8 @@ TEST(ImportSharedModels, EveryWeightSetIsValidInEveryModel) {
       for (int joint : mesh.bone_joints) ASSERT_LT(joint, r.model->skeleton.joint_count());
       for (size_t i = 0; i < mesh.positions.size(); ++i) {
         const glm::vec4 w = mesh.weights[i];
-        ASSERT_NEAR(w.x + w.y + w.z + w.w, 1.0f, 1e-5f) << entry.path();
+        const glm::vec4 sum4 = mesh.extra_weights.empty() ? w : w + mesh.extra_weights[i];
+        ASSERT_NEAR(sum4.x + sum4.y + sum4.z + sum4.w, 1.0f, 1e-5f) << entry.path();
         for (int k = 0; k < 4; ++k) {
           ASSERT_GE(w[k], 0.0f);
           if (w[k] > 0.0f) {
@@ -410,7 +411,7 @@ TEST(ImportRepairs, NormalizedByteAndShortWeightsAreReadAsTheirRealValues) {
   }
 }
 
-TEST(ImportRepairs, MoreThanFourInfluencesKeepTheFourLargestWithAWarning) {
+TEST(ImportRepairs, SixInfluencesAreAllKeptInDescendingOrder) {
   testgltf::Builder b = testgltf::SkinnedStrip();
   // Six joints in a chain; vertex 2 gets six influences through JOINTS_1/WEIGHTS_1.
   for (int j = 2; j < 6; ++j) {
@@ -440,19 +441,31 @@ TEST(ImportRepairs, MoreThanFourInfluencesKeepTheFourLargestWithAWarning) {
   b.WriteGltf(path);
   const LoadResult r = LoadModel(path);
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_TRUE(AnyWarningContains(r.warnings, "more than 4"));
+  EXPECT_FALSE(AnyWarningContains(r.warnings, "more than"));
+  EXPECT_EQ(r.model->influences.over_four, 1u);
+  EXPECT_EQ(r.model->influences.over_eight, 0u);
   const Mesh& mesh = r.model->meshes.at(0);
   bool found = false;
   for (size_t i = 0; i < mesh.positions.size(); ++i) {
     if (mesh.positions[i] != glm::vec3(-0.5f, 1.0f, 0.0f)) continue;
     found = true;
-    // Largest four: 0.3 (joint1), 0.25 (extra3), 0.2 (extra4), 0.1 (extra2 or extra5) of 0.85.
-    EXPECT_NEAR(mesh.weights[i].x, 0.3f / 0.85f, 1e-5f);
-    EXPECT_NEAR(mesh.weights[i].y, 0.25f / 0.85f, 1e-5f);
-    EXPECT_NEAR(mesh.weights[i].z, 0.2f / 0.85f, 1e-5f);
-    EXPECT_NEAR(mesh.weights[i].w, 0.1f / 0.85f, 1e-5f);
-    EXPECT_EQ(r.model->skeleton.name(mesh.bone_joints[mesh.joints[i].x]), "joint1");
-    EXPECT_EQ(r.model->skeleton.name(mesh.bone_joints[mesh.joints[i].y]), "extra3");
+    // All six, largest first: 0.3 (joint1), 0.25 (extra3), 0.2 (extra4), 0.1 (extra2, then
+    // extra5: ties keep file order), 0.05 (joint0); they already sum to 1.
+    ASSERT_EQ(mesh.extra_weights.size(), mesh.positions.size());
+    EXPECT_NEAR(mesh.weights[i].x, 0.3f, 1e-6f);
+    EXPECT_NEAR(mesh.weights[i].y, 0.25f, 1e-6f);
+    EXPECT_NEAR(mesh.weights[i].z, 0.2f, 1e-6f);
+    EXPECT_NEAR(mesh.weights[i].w, 0.1f, 1e-6f);
+    EXPECT_NEAR(mesh.extra_weights[i].x, 0.1f, 1e-6f);
+    EXPECT_NEAR(mesh.extra_weights[i].y, 0.05f, 1e-6f);
+    EXPECT_EQ(mesh.extra_weights[i].z, 0.0f);
+    auto name = [&](int bone) { return r.model->skeleton.name(mesh.bone_joints[bone]); };
+    EXPECT_EQ(name(mesh.joints[i].x), "joint1");
+    EXPECT_EQ(name(mesh.joints[i].y), "extra3");
+    EXPECT_EQ(name(mesh.joints[i].z), "extra4");
+    EXPECT_EQ(name(mesh.joints[i].w), "extra2");
+    EXPECT_EQ(name(mesh.extra_joints[i].x), "extra5");
+    EXPECT_EQ(name(mesh.extra_joints[i].y), "joint0");
   }
   EXPECT_TRUE(found);
 }

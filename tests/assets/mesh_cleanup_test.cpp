@@ -115,23 +115,85 @@ TEST(InsertInfluenceTest, EqualWeightsKeepTheirOrderOfArrival) {
   EXPECT_EQ(slots.z, 9);
 }
 
+TEST(InsertInfluenceTest, KeepsTheEightLargestAcrossBothSetsInDescendingOrder) {
+  glm::vec4 top(0.0f), extra_top(0.0f);
+  glm::u16vec4 slots(0), extra_slots(0);
+  const float weights[] = {0.1f, 0.5f, 0.05f, 0.3f, 0.2f, 0.01f, 0.07f, 0.4f, 0.02f, 0.03f, 0.6f};
+  for (int i = 0; i < 11; ++i) {
+    InsertInfluence(weights[i], static_cast<uint16_t>(i), std::min(i, 8), &top, &slots, &extra_top,
+                    &extra_slots);
+  }
+  EXPECT_EQ(top, glm::vec4(0.6f, 0.5f, 0.4f, 0.3f));
+  EXPECT_EQ(slots, glm::u16vec4(10, 1, 7, 3));
+  EXPECT_EQ(extra_top, glm::vec4(0.2f, 0.1f, 0.07f, 0.05f));
+  EXPECT_EQ(extra_slots, glm::u16vec4(4, 0, 6, 2));
+}
+
 TEST(NormaliseInfluencesTest, ScalesWeightsToOneAndFlagsWhatItRepaired) {
-  Mesh mesh = MeshOf({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {0, 1, 2});
-  mesh.bone_joints = {4, 5};
-  mesh.bone_inverse_binds = {glm::mat4(1.0f), glm::mat4(1.0f)};
-  mesh.joints = {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}};
-  mesh.weights = {{0.6f, 0.4f, 0, 0}, {3.0f, 1.0f, 0, 0}, {0.4f, 0.3f, 0.2f, 0.05f}};
-  const std::vector<uint8_t> counts = {2, 2, 6};  // vertex 2 had six influences
-  std::vector<uint8_t> flags(3, 0);
+  Mesh mesh = MeshOf({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, {0, 1, 2, 2, 1, 3});
+  mesh.bone_joints = {4, 5, 6, 7, 8, 9, 10, 11};
+  mesh.bone_inverse_binds.assign(8, glm::mat4(1.0f));
+  mesh.joints = {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 2, 3}, {7, 6, 5, 4}};
+  mesh.weights = {
+      {0.6f, 0.4f, 0, 0}, {3.0f, 1.0f, 0, 0}, {0.3f, 0.2f, 0.2f, 0.1f}, {0.2f, 0.2f, 0.1f, 0.1f}};
+  mesh.extra_joints = {{0, 0, 0, 0}, {0, 0, 0, 0}, {4, 5, 0, 0}, {3, 2, 1, 0}};
+  mesh.extra_weights = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0.1f, 0.1f, 0, 0}, {0.1f, 0.1f, 0.05f, 0.05f}};
+  // Vertex 2 had six influences (all kept, summing to 1), vertex 3 eleven (eight kept).
+  const std::vector<uint8_t> counts = {2, 2, 6, 11};
+  std::vector<uint8_t> flags(4, 0);
   NormaliseInfluences(&mesh, counts, /*node=*/9, &flags);
   EXPECT_NEAR(mesh.weights[0].x, 0.6f, 1e-6f);  // already summed to 1
   EXPECT_NEAR(mesh.weights[0].y, 0.4f, 1e-6f);
   EXPECT_NEAR(mesh.weights[1].x, 0.75f, 1e-6f);
   EXPECT_NEAR(mesh.weights[1].y, 0.25f, 1e-6f);
-  EXPECT_NEAR(mesh.weights[2].x + mesh.weights[2].y + mesh.weights[2].z + mesh.weights[2].w, 1.0f,
-              1e-6f);
-  EXPECT_EQ(flags, (std::vector<uint8_t>{0, kRepairRenormalised, kRepairOverFour}));
-  EXPECT_EQ(mesh.bone_joints.size(), 2u);  // no vertex needed its node
+  EXPECT_NEAR(mesh.extra_weights[2].y, 0.1f, 1e-6f);
+  for (int v = 2; v < 4; ++v) {
+    const glm::vec4 sum4 = mesh.weights[v] + mesh.extra_weights[v];
+    EXPECT_NEAR(sum4.x + sum4.y + sum4.z + sum4.w, 1.0f, 1e-6f);
+  }
+  EXPECT_NEAR(mesh.extra_weights[3].w, 0.05f / 0.9f, 1e-6f);
+  EXPECT_EQ(flags, (std::vector<uint8_t>{0, kRepairRenormalised, kRepairOverFour,
+                                         kRepairOverFour | kRepairOverEight}));
+  EXPECT_EQ(mesh.bone_joints.size(), 8u);  // no vertex needed its node
+}
+
+TEST(NormaliseInfluencesTest, EmptiesTheExtraSetWhenNoVertexUsesIt) {
+  Mesh mesh = MeshOf({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {0, 1, 2});
+  mesh.bone_joints = {4};
+  mesh.bone_inverse_binds = {glm::mat4(1.0f)};
+  mesh.weights.assign(3, glm::vec4(1, 0, 0, 0));
+  mesh.extra_joints.assign(3, glm::u16vec4(0));
+  mesh.extra_weights.assign(3, glm::vec4(0.0f));
+  std::vector<uint8_t> flags(3, 0);
+  NormaliseInfluences(&mesh, {1, 1, 1}, /*node=*/9, &flags);
+  EXPECT_TRUE(mesh.extra_joints.empty());
+  EXPECT_TRUE(mesh.extra_weights.empty());
+}
+
+TEST(CountWeightRepairsTest, ByPositionCountsSplitCornersOnce) {
+  // Two source vertices split into three corners each (as Assimp's readers give them), plus one.
+  Mesh mesh = MeshOf({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {2, 0, 0}},
+                     {0, 3, 6});
+  const std::vector<uint8_t> flags = {kRepairRenormalised,
+                                      kRepairRenormalised,
+                                      kRepairRenormalised,
+                                      kRepairOverFour | kRepairOverEight,
+                                      kRepairOverFour | kRepairOverEight,
+                                      kRepairOverFour | kRepairOverEight,
+                                      kRepairNormal};
+  const std::vector<uint8_t> counts = {3, 3, 3, 11, 11, 11, 1};
+  WeightRepairCounts by_position;
+  CountWeightRepairs(mesh, flags, counts, /*by_position=*/true, &by_position);
+  EXPECT_EQ(by_position.renormalised, 1u);
+  EXPECT_EQ(by_position.over_four, 1u);
+  EXPECT_EQ(by_position.over_eight, 1u);
+  EXPECT_EQ(by_position.dropped, 3u);
+  EXPECT_EQ(by_position.unweighted, 0u);
+  WeightRepairCounts by_vertex;  // glTF: the accessor's vertices, one by one
+  CountWeightRepairs(mesh, flags, counts, /*by_position=*/false, &by_vertex);
+  EXPECT_EQ(by_vertex.renormalised, 3u);
+  EXPECT_EQ(by_vertex.over_eight, 3u);
+  EXPECT_EQ(by_vertex.dropped, 9u);
 }
 
 TEST(NormaliseInfluencesTest, UnweightedVerticesFollowTheMeshNodeThroughOneAddedBone) {

@@ -66,6 +66,8 @@ void ExpectSameModel(const Model& a, const Model& b) {
     EXPECT_TRUE(SameBytes(ma.uvs, mb.uvs));
     EXPECT_TRUE(SameBytes(ma.joints, mb.joints));
     EXPECT_TRUE(SameBytes(ma.weights, mb.weights));
+    EXPECT_TRUE(SameBytes(ma.extra_joints, mb.extra_joints));
+    EXPECT_TRUE(SameBytes(ma.extra_weights, mb.extra_weights));
     EXPECT_EQ(ma.indices, mb.indices);
     EXPECT_EQ(ma.bone_joints, mb.bone_joints);
     EXPECT_TRUE(SameBytes(ma.bone_inverse_binds, mb.bone_inverse_binds));
@@ -104,6 +106,9 @@ void ExpectSameModel(const Model& a, const Model& b) {
     EXPECT_EQ(ca.sampling.fully_animated, cb.sampling.fully_animated);
   }
   EXPECT_EQ(a.warnings, b.warnings);
+  EXPECT_EQ(a.influences.over_four, b.influences.over_four);
+  EXPECT_EQ(a.influences.over_eight, b.influences.over_eight);
+  EXPECT_EQ(a.influences.dropped, b.influences.dropped);
   EXPECT_EQ(a.source_files, b.source_files);
 }
 
@@ -149,7 +154,11 @@ Model EveryFeature() {
   skinned.skinned = true;
   skinned.uvs = {{0, 0}, {1, 0}, {0.5f, 1}};
   skinned.joints = {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}};
-  skinned.weights = {{0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+  skinned.weights = {{0.25f, 0.5f, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+  // A fifth influence on vertex 0 (0.25 of bone 1 again: any bone may repeat).
+  skinned.extra_joints = {{1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  skinned.extra_weights = {{0.25f, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  model.influences = {1, 2, 3};
   skinned.bone_joints = {1, 2};
   skinned.bone_inverse_binds = {glm::mat4(1.0f), glm::mat4(0.5f)};
   skinned.material = 1;

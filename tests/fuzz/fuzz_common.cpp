@@ -89,10 +89,13 @@ void CheckModel(const assets::Model& model) {
       const float len = glm::length(mesh.normals[v]);
       Require(std::abs(len - 1.0f) < 1e-3f, "unit normal");
       float sum = 0.0f;
-      for (int k = 0; k < 4; ++k) {
-        const float w = mesh.weights[v][k];
+      const bool extra = mesh.extra_weights.size() == n && mesh.extra_joints.size() == n;
+      Require(extra || mesh.extra_weights.empty(), "extra influences one per vertex or none");
+      for (int k = 0; k < (extra ? 8 : 4); ++k) {
+        const float w = k < 4 ? mesh.weights[v][k] : mesh.extra_weights[v][k - 4];
+        const unsigned joint = k < 4 ? mesh.joints[v][k] : mesh.extra_joints[v][k - 4];
         Require(std::isfinite(w) && w >= 0.0f, "valid weight");
-        if (w > 0.0f) Require(mesh.joints[v][k] < mesh.bone_joints.size(), "weighted bone exists");
+        if (w > 0.0f) Require(joint < mesh.bone_joints.size(), "weighted bone exists");
         sum += w;
       }
       Require(std::abs(sum - 1.0f) < 1e-3f, "weights sum to 1");

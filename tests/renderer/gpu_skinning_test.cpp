@@ -7,6 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "assets/skinning.h"
 #include "renderer/gpu_model.h"
 #include "renderer/renderer.h"
 #include "tests/renderer/gl_test_context.h"
@@ -63,6 +64,69 @@ TEST_F(GpuSkinningTest, ThousandJointRigMatchesCpuSkinningInAPosedRig) {
   // Normals follow the inverse-transpose (non-uniform scale bends them away from the rotated
   // normal): compare directions.
   EXPECT_LT(MaxDistance(skinned.normals, expected_normals), 1e-3f);
+}
+
+// The wide rig with eight influences per vertex on its first mesh: the four it has, scaled down,
+// and four more on pseudo-random bones of the same mesh (the extra set), summing to 1.
+assets::Model WideRigWithEightInfluences() {
+  assets::Model model = rendertest::MakeWideRig(16, 8);
+  assets::Mesh& mesh = model.meshes[0];
+  const size_t n = mesh.positions.size();
+  const uint16_t bones = static_cast<uint16_t>(mesh.bone_joints.size());
+  mesh.extra_joints.resize(n);
+  mesh.extra_weights.resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    for (int k = 0; k < 4; ++k) {
+      mesh.extra_joints[v][k] =
+          static_cast<uint16_t>((v / 24 * 7 + static_cast<size_t>(k) * 5) % bones);
+      mesh.extra_weights[v][k] = 0.1f - 0.02f * static_cast<float>(k);  // 0.28 in all
+    }
+    mesh.weights[v] *= 0.72f;
+  }
+  return model;
+}
+
+TEST_F(GpuSkinningTest, EightInfluencesMatchCpuSkinning) {
+  const assets::Model model = WideRigWithEightInfluences();
+  const ik::Pose pose = rendertest::RandomPose(model.skeleton, 5);
+  const std::vector<glm::mat4> joint_models = rendertest::JointModels(model.skeleton, pose);
+  std::string error;
+  std::optional<renderer::Renderer> r = renderer::Renderer::Create(&error);
+  ASSERT_TRUE(r) << error;
+  std::optional<renderer::GpuModel> gpu = renderer::GpuModel::Create(model, &error);
+  ASSERT_TRUE(gpu) << error;
+  EXPECT_TRUE(gpu->meshes()[0].extra_influences);
+  EXPECT_FALSE(gpu->meshes()[1].extra_influences);
+  ASSERT_TRUE(gpu->UpdatePose(joint_models));
+  renderer::SkinnedMeshes skinned;
+  ASSERT_TRUE(r->SkinOnGpu(*gpu, &skinned, &error)) << error;
+
+  std::vector<std::vector<glm::vec3>> expected, cpu, four_only;
+  assets::Model cut = model;  // the same weights without the extra set: what was lost before
+  cut.meshes[0].extra_joints.clear();
+  cut.meshes[0].extra_weights.clear();
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    expected.push_back(rendertest::ReferenceSkin(model.meshes[m], joint_models));
+    cpu.emplace_back();
+    assets::SkinMesh(model.meshes[m], joint_models, &cpu.back(), nullptr);
+    four_only.push_back(rendertest::ReferenceSkin(cut.meshes[m], joint_models));
+  }
+  const float size = rendertest::BoundsSize(expected);
+  ASSERT_GT(size, 0.1f);
+  // The extra influences move the vertices far beyond the tolerance...
+  EXPECT_GT(MaxDistance(four_only, expected), 0.05f * size);
+  // ...and the GPU and the CPU both land on the double-precision reference.
+  EXPECT_LT(MaxDistance(skinned.positions, expected), 1e-5f * size);
+  EXPECT_LT(MaxDistance(cpu, expected), 1e-5f * size);
+  EXPECT_LT(MaxDistance(skinned.positions, cpu), 1e-5f * size);
+}
+
+TEST_F(GpuSkinningTest, CreateRejectsExtraInfluencesOfAnotherLength) {
+  assets::Model model = WideRigWithEightInfluences();
+  model.meshes[0].extra_weights.pop_back();
+  std::string error;
+  EXPECT_FALSE(renderer::GpuModel::Create(model, &error));
+  EXPECT_THAT(error, HasSubstr("different lengths"));
 }
 
 TEST_F(GpuSkinningTest, RestPoseReproducesBindPositions) {

@@ -235,10 +235,11 @@ namespace {
 glm::dmat4 BlendedMatrix(const assets::Mesh& mesh, const std::vector<glm::mat4>& joint_models,
                          size_t v) {
   glm::dmat4 blended(0.0);
-  for (int k = 0; k < 4; ++k) {
-    const double w = static_cast<double>(mesh.weights[v][k]);
+  const int influences = mesh.extra_weights.empty() ? 4 : 8;
+  for (int k = 0; k < influences; ++k) {
+    const double w = static_cast<double>(k < 4 ? mesh.weights[v][k] : mesh.extra_weights[v][k - 4]);
     if (w == 0.0) continue;
-    const int bone = mesh.joints[v][k];
+    const int bone = k < 4 ? mesh.joints[v][k] : mesh.extra_joints[v][k - 4];
     blended += w * (glm::dmat4(joint_models[mesh.bone_joints[bone]]) *
                     glm::dmat4(mesh.bone_inverse_binds[bone]));
   }

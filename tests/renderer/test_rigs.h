@@ -29,7 +29,8 @@ ik::Pose RandomPose(const ik::Skeleton& skeleton, unsigned seed, float max_angle
 // Model-space joint matrices of a pose.
 std::vector<glm::mat4> JointModels(const ik::Skeleton& skeleton, const ik::Pose& pose);
 
-// Σ_k w_k · (𝕋[bone_joints[j_k]] · bone_inverse_binds[j_k]) · p for every vertex, in double.
+// Σ_k w_k · (𝕋[bone_joints[j_k]] · bone_inverse_binds[j_k]) · p for every vertex, in double, over
+// both influence sets (joints/weights and extra_joints/extra_weights).
 std::vector<glm::vec3> ReferenceSkin(const assets::Mesh& mesh,
                                      const std::vector<glm::mat4>& joint_models);
 // Skinned normals: inverse-transpose of the blended matrix, normalized, in double.
