@@ -277,19 +277,10 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   SceneOptions options;
   options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   if (!look.show.empty()) {
-    options.mesh = display.mesh;
-    options.grid = display.grid;
-    options.skeleton = display.bones;
-    options.joint_axes = display.axes;
-    options.ik_overlay = display.knees;
-    options.reach_shell = display.shells;
-    options.joint_limits = display.limits;
-    if (!display.weights.empty()) {
-      options.weight_joint = model.skeleton.Find(display.weights);
-      if (options.weight_joint < 0) {
-        return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
-                        display.weights + "'");
-      }
+    ApplyDisplaySpec(display, model.skeleton, &options);
+    if (!display.weights.empty() && options.weight_joint < 0) {
+      return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
+                      display.weights + "'");
     }
   }
   auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);

@@ -246,6 +246,33 @@ void DrawContacts(renderer::Renderer& renderer, const SceneContacts& contacts, f
   }
 }
 
+void ApplyDisplaySpec(const DisplaySpec& display, const ik::Skeleton& skeleton,
+                      SceneOptions* options) {
+  options->mesh = display.mesh;
+  options->grid = display.grid;
+  options->skeleton = display.bones;
+  options->joint_axes = display.axes;
+  options->ik_overlay = display.knees;
+  options->reach_shell = display.shells;
+  options->joint_limits = display.limits;
+  options->weight_joint = display.weights.empty() ? -1 : skeleton.Find(display.weights);
+}
+
+DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skeleton) {
+  DisplaySpec display;
+  display.mesh = options.mesh;
+  display.grid = options.grid;
+  display.bones = options.skeleton;
+  display.axes = options.joint_axes;
+  display.knees = options.ik_overlay;
+  display.shells = options.reach_shell;
+  display.limits = options.joint_limits;
+  if (options.weight_joint >= 0 && options.weight_joint < skeleton.joint_count()) {
+    display.weights = skeleton.name(options.weight_joint);
+  }
+  return display;
+}
+
 OrbitCamera DefaultCamera(const assets::Model& model, const std::vector<glm::mat4>& models,
                           float aspect) {
   OrbitCamera camera;

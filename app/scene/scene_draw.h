@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/core/chain_edit.h"
+#include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
 #include "app/scene/camera.h"
 #include "assets/model.h"
@@ -35,6 +36,13 @@ struct SceneExtent {
   glm::vec3 center{0.0f};
 };
 SceneExtent MeasureModel(const assets::Model& model);
+
+// A display as --show and settings.json name it, onto scene options (all but `handles`, which
+// only the viewer draws): `weights` by name, weight_joint -1 when the skeleton has no such joint.
+void ApplyDisplaySpec(const DisplaySpec& display, const ik::Skeleton& skeleton,
+                      SceneOptions* options);
+// The scene options as those names (`handles` left at its default).
+DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skeleton);
 
 // Builds the debug geometry of the overlays for the pose in `state` into `lines` (world-space
 // segments; depth-tested, drawn dimmed where hidden) and `xray_lines` (always on top).

@@ -11,44 +11,24 @@
 namespace app {
 
 void Viewer::ApplyDisplay(const DisplaySpec& d) {
-  SceneOptions& scene = display_.scene;
-  scene.mesh = d.mesh;
-  scene.grid = d.grid;
-  scene.skeleton = d.bones;
-  scene.joint_axes = d.axes;
+  ApplyDisplaySpec(d, current_->model.skeleton, &display_.scene);
   display_.show_handles = d.handles;
-  scene.ik_overlay = d.knees;
-  scene.reach_shell = d.shells;
-  scene.joint_limits = d.limits;
-  display_.show_weights = !d.weights.empty();
+  // The window shows the selected joint's weights: the named joint becomes the selection.
+  display_.show_weights = display_.scene.weight_joint >= 0;
   if (display_.show_weights) {
-    const int joint = current_->model.skeleton.Find(d.weights);
-    if (joint >= 0) {
-      selection_.selected_joint = joint;
-    } else {
-      display_.show_weights = false;
-      ShowMessage("weights=" + d.weights + ": " + current_->model.source +
-                      " has no joint by that name; the weights are not shown",
-                  MessageLevel::kWarning);
-    }
+    selection_.selected_joint = display_.scene.weight_joint;
+  } else if (!d.weights.empty()) {
+    ShowMessage("weights=" + d.weights + ": " + current_->model.source +
+                    " has no joint by that name; the weights are not shown",
+                MessageLevel::kWarning);
   }
 }
 
 DisplaySpec Viewer::CurrentDisplay() const {
-  const SceneOptions& scene = display_.scene;
-  DisplaySpec d;
-  d.mesh = scene.mesh;
-  d.grid = scene.grid;
-  d.bones = scene.skeleton;
-  d.axes = scene.joint_axes;
+  SceneOptions scene = display_.scene;  // its weight joint as this frame draws it
+  scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
+  DisplaySpec d = DisplaySpecOf(scene, current_->model.skeleton);
   d.handles = display_.show_handles;
-  d.knees = scene.ik_overlay;
-  d.shells = scene.reach_shell;
-  d.limits = scene.joint_limits;
-  const int joint = selection_.selected_joint;
-  if (display_.show_weights && joint >= 0 && joint < current_->model.skeleton.joint_count()) {
-    d.weights = current_->model.skeleton.name(joint);
-  }
   return d;
 }
 
