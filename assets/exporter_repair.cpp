@@ -258,6 +258,8 @@ bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
   gltf::Document doc;
   if (!doc.Parse(path, bytes, error)) return false;
   Json& root = doc.root;
+  // The file says who wrote it: skelview (Assimp only served as the first pass).
+  root["asset"]["generator"] = "skelview";
   if (!root.contains("nodes") || !root["nodes"].is_array()) {
     *error = "Assimp wrote no nodes";
     return false;

@@ -76,8 +76,10 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
 bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
                   const EditState& edit, bool bake, const std::string& path, std::string* error) {
   if (bake && clip >= 0) {
+    // The played clip baked with the IK in its place, the model's other clips as they are.
     assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip, EstimateFrameRate(model.clips[clip]), edit)};
+    baked.clips[static_cast<size_t>(clip)] =
+        BakeClip(model, clip, EstimateFrameRate(model.clips[clip]), edit);
     return assets::ExportGltf(baked, path, error);
   }
   return assets::ExportGltf(model, solved_pose, path, error);

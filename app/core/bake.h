@@ -21,8 +21,9 @@ float EstimateFrameRate(const assets::Clip& clip);
 assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit);
 
 // File ▸ Export: writes glTF 2.0 to `path` — with `bake` and a clip (clip >= 0) the model with
-// that clip baked with `edit` (BakeClip at the clip's EstimateFrameRate) as its only clip,
-// otherwise the model with `solved_pose` as its rest pose. False with the exporter's message.
+// that clip replaced by its bake with `edit` (BakeClip at the clip's EstimateFrameRate) and the
+// other clips kept, otherwise the model with `solved_pose` as its rest pose. False with the
+// exporter's message.
 bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
                   const EditState& edit, bool bake, const std::string& path, std::string* error);
 

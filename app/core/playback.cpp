@@ -12,9 +12,44 @@ namespace app {
 void AdvancePlayback(const assets::Model& model, double dt_seconds, Playback* playback) {
   if (playback->clip < 0 || playback->clip >= static_cast<int>(model.clips.size())) return;
   const float duration = model.clips[playback->clip].duration;
-  if (playback->playing) playback->time += float(dt_seconds) * playback->speed;
-  playback->time = playback->loop ? assets::WrapTime(playback->time, duration, true)
-                                  : std::clamp(playback->time, 0.0f, duration);
+  float start = 0.0f, end = duration;
+  PlaybackRange(*playback, duration, &start, &end);
+  float& time = playback->time;
+  if (!playback->playing) {
+    // Paused: the user may look at any time of the clip, also outside the loop range.
+    time = std::clamp(std::isfinite(time) ? time : 0.0f, 0.0f, duration);
+    return;
+  }
+  // Playing from outside the range starts at its near end.
+  if (!(time >= start && time <= end)) time = playback->speed >= 0.0f ? start : end;
+  time += float(dt_seconds) * playback->speed;
+  if (playback->loop) {
+    time = start + assets::WrapTime(time - start, end - start, true);
+  } else if (time < start || time > end) {
+    time = std::clamp(time, start, end);
+    playback->playing = false;  // as a player does at the end; Play starts it again
+  }
+}
+
+void PlaybackRange(const Playback& playback, float duration, float* start, float* end) {
+  *start = 0.0f;
+  *end = duration;
+  const float s = std::max(playback.range_start, 0.0f);
+  const float e = std::min(playback.range_end, duration);
+  if (std::isfinite(s) && std::isfinite(e) && e > s) {
+    *start = s;
+    *end = e;
+  }
+}
+
+void TogglePlaying(const assets::Model& model, Playback* playback) {
+  if (playback->clip < 0 || playback->clip >= static_cast<int>(model.clips.size())) return;
+  playback->playing = !playback->playing;
+  if (!playback->playing || playback->loop) return;
+  float start = 0.0f, end = 0.0f;
+  PlaybackRange(*playback, model.clips[playback->clip].duration, &start, &end);
+  if (playback->speed >= 0.0f && playback->time >= end) playback->time = start;
+  if (playback->speed < 0.0f && playback->time <= start) playback->time = end;
 }
 
 float PlaybackFrameRate(const assets::Model& model, const Playback& playback) {

@@ -1,6 +1,8 @@
 // Playing a model's clip in the viewer: which clip, where in it, how fast, looping or not.
 #pragma once
 
+#include <vector>
+
 #include "assets/model.h"
 
 namespace app {
@@ -12,11 +14,27 @@ struct Playback {
   float speed = 1.0f;  // negative plays backwards
   bool playing = false;
   bool loop = true;
+  // The loop range, seconds: playing stays between range_start and range_end (looping back to
+  // range_start, or stopping at either end). range_end <= range_start means the whole clip.
+  float range_start = 0.0f;
+  float range_end = -1.0f;
+  // Clips played together with `clip` (the window's "Play with", --anim I+J), in order: for each
+  // joint property the last of them that animates it wins (assets::CombineClips).
+  std::vector<int> together;
 };
 
-// Advances the time by dt_seconds × speed when playing, then wraps it into the clip (loop) or
-// clamps it to [0, duration]. Nothing happens for the rest pose or a clip index out of range.
+// The loop range of `playback` within a clip of `duration` seconds: [*start, *end], the whole
+// clip when no range is set (or the range lies outside the clip).
+void PlaybackRange(const Playback& playback, float duration, float* start, float* end);
+
+// Advances the time by dt_seconds × speed when playing, then wraps it into the loop range (loop)
+// or clamps it to the range; a time outside the range while paused (a scrub) is left alone. Nothing
+// happens for the rest pose or a clip index out of range.
 void AdvancePlayback(const assets::Model& model, double dt_seconds, Playback* playback);
+
+// Play ↔ pause. Playing again from the end of the range (or its start, playing backwards) without
+// looping starts over, as a media player does.
+void TogglePlaying(const assets::Model& model, Playback* playback);
 
 // The frame rate of the playing clip, frames per second: the rate export bakes at
 // (EstimateFrameRate: its most common key interval), 30 for the rest pose or a clip index out of

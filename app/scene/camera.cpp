@@ -34,11 +34,13 @@ glm::mat4 OrbitCamera::Projection(float aspect) const {
     glm::mat4 projection = glm::ortho(-half_height * aspect, half_height * aspect, -half_height,
                                       half_height, -far_plane, far_plane);
     projection[3][0] += lens_shift_ndc;  // x_ndc += shift (w = 1)
+    projection[3][1] += lens_shift_y_ndc;
     return projection;
   }
   const float near_plane = std::max(distance * 0.01f, 1e-4f);
   glm::mat4 projection = glm::perspective(fov_y, aspect, near_plane, far_plane);
   projection[2][0] -= lens_shift_ndc;  // x_ndc += shift (w = -z_eye)
+  projection[2][1] -= lens_shift_y_ndc;
   return projection;
 }
 
@@ -67,8 +69,10 @@ void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, floa
   const float radius = std::max(0.5f * glm::length(box_max - box_min), 1e-4f);
   // The narrower of the vertical and the (shifted) horizontal field of view must hold the box.
   const float visible_width = std::max(1.0f - std::abs(lens_shift_ndc), 0.2f);
+  const float visible_height = std::max(1.0f - std::abs(lens_shift_y_ndc), 0.2f);
+  const float tan_half = std::tan(fov_y * 0.5f);
   const float half_fov =
-      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(fov_y * 0.5f) * aspect * visible_width));
+      std::min(std::atan(tan_half * visible_height), std::atan(tan_half * aspect * visible_width));
   distance = radius / std::sin(half_fov) * 1.05f;
 }
 

@@ -30,6 +30,9 @@ class OrbitCamera {
   // Horizontal shift of the view centre in normalised device units (0 = centred; 0.25 puts the
   // target a quarter of the half-width right of the middle), so a side panel does not cover it.
   float lens_shift_ndc = 0.0f;
+  // Vertical shift likewise (0.2 puts the target a fifth of the half-height above the middle), so
+  // the timeline at the bottom does not cover it.
+  float lens_shift_y_ndc = 0.0f;
   // Orthographic: parallel projection showing as much as the perspective view shows at the
   // target's distance (2·distance·tan(fov_y/2) world units tall), so zoom still works.
   bool ortho = false;

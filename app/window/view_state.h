@@ -24,6 +24,7 @@ struct LoadedModel {
   assets::Model model;
   renderer::GpuModel gpu;
   SceneExtent extent;
+  size_t file_clips = 0;  // model.clips from the file; one more while clips play together
 };
 
 // What the view shows (Display panel, View menu).
@@ -31,6 +32,7 @@ struct DisplaySettings {
   SceneOptions scene;
   bool show_handles = true;   // the IK target handles
   bool show_weights = false;  // the selected joint's skin weights as a heat map on the mesh
+  bool show_timeline = true;  // the timeline along the bottom
 };
 
 // Which chain and joint the user singled out, and the handle under the cursor.
@@ -68,8 +70,22 @@ struct FrameStats {
 
 // Where the panels ended up on screen.
 struct PanelLayout {
-  float menu_height = 0.0f;  // window coordinates
-  float panel_right = 0.0f;  // right edge of the side panel, window coordinates (0: collapsed)
+  float menu_height = 0.0f;   // window coordinates
+  float panel_right = 0.0f;   // right edge of the side panel, window coordinates (0: collapsed)
+  float timeline_top = 0.0f;  // top edge of the timeline, window coordinates (hidden: the height)
+};
+
+// The timeline's own state: shown or not, its units, the drag in progress.
+struct TimelineView {
+  bool show_seconds = false;  // else frames of the clip's rate
+  enum class Drag { kNone, kScrub, kRangeStart, kRangeEnd };
+  Drag drag = Drag::kNone;
+  bool was_playing = false;  // before the scrub paused it
+  // The clip whose frame rate is cached (EstimateFrameRate reads every key).
+  const assets::Clip* rate_clip = nullptr;
+  size_t rate_channels = 0;
+  float rate_duration = -1.0f;
+  float frame_rate = 30.0f;
 };
 
 }  // namespace app

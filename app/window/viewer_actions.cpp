@@ -7,6 +7,7 @@
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
 #include "app/window/viewer_loop.h"
+#include "assets/animation.h"
 #include "assets/skinning.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
@@ -149,10 +150,15 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   loaded->extent = MeasureModel(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
+  current_->file_clips = current_->model.clips.size();
+  combined_.clear();
   edit_ = EditState();
   edit_.chains = DefaultChains(current_->model);
   recorder_.Reset(edit_);
   playback_.clip = current_->model.clips.empty() ? -1 : 0;
+  playback_.together.clear();
+  playback_.range_start = 0.0f;
+  playback_.range_end = -1.0f;
   playback_.time = 0.0f;
   playback_.playing = false;
   selection_.selected_joint = -1;
@@ -162,6 +168,17 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   drag_ = Drag::kNone;
   Update(0.0);
   FrameCamera();
+}
+
+void Viewer::PlayTogether() {
+  std::vector<assets::Clip>& clips = current_->model.clips;
+  const size_t file_clips = current_->file_clips;
+  if (playback_.together == combined_) return;
+  combined_ = playback_.together;
+  clips.resize(file_clips);
+  if (combined_.empty()) return;
+  clips.push_back(assets::CombineClips(current_->model, combined_));
+  playback_.clip = static_cast<int>(file_clips);
 }
 
 void Viewer::AddRecent(const std::string& path) {

@@ -114,8 +114,11 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
     case SDLK_F12:
       screenshot_requested_ = true;
       break;
+    case SDLK_t:
+      display_.show_timeline = !display_.show_timeline;
+      break;
     case SDLK_SPACE:
-      if (playback_.clip >= 0) playback_.playing = !playback_.playing;
+      TogglePlaying(current_->model, &playback_);
       break;
     case SDLK_LEFT:
     case SDLK_RIGHT:  // step one frame

@@ -138,7 +138,16 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
     std::string why;
     if (!ValidateAnim(anim, model, false, &why)) return InitFailed(why, kExitBadInput, exit_code);
     playback_.clip = anim;
-    const assets::Clip& clip = model.clips[static_cast<size_t>(anim)];
+    for (int with : args_.pose.anim_together) {
+      if (!ValidateAnim(with, model, false, &why)) return InitFailed(why, kExitBadInput, exit_code);
+    }
+    if (!args_.pose.anim_together.empty()) {  // --anim I+J: played together
+      playback_.together = {anim};
+      playback_.together.insert(playback_.together.end(), args_.pose.anim_together.begin(),
+                                args_.pose.anim_together.end());
+      PlayTogether();
+    }
+    const assets::Clip& clip = model.clips[static_cast<size_t>(playback_.clip)];
     std::string note;
     playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
@@ -229,6 +238,11 @@ void Viewer::RunFrame(double dt_seconds) {
   const float panel_right_px = layout_.panel_right * pixel_ratio_;
   camera_.lens_shift_ndc =
       viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
+  // ... and above the timeline: the free part's centre is (bottom part / height) above the middle.
+  const float below_px = (ImGui::GetIO().DisplaySize.y - layout_.timeline_top) * pixel_ratio_;
+  camera_.lens_shift_y_ndc = viewport_.height > 2.0f * below_px && below_px > 0.0f
+                                 ? below_px / float(viewport_.height)
+                                 : 0.0f;
   if (frame_count_ == 0) {
     FrameCamera();           // now that the panel's size is known
     if (settings_.camera) {  // the camera the user left, as it was
@@ -260,9 +274,16 @@ void Viewer::DrawUi() {
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count(), camera_.ortho};
   DrawMenuBar(menu, {&display_, &export_dialog_, &help_open_, &log_}, &layout_, &requests_);
-  const FrameInput in{model, current_->extent, frame_, state_};
+  const FrameInput in{model, current_->extent, frame_, state_,
+                      static_cast<int>(current_->file_clips)};
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
                 &requests_);
+  if (display_.show_timeline) {
+    DrawTimeline({model, edit_, selection_.selected_joint, selection_.active_chain}, &playback_,
+                 &timeline_, &layout_);
+  } else {
+    layout_.timeline_top = ImGui::GetIO().DisplaySize.y;
+  }
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
   std::string chosen;
@@ -276,6 +297,7 @@ void Viewer::DrawUi() {
 void Viewer::Update(double dt_seconds) {
   const auto start = Clock::now();
   const assets::Model& model = current_->model;
+  PlayTogether();
   AdvancePlayback(model, dt_seconds, &playback_);
   const auto solve_start = Clock::now();
   EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);

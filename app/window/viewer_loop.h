@@ -53,6 +53,9 @@ class Viewer {
   void RunFrame(double dt_seconds);
   void DrawUi();
   void Update(double dt_seconds);
+  // Clips played together (playback_.together, the chosen one first): their combination is
+  // model.clips[file_clips] and playback_.clip points at it; none: the file's clips only.
+  void PlayTogether();
   void RefreshHandles();  // handles_ from this frame's targets and results
   void DrawView();
   renderer::View CurrentView() const;
@@ -138,6 +141,8 @@ class Viewer {
   MessageLog log_;
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
+  TimelineView timeline_;
+  std::vector<int> combined_;  // the clips model.clips[file_clips] combines
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame
 

@@ -225,6 +225,8 @@ TEST(ExportRoundTrip, WrittenFileHasNoExtraRootAndOneAnimationPerClip) {
   EXPECT_EQ(doc["skins"].size(), 1u);
   for (const auto& node : doc["nodes"]) EXPECT_FALSE(node.contains("matrix"));
   EXPECT_FALSE(doc.contains("extensionsUsed"));
+  EXPECT_EQ(doc["asset"]["generator"], "skelview");
+  EXPECT_EQ(doc["asset"]["version"], "2.0");
 }
 
 TEST(ExportErrors, RefusesUnknownExtensionsBadPosesAndUnwritablePaths) {

@@ -8,6 +8,16 @@
 
 namespace {
 
+app::Playback MakePlayback(int clip, float time, float speed, bool playing, bool loop) {
+  app::Playback p;
+  p.clip = clip;
+  p.time = time;
+  p.speed = speed;
+  p.playing = playing;
+  p.loop = loop;
+  return p;
+}
+
 const assets::Model& Builtin() {
   static const assets::Model model = assets::MakeBuiltinCharacter();
   return model;
@@ -18,10 +28,10 @@ TEST(Playback, LoopingWrapsPastTheEndAndNotLoopingStopsThere) {
   const int walk = model.FindClip("Walk");
   ASSERT_GE(walk, 0);
   const float duration = model.clips[walk].duration;
-  app::Playback looping{walk, 0.0f, 1.0f, true, true};
+  app::Playback looping = MakePlayback(walk, 0.0f, 1.0f, true, true);
   app::AdvancePlayback(model, double(duration) * 1.25, &looping);
   EXPECT_NEAR(looping.time, duration * 0.25f, 1e-5f);
-  app::Playback once{walk, 0.0f, 1.0f, true, false};
+  app::Playback once = MakePlayback(walk, 0.0f, 1.0f, true, false);
   app::AdvancePlayback(model, double(duration) * 1.25, &once);
   EXPECT_FLOAT_EQ(once.time, duration);
 }
@@ -30,10 +40,10 @@ TEST(Playback, SpeedScalesAndNegativeSpeedPlaysBackwards) {
   const assets::Model& model = Builtin();
   const int walk = model.FindClip("Walk");
   const float duration = model.clips[walk].duration;
-  app::Playback half{walk, 0.0f, 0.5f, true, true};
+  app::Playback half = MakePlayback(walk, 0.0f, 0.5f, true, true);
   app::AdvancePlayback(model, double(duration) * 0.5, &half);
   EXPECT_NEAR(half.time, duration * 0.25f, 1e-5f);
-  app::Playback back{walk, duration * 0.5f, -1.0f, true, false};
+  app::Playback back = MakePlayback(walk, duration * 0.5f, -1.0f, true, false);
   app::AdvancePlayback(model, double(duration), &back);
   EXPECT_FLOAT_EQ(back.time, 0.0f);
 }
@@ -41,7 +51,7 @@ TEST(Playback, SpeedScalesAndNegativeSpeedPlaysBackwards) {
 TEST(Playback, PausedTimeOnlyComesBackIntoTheClip) {
   const assets::Model& model = Builtin();
   const int walk = model.FindClip("Walk");
-  app::Playback paused{walk, 0.3f, 1.0f, false, false};
+  app::Playback paused = MakePlayback(walk, 0.3f, 1.0f, false, false);
   app::AdvancePlayback(model, 10.0, &paused);
   EXPECT_FLOAT_EQ(paused.time, 0.3f);
   paused.time = -1.0f;
@@ -51,16 +61,17 @@ TEST(Playback, PausedTimeOnlyComesBackIntoTheClip) {
 
 TEST(Playback, RestPoseAndMissingClipsDoNotMove) {
   const assets::Model& model = Builtin();
-  app::Playback rest{-1, 0.7f, 1.0f, true, true};
+  app::Playback rest = MakePlayback(-1, 0.7f, 1.0f, true, true);
   app::AdvancePlayback(model, 1.0, &rest);
   EXPECT_FLOAT_EQ(rest.time, 0.7f);
-  app::Playback missing{static_cast<int>(model.clips.size()), 0.7f, 1.0f, true, true};
+  app::Playback missing =
+      MakePlayback(static_cast<int>(model.clips.size()), 0.7f, 1.0f, true, true);
   app::AdvancePlayback(model, 1.0, &missing);
   EXPECT_FLOAT_EQ(missing.time, 0.7f);
 }
 
 TEST(Playback, StepPausesAndMovesOneFrameOfTheGivenRate) {
-  app::Playback p{0, 0.5f, 1.0f, true, true};
+  app::Playback p = MakePlayback(0, 0.5f, 1.0f, true, true);
   app::StepPlayback(1, 24.0f, &p);
   EXPECT_FALSE(p.playing);
   EXPECT_FLOAT_EQ(p.time, 13.0f / 24.0f);  // 0.5 s is frame 12 at 24 fps
@@ -69,7 +80,8 @@ TEST(Playback, StepPausesAndMovesOneFrameOfTheGivenRate) {
 }
 
 TEST(Playback, StepFromBetweenFramesLandsOnTheNeighbouringFrame) {
-  app::Playback p{0, 0.51f, 1.0f, false, true};  // between frames 12 and 13 at 24 fps
+  app::Playback p =
+      MakePlayback(0, 0.51f, 1.0f, false, true);  // between frames 12 and 13 at 24 fps
   app::StepPlayback(1, 24.0f, &p);
   EXPECT_FLOAT_EQ(p.time, 13.0f / 24.0f);
   p.time = 0.51f;
@@ -90,10 +102,43 @@ TEST(Playback, FrameRateIsTheClipsOwnAndThirtyForTheRestPose) {
   }
   clip.channels.push_back(channel);
   model.clips.push_back(clip);
-  const app::Playback rest{-1, 0.0f, 1.0f, false, true};
+  const app::Playback rest = MakePlayback(-1, 0.0f, 1.0f, false, true);
   EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, rest), 30.0f);
-  const app::Playback last{static_cast<int>(model.clips.size()) - 1, 0.0f, 1.0f, false, true};
+  const app::Playback last =
+      MakePlayback(static_cast<int>(model.clips.size()) - 1, 0.0f, 1.0f, false, true);
   EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, last), 24.0f);
+}
+
+TEST(Playback, PlayingStaysInTheLoopRangeAndStopsAtItsEndWithoutLooping) {
+  const assets::Model& model = Builtin();
+  const int walk = model.FindClip("Walk");
+  const float duration = model.clips[walk].duration;
+  app::Playback p = MakePlayback(walk, 0.0f, 1.0f, true, true);
+  p.range_start = duration * 0.25f;
+  p.range_end = duration * 0.5f;
+  app::AdvancePlayback(model, 0.0, &p);
+  EXPECT_FLOAT_EQ(p.time, p.range_start) << "playing from outside the range starts at its start";
+  app::AdvancePlayback(model, double(duration) * 0.3, &p);
+  EXPECT_NEAR(p.time, duration * 0.3f, 1e-5f) << "0.05 past the end wraps to 0.05 past the start";
+  p.loop = false;
+  app::AdvancePlayback(model, double(duration), &p);
+  EXPECT_FLOAT_EQ(p.time, p.range_end);
+  EXPECT_FALSE(p.playing) << "without looping, playing stops at the range's end";
+  app::TogglePlaying(model, &p);
+  EXPECT_TRUE(p.playing);
+  EXPECT_FLOAT_EQ(p.time, p.range_start) << "playing again from the end starts over";
+  // Paused, the playhead may sit anywhere in the clip (a scrub outside the range).
+  p.playing = false;
+  p.time = duration * 0.9f;
+  app::AdvancePlayback(model, 0.1, &p);
+  EXPECT_FLOAT_EQ(p.time, duration * 0.9f);
+  // A range outside the clip or reversed means the whole clip.
+  float start = 0.0f, end = 0.0f;
+  p.range_start = duration * 0.8f;
+  p.range_end = duration * 0.2f;
+  app::PlaybackRange(p, duration, &start, &end);
+  EXPECT_EQ(start, 0.0f);
+  EXPECT_EQ(end, duration);
 }
 
 }  // namespace

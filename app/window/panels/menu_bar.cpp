@@ -100,6 +100,8 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     ImGui::MenuItem("Knee circles", nullptr, &scene.ik_overlay);
     ImGui::MenuItem("Reach shells", nullptr, &scene.reach_shell);
     ImGui::MenuItem("Grid", nullptr, &scene.grid);
+    ImGui::Separator();
+    ImGui::MenuItem("Timeline", "T", &display->show_timeline);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

@@ -53,6 +53,9 @@ struct FrameInput {
   const SceneExtent& extent;
   const EditedFrame& frame;  // the un-solved pose; where each chain's result is
   const PoseState& state;    // the solved pose and the solvers' results
+  // How many of model.clips are the file's (-1: all); the viewer appends the clips played
+  // together (Animation ▸ Play with) as one more.
+  int file_clips = -1;
 };
 
 // The menu bar: File (open, recent, reload, export, screenshot, quit), Edit (undo, redo, reset
@@ -95,7 +98,9 @@ float StatusLineHeight();
 // The side panel's sections, in order.
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
 void DrawDisplayPanel(DisplaySettings* display, Requests* out);
-void DrawAnimationPanel(const assets::Model& model, Playback* playback);
+// The clip (one of the first `file_clips` of the model, -1: all), the clips played with it (they
+// go into playback->together, the chosen one first; the loop combines them), the speed.
+void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback);
 // IK chains: per chain enable, status and options (by kind), weight keys at `clip_time`, reset,
 // remove; adding chains at the selected joint; reset all targets, reset pose.
 void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,
@@ -116,6 +121,22 @@ const Shortcut* Shortcuts(size_t* count);
 // The help overlay (window kHelpWindowName), centred, while *open; its close button clears it.
 inline constexpr const char* kHelpWindowName = "Keyboard and mouse";
 void DrawHelpOverlay(bool* open);
+
+// The timeline (window kTimelineName) along the bottom, right of the side panel and above the
+// status line: the controls, a ruler in frames of the clip's rate or
+// seconds, lanes with the selected joint's keys (translation, rotation, scale) and each chain's
+// IK weight keys, the loop range, and a scrub area. Sets layout->timeline_top. Call after
+// DrawSidePanel (it starts right of layout->panel_right).
+inline constexpr const char* kTimelineName = "Timeline";
+struct TimelineInput {
+  const assets::Model& model;
+  const EditState& edit;  // the chains' IK weight keys
+  int selected_joint = -1;
+  int active_chain = -1;  // its lane drawn brighter
+};
+void DrawTimeline(const TimelineInput& in, Playback* playback, TimelineView* view,
+                  PanelLayout* layout);
+float TimelineHeight();  // window coordinates, at the current font size
 
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);

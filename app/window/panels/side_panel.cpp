@@ -35,7 +35,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   ImGui::PushTextWrapPos(0.0f);
   DrawModelPanel(in.model, edits.edit->chains.size());
   DrawDisplayPanel(edits.display, out);
-  DrawAnimationPanel(in.model, edits.playback);
+  DrawAnimationPanel(in.model, in.file_clips, edits.playback);
   DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
   DrawContactsPanel(in.extent.size, edits.edit, out);
   DrawJointsPanel(in, edits.edit, edits.selection, edits.search, out);

@@ -1,0 +1,187 @@
+// The timeline without a window (headless Dear ImGui): its buttons step and set the loop range,
+// the scrub area moves the playhead onto the clip's frames and pauses while held, and its lanes
+// draw one diamond per key of the selected joint and of each chain's IK weight.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/window/panels/panels.h"
+#include "assets/builtin_character.h"
+#include "tests/app/headless_ui.h"
+
+namespace {
+
+using headless::HeadlessUi;
+
+// The colours the timeline draws rotation keys and the active chain's weight keys in.
+constexpr ImU32 kRotationKey = IM_COL32(120, 210, 120, 255);
+constexpr ImU32 kWeightKey = IM_COL32(240, 210, 80, 255);
+
+// The built-in character with one more clip: 1 s at 24 fps, the hips rotated at every frame.
+struct TimelineScene {
+  assets::Model model = assets::MakeBuiltinCharacter();
+  app::EditState edit;
+  app::Playback playback;
+  app::TimelineView view;
+  app::PanelLayout layout;
+  int hips = model.skeleton.Find("Hips");
+  int clip = -1;
+
+  explicit TimelineScene(int keys = 25) {
+    assets::Clip c;
+    c.name = "24fps";
+    c.duration = 1.0f;
+    assets::JointAnimation channel;
+    channel.joint = hips;
+    for (int k = 0; k < keys; ++k) {
+      channel.rotation.times.push_back(float(k) / float(keys - 1));
+      channel.rotation.values.push_back(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    }
+    c.channels.push_back(channel);
+    model.clips.push_back(c);
+    clip = static_cast<int>(model.clips.size()) - 1;
+    playback.clip = clip;
+    edit.chains = app::DefaultChains(model);
+  }
+  void Draw(int selected_joint = -1, int active_chain = -1) {
+    app::DrawTimeline({model, edit, selected_joint, active_chain}, &playback, &view, &layout);
+  }
+};
+
+// How many diamonds of `color` the timeline drew (a diamond is one filled quad: 4 vertices).
+int Diamonds(ImU32 color) {
+  const ImGuiWindow* window = ImGui::FindWindowByName(app::kTimelineName);
+  if (!window) return -1;
+  int vertices = 0;
+  for (const ImDrawVert& v : window->DrawList->VtxBuffer) vertices += v.col == color ? 1 : 0;
+  return vertices / 4;
+}
+
+TEST(Timeline, FrameStepButtonsStepOneFrameOfTheClipsOwnRate) {
+  TimelineScene scene;
+  HeadlessUi ui(false);
+  const auto draw = [&] { scene.Draw(); };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, ">"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(scene.playback.time, 1.0f / 24.0f);
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(scene.playback.time, 2.0f / 24.0f);
+  ASSERT_TRUE(ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, "<"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(scene.playback.time, 1.0f / 24.0f);
+}
+
+TEST(Timeline, ScrubbingSnapsToFramesPausesWhileHeldAndResumes) {
+  TimelineScene scene;
+  scene.playback.playing = true;
+  HeadlessUi ui(false);
+  const auto draw = [&] { scene.Draw(); };
+  ui.Frame(draw);
+  ASSERT_TRUE(
+      ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, "##scrub"), draw));
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos.x += 300.0f;  // into the track, right of the lane labels
+  io.MouseDown[0] = true;
+  ui.Frame(draw);
+  EXPECT_FALSE(scene.playback.playing) << "playing stops while the playhead is held";
+  const float held = scene.playback.time;
+  EXPECT_GT(held, 0.0f);
+  EXPECT_LT(held, 1.0f);
+  EXPECT_NEAR(held * 24.0f, std::round(held * 24.0f), 1e-4f) << "on a frame: " << held;
+  io.MousePos.x += 120.0f;
+  ui.Frame(draw);
+  EXPECT_GT(scene.playback.time, held) << "dragging right moves later";
+  io.MousePos.x += 5000.0f;
+  ui.Frame(draw);
+  EXPECT_FLOAT_EQ(scene.playback.time, 1.0f) << "past the end: the last frame";
+  io.MouseDown[0] = false;
+  ui.Frame(draw);
+  EXPECT_TRUE(scene.playback.playing) << "playing goes on after the scrub";
+}
+
+TEST(Timeline, StartAndEndHereSetTheLoopRangeThatPlayingStaysIn) {
+  TimelineScene scene;
+  HeadlessUi ui(false);
+  const auto draw = [&] { scene.Draw(); };
+  scene.playback.time = 0.25f;
+  ui.Frame(draw);
+  ASSERT_TRUE(
+      ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, "Start here"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(scene.playback.range_start, 0.25f);
+  EXPECT_FLOAT_EQ(scene.playback.range_end, 1.0f);
+  scene.playback.time = 0.75f;
+  ASSERT_TRUE(
+      ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, "End here"), draw));
+  ui.Click(draw);
+  EXPECT_FLOAT_EQ(scene.playback.range_end, 0.75f);
+  // Playing loops inside [0.25, 0.75].
+  scene.playback.playing = true;
+  for (int i = 0; i < 40; ++i) {
+    app::AdvancePlayback(scene.model, 0.07, &scene.playback);
+    ASSERT_GE(scene.playback.time, 0.25f);
+    ASSERT_LE(scene.playback.time, 0.75f);
+  }
+  ASSERT_TRUE(
+      ui.Hover(app::kTimelineName, HeadlessUi::ItemId(app::kTimelineName, {}, "Whole clip"), draw));
+  ui.Click(draw);
+  float start = -1.0f, end = -1.0f;
+  app::PlaybackRange(scene.playback, 1.0f, &start, &end);
+  EXPECT_EQ(start, 0.0f);
+  EXPECT_EQ(end, 1.0f);
+}
+
+TEST(Timeline, LanesDrawEveryKeyOfTheSelectedJointAndTheIkWeightKeys) {
+  TimelineScene scene;
+  scene.edit.chains[0].weight_keys = {{0.1f, 0.0f}, {0.5f, 1.0f}, {0.9f, 0.2f}};
+  HeadlessUi ui(false);
+  ui.MouseAway();
+  ui.Frame([&] { scene.Draw(-1, 0); });
+  EXPECT_EQ(Diamonds(kRotationKey), 0) << "no joint selected: no joint keys";
+  EXPECT_EQ(Diamonds(kWeightKey), 3);
+  EXPECT_TRUE(headless::AnyRowHas(headless::TextRows(app::kTimelineName), "Select a joint"));
+  ui.Frame([&] { scene.Draw(scene.hips, 0); });
+  EXPECT_EQ(Diamonds(kRotationKey), 25);
+  EXPECT_EQ(Diamonds(kWeightKey), 3);
+  const std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation"));
+  EXPECT_TRUE(headless::AnyRowHas(rows, "IK weight"));
+}
+
+TEST(Timeline, ADenseTrackDrawsAtMostOneDiamondPerPixelColumn) {
+  TimelineScene scene(20000);
+  HeadlessUi ui(false);
+  ui.MouseAway();
+  ui.Frame([&] { scene.Draw(scene.hips); });
+  const int diamonds = Diamonds(kRotationKey);
+  EXPECT_GT(diamonds, 300);
+  EXPECT_LE(diamonds, 1000) << "the window is 1000 pixels wide";
+}
+
+TEST(Timeline, RestPoseSaysHowToPlayAClip) {
+  TimelineScene scene;
+  scene.playback.clip = -1;
+  HeadlessUi ui(false);
+  ui.Frame([&] { scene.Draw(); });
+  EXPECT_TRUE(headless::AnyRowHas(headless::TextRows(app::kTimelineName), "Rest pose"));
+}
+
+TEST(Timeline, ControlsWrapInsteadOfRunningOffANarrowWindow) {
+  for (float width : {1400.0f, 1000.0f, 760.0f}) {
+    TimelineScene scene;
+    scene.layout.panel_right = 368.0f;  // the side panel at its default width
+    scene.edit.chains[0].weight_keys = {{0.1f, 0.0f}, {0.9f, 1.0f}};
+    HeadlessUi ui(false, ImVec2(width, 620.0f));
+    ui.MouseAway();
+    for (int frame = 0; frame < 2; ++frame) ui.Frame([&] { scene.Draw(scene.hips, 0); });
+    EXPECT_EQ(headless::TextProblems(app::kTimelineName), "") << "at " << width << " wide";
+    const ImGuiWindow* window = ImGui::FindWindowByName(app::kTimelineName);
+    ASSERT_NE(window, nullptr);
+    EXPECT_NEAR(window->Pos.x + window->Size.x, width - 8.0f, 1.0f) << "reaches the right edge";
+    EXPECT_GE(window->Pos.x, 368.0f) << "starts right of the side panel";
+    EXPECT_LT(scene.layout.timeline_top, 620.0f - 100.0f);
+  }
+}
+
+}  // namespace
