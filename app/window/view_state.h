@@ -54,7 +54,19 @@ struct JointSearch {
 struct ExportDialog {
   bool open = false;
   bool bake = false;  // the clip baked with the IK, else this pose as the rest pose
-  char path[1024] = "skelview-export.glb";
+  char path[1024] = "skelview-export.glb";  // proposed next to the model when the dialog opens
+  // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
+  std::string replace_path;
+};
+
+// Asking before edits that were not exported are thrown away (quitting, opening another file).
+struct ConfirmDiscard {
+  bool open = false;
+  enum class Then { kQuit, kOpen };
+  Then then = Then::kQuit;
+  std::string path;  // kOpen: the file to open ("": the built-in character)
+  // Where its buttons were drawn (window coordinates; -1 before), for the trace.
+  glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
 };
 
 // Exponential moving average for the status line, so the numbers are readable.

@@ -1,6 +1,8 @@
 // What the panels' requests and the keys ask the viewer for: opening files (in the background),
 // undo and redo, resetting targets, exporting, screenshots, messages, and the --trace events.
+#include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "app/core/bake.h"
@@ -18,7 +20,7 @@ void Viewer::CarryOut(const Requests& requests) {
   for (const Request& request : requests) {
     switch (request.kind) {
       case RequestKind::kOpen:
-        StartOpen(request.text);
+        RequestOpen(request.text);
         break;
       case RequestKind::kOpenBrowser:
         file_browser_.Open(OpenFolder());
@@ -30,7 +32,13 @@ void Viewer::CarryOut(const Requests& requests) {
         break;
       }
       case RequestKind::kExport:
-        Export(request.text, request.option);
+        Export(request.text, request.option, request.index == 1);
+        break;
+      case RequestKind::kOpenExport:
+        OpenExportDialog();
+        break;
+      case RequestKind::kDiscardEdits:
+        DiscardEdits();
         break;
       case RequestKind::kScreenshot:
         screenshot_requested_ = true;
@@ -67,7 +75,7 @@ void Viewer::CarryOut(const Requests& requests) {
         if (loading_) loading_->Cancel();
         break;
       case RequestKind::kQuit:
-        quit_ = true;
+        RequestQuit();
         break;
       case RequestKind::kMessage:
         ShowMessage(request.text, request.option ? MessageLevel::kError : MessageLevel::kWarning);
@@ -155,6 +163,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   edit_ = EditState();
   edit_.chains = DefaultChains(current_->model);
   recorder_.Reset(edit_);
+  saved_edit_ = edit_;
   playback_.clip = current_->model.clips.empty() ? -1 : 0;
   playback_.together.clear();
   playback_.range_start = 0.0f;
@@ -243,16 +252,81 @@ void Viewer::ResetPose() {
   ResetAllTargets();
 }
 
-void Viewer::Export(const std::string& path, bool bake) {
+void Viewer::Export(const std::string& path, bool bake, bool replace) {
+  std::error_code ec;
+  if (!replace && std::filesystem::exists(path, ec)) {
+    export_dialog_.replace_path = path;  // the dialog asks
+    return;
+  }
+  export_dialog_.replace_path.clear();
   std::string error;
-  const bool ok =
-      ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
+  bool ok = false;
+  if (!bake && current_->model.clips.size() > current_->file_clips) {
+    // Clips played together are the viewer's, not the model's: not written with the pose.
+    assets::Model model = current_->model;
+    model.clips.resize(current_->file_clips);
+    ok = ExportEdited(model, state_.pose, -1, edit_, false, path, &error);
+  } else {
+    ok = ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
+  }
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
-    ShowMessage("exported " + path, MessageLevel::kNote);
+    const std::filesystem::path written = std::filesystem::absolute(path, ec).lexically_normal();
+    ShowMessage("exported " + (ec ? path : written.string()), MessageLevel::kNote);
     export_dialog_.open = false;
+    saved_edit_ = edit_;
+    if (confirm_.open) confirm_.open = false;
   } else {
     ShowMessage(error, MessageLevel::kError);
+  }
+}
+
+void Viewer::OpenExportDialog() {
+  if (!export_dialog_.open) {
+    std::error_code ec;
+    std::filesystem::path folder = OpenFolder();
+    if (folder.empty()) folder = std::filesystem::current_path(ec);
+    const std::string stem = current_path_.empty()
+                                 ? std::string("skelview-character")
+                                 : std::filesystem::path(current_path_).stem().string();
+    const std::string proposed = (folder / (stem + "-skelview.glb")).string();
+    std::snprintf(export_dialog_.path, sizeof(export_dialog_.path), "%s", proposed.c_str());
+    export_dialog_.replace_path.clear();
+  }
+  export_dialog_.open = true;
+}
+
+void Viewer::RequestQuit() {
+  if (!Unsaved()) {
+    quit_ = true;
+    return;
+  }
+  if (confirm_.open && confirm_.then == ConfirmDiscard::Then::kQuit) return;  // asking already
+  confirm_ = ConfirmDiscard();
+  confirm_.open = true;
+  confirm_.then = ConfirmDiscard::Then::kQuit;
+  confirm_traced_ = false;
+}
+
+void Viewer::RequestOpen(const std::string& path) {
+  if (!Unsaved()) return StartOpen(path);
+  confirm_ = ConfirmDiscard();
+  confirm_.open = true;
+  confirm_.then = ConfirmDiscard::Then::kOpen;
+  confirm_.path = path;
+  confirm_traced_ = false;
+}
+
+void Viewer::DiscardEdits() {
+  if (!confirm_.open) return;
+  confirm_.open = false;
+  trace_.Write(Json{{"event", "discard"},
+                    {"then", confirm_.then == ConfirmDiscard::Then::kQuit ? "quit" : "open"}});
+  if (confirm_.then == ConfirmDiscard::Then::kQuit) {
+    quit_ = true;
+  } else {
+    saved_edit_ = edit_;  // what StartOpen replaces is no longer asked about
+    StartOpen(confirm_.path);
   }
 }
 

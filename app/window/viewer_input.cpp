@@ -18,15 +18,15 @@ constexpr float kClickTravelPx = 4.0f;  // a press that moves less than this is 
 void Viewer::HandleEvent(const SDL_Event& event) {
   switch (event.type) {
     case SDL_QUIT:
-      quit_ = true;
+      RequestQuit();
       break;
     case SDL_WINDOWEVENT:
-      if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE) RequestQuit();
       break;
     case SDL_DROPFILE: {
       const std::string path = event.drop.file;
       SDL_free(event.drop.file);
-      StartOpen(path);
+      RequestOpen(path);
       break;
     }
     case SDL_KEYDOWN:
@@ -64,7 +64,13 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
   const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
   // Quit, undo and redo work even while a panel field has the keyboard.
-  if (ctrl && code == SDLK_q) quit_ = true;
+  if (ctrl && code == SDLK_q) RequestQuit();
+  // The unsaved-edits question has the keyboard: D discards, Escape cancels.
+  if (confirm_.open) {
+    if (code == SDLK_d && !ctrl) DiscardEdits();
+    if (code == SDLK_ESCAPE) confirm_.open = false;
+    return;
+  }
   // An open menu or popup has the keyboard: Escape closes it, nothing reaches the scene.
   if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
     if (code == SDLK_ESCAPE) close_popups_ = true;
@@ -74,9 +80,9 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
   if (ctrl && code == SDLK_y) Redo();
   if (ImGui::GetIO().WantCaptureKeyboard) return;
-  if (ctrl && code == SDLK_r) StartOpen(current_path_);
+  if (ctrl && code == SDLK_r) RequestOpen(current_path_);
   if (ctrl && code == SDLK_o) file_browser_.Open(OpenFolder());
-  if (ctrl && code == SDLK_e) export_dialog_.open = true;
+  if (ctrl && code == SDLK_e) OpenExportDialog();
   if (ctrl && code == SDLK_l) log_.open = !log_.open;
   // Blender's numpad views (the top-row digits too, for keyboards without a numpad): 1 front,
   // 3 right, 7 top, with Ctrl the opposite side; 5 switches perspective and orthographic.

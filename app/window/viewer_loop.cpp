@@ -174,6 +174,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
   edit_.limits = extra.limits;
   edit_.body_options = extra.body_options;
   recorder_.Reset(edit_);  // the command line's constraints are where undo stops
+  saved_edit_ = edit_;     // ... and not edits of the user's to ask about
   return true;
 }
 
@@ -232,6 +233,15 @@ void Viewer::RunFrame(double dt_seconds) {
   ApplyWheel();
   DrawUi();  // the panels edit the settings and ask for the rest
   CarryOut(requests_);
+  if (confirm_.open && !confirm_traced_ && confirm_.discard_px.x >= 0.0f) {
+    confirm_traced_ = true;  // the question as the user sees it, buttons where they are
+    const bool quit = confirm_.then == ConfirmDiscard::Then::kQuit;
+    trace_.Write(Json{{"event", "confirm"},
+                      {"then", quit ? "quit" : "open"},
+                      {"path", confirm_.path},
+                      {"discard", {confirm_.discard_px.x, confirm_.discard_px.y}},
+                      {"cancel", {confirm_.cancel_px.x, confirm_.cancel_px.y}}});
+  }
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
   // Keep the model centred in the free part of the window (when the panel leaves room).
@@ -273,7 +283,7 @@ void Viewer::DrawUi() {
   const assets::Model& model = current_->model;
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count(), camera_.ortho};
-  DrawMenuBar(menu, {&display_, &export_dialog_, &help_open_, &log_}, &layout_, &requests_);
+  DrawMenuBar(menu, {&display_, &help_open_, &log_}, &layout_, &requests_);
   const FrameInput in{model, current_->extent, frame_, state_,
                       static_cast<int>(current_->file_clips)};
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
@@ -286,6 +296,7 @@ void Viewer::DrawUi() {
   }
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
+  DrawConfirmDiscard(&confirm_, &requests_);
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
   DrawMessage(log_);

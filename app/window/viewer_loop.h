@@ -92,7 +92,14 @@ class Viewer {
   void ResetTarget(int chain);  // an undo step (or part of a running drag), a `reset` event
   void ResetAllTargets();
   void ResetPose();  // edited joint rotations dropped, every target reset: one step, one `reset`
-  void Export(const std::string& path, bool bake);
+  // Writes glTF; a file already at `path` is replaced only with `replace` (else the dialog asks).
+  void Export(const std::string& path, bool bake, bool replace);
+  void OpenExportDialog();  // proposes <model>-skelview.glb next to the model
+  // Quitting and opening another file ask first while there are unexported edits (Unsaved).
+  bool Unsaved() const { return edit_ != saved_edit_; }
+  void RequestQuit();
+  void RequestOpen(const std::string& path);
+  void DiscardEdits();  // the question answered: quit or open as asked
   void SaveScreenshot();
   // Logs a message (the toast, the log window) and prints it on stdout (notes) or stderr.
   void ShowMessage(const std::string& text, MessageLevel level);
@@ -138,6 +145,9 @@ class Viewer {
   Selection selection_;
   JointSearch joint_search_;
   ExportDialog export_dialog_;
+  ConfirmDiscard confirm_;
+  bool confirm_traced_ = false;  // the open question is in the trace
+  EditState saved_edit_;         // the edit as loaded or last exported
   MessageLog log_;
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;

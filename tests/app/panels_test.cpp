@@ -488,7 +488,6 @@ TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
 TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {
   HeadlessUi ui(/*side_panel=*/false);
   app::DisplaySettings display;
-  app::ExportDialog dialog;
   app::PanelLayout layout;
   app::Requests requests;
   bool help = false;
@@ -497,7 +496,7 @@ TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) 
   const std::string current;
   const app::MenuBarInput in{recent, current, 0, 0};
   const auto draw = [&] {
-    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+    app::DrawMenuBar(in, {&display, &help, &log}, &layout, &requests);
     app::DrawMessageLog(&log);
   };
   ui.MouseAway();
@@ -546,7 +545,7 @@ TEST(Panels, EditMenuUndoIsARequest) {
   bool help = false;
   app::MessageLog log;
   const auto draw = [&] {
-    app::DrawMenuBar(in, {&display, &dialog, &help, &log}, &layout, &requests);
+    app::DrawMenuBar(in, {&display, &help, &log}, &layout, &requests);
   };
   ui.Frame(draw);
   EXPECT_GT(layout.menu_height, 0.0f);

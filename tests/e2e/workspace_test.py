@@ -2,7 +2,8 @@
 keeps the keys from the scene and Escape closes it; the wheel over the panel scrolls the panel and
 never zooms the view; undo and redo with nothing to undo write nothing, and every reset (the R key,
 the panel, Edit > Reset pose) is one `reset` trace event; a bad model on the command line opens
-the window with the error in the message log, File > Open works, and quitting exits 2.
+the window with the error in the message log, File > Open works, and quitting exits 2; quitting
+or opening another file with edits not exported asks first.
 Usage: workspace_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import os
@@ -121,6 +122,59 @@ class WorkspaceTest(xs.XvfbTestCase):
         # Scripts still see the failure of the command line's model.
         self.assertEqual(viewer.quit(), 2)
         self.assertEqual([e["event"] for e in viewer.events()][-1], "exit")
+
+    def drag_left_foot(self, viewer, ready):
+        foot = next(c for c in ready["chains"] if c["end"] == "LeftFoot")
+        x0, y0 = foot["handle_px"]
+        viewer.drag(x0, y0, x0 + 40, y0 - 60)
+        return viewer.wait_event("drag_end")
+
+    def test_quitting_or_opening_with_unexported_edits_asks_first(self):
+        good = os.path.join(self.shots, "other.glb")
+        subprocess.run([self.binary, "export", "-o", good], check=True, timeout=xs.EVENT_TIMEOUT)
+        viewer = self.start(size="1000x620")
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        # Nothing edited yet would quit at once; after a drag Ctrl+Q asks instead.
+        self.drag_left_foot(viewer, ready)
+        self.assertIsNone(viewer.quit(discard=False))
+        asked = named(viewer.events(), "confirm")[-1]
+        self.assertEqual(asked["then"], "quit")
+        viewer.screenshot(os.path.join(self.shots, "unsaved-question.png"))
+        viewer.key("Escape")  # cancel: the viewer keeps working on the model
+        viewer.wait_frames()
+        viewer.alive()
+        # Dropping another file asks too; its Discard button opens the file.
+        self.assertTrue(viewer.drop_file(good), "the window did not take the drop")
+        asked = viewer.wait_event("confirm")
+        self.assertEqual(asked["then"], "open")
+        self.assertEqual(asked["path"], good)
+        self.assertEqual(named(viewer.events(), "load_started"), [])
+        viewer.click(*asked["discard"])
+        self.assertEqual(viewer.wait_event("discard")["then"], "open")
+        self.assertEqual(viewer.wait_event("load_done")["model"], good)
+        # The new model has no edits: quitting does not ask.
+        asked_before = len(named(viewer.events(), "confirm"))
+        self.assertEqual(viewer.quit(discard=False), 0)
+        self.assertEqual(len(named(viewer.events(), "confirm")), asked_before)
+
+    def test_exporting_the_edits_means_quitting_does_not_ask(self):
+        viewer = self.start(size="1000x620")
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        self.drag_left_foot(viewer, ready)
+        viewer.key("ctrl+e")  # the dialog proposes a file next to the model (here: the cwd)
+        viewer.key("Return")
+        exported = viewer.wait_event("export")
+        self.assertTrue(exported["ok"], exported)
+        self.assertTrue(os.path.isabs(exported["path"]), exported["path"])
+        self.assertTrue(exported["path"].endswith("skelview-character-skelview.glb"))
+        self.assertTrue(os.path.exists(exported["path"]))
+        asked_before = len(named(viewer.events(), "confirm"))
+        self.assertEqual(viewer.quit(discard=False), 0)
+        self.assertEqual(len(named(viewer.events(), "confirm")), asked_before)
+        # The message says where the file went, in full (stdout is read once the viewer is gone).
+        self.assertIn("exported " + exported["path"], viewer.output())
 
     def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
         viewer = self.start(size="1000x620")

@@ -359,15 +359,38 @@ class Viewer:
         self.xdotool("type", "--delay", "20", text, idempotent=False)
         self.wait_frames()
 
-    def quit(self, timeout=EVENT_TIMEOUT):
+    def quit(self, timeout=EVENT_TIMEOUT, discard=True):
         """Ctrl+Q; returns the viewer's exit code. The key is released after the viewer is gone, so
-        the release cannot meet a destroyed window."""
+        the release cannot meet a destroyed window. When the viewer asks first (edits not
+        exported: a `confirm` event), `discard` answers D (discard and quit); without it the
+        question is left open and None is returned."""
         self.focus()
+        asked_before = len([e for e in self.events() if e.get("event") == "confirm"])
         self.xdotool("keydown", "ctrl+q", idempotent=False)
+        released = False
         try:
+            def exited_or_asked():
+                if self.proc.poll() is not None:
+                    return "exited"
+                asked = [e for e in self.events() if e.get("event") == "confirm"]
+                return "asked" if len(asked) > asked_before else None
+
+            if wait_until(exited_or_asked, timeout, "exit or the unsaved-edits question") == "asked":
+                self._consumed["confirm"] = asked_before + 1
+                self.xdotool("keyup", "ctrl+q")
+                released = True
+                if not discard:
+                    return None
+                self.note("discard the edits (D)")
+                self.xdotool("keydown", "d", idempotent=False)
+                try:
+                    return self.wait_exit(timeout)
+                finally:
+                    self.xdotool("keyup", "d")
             return self.wait_exit(timeout)
         finally:
-            self.xdotool("keyup", "ctrl+q")
+            if not released:
+                self.xdotool("keyup", "ctrl+q")
 
     def close_window(self):
         """Asks the window to close as a window manager's close button does: a WM_DELETE_WINDOW

@@ -1,4 +1,5 @@
-// File ▸ Export's dialog: the path and what to write; the loop writes it.
+// File ▸ Export's dialog (the path, what to write, replacing a file) and the question before
+// unexported edits are discarded; the loop carries out what they ask.
 #include <imgui.h>
 
 #include "app/window/panels/panel_util.h"
@@ -29,12 +30,63 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   Tip("Write the clip with the IK applied, one key per frame at the clip's frame rate.");
   ImGui::EndDisabled();
   dialog->bake = what == 1 && has_clip;
-  // The loop exports and closes the dialog when the file is written.
-  if (ImGui::Button("Export") || enter) Ask(out, RequestKind::kExport, dialog->path, dialog->bake);
-  Tip("Write the file (Enter).");
+  // The loop exports and closes the dialog when the file is written; when the file exists it
+  // sets replace_path and the dialog asks first.
+  const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
+  if (asking) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);
+    ImGui::PopStyleColor();
+    if (ImGui::Button("Replace") || enter) {
+      Ask(out, RequestKind::kExport, dialog->path, dialog->bake, /*index=*/1);
+    }
+    Tip("Write over the existing file (Enter).");
+  } else {
+    if (ImGui::Button("Export") || enter) {
+      Ask(out, RequestKind::kExport, dialog->path, dialog->bake);
+    }
+    Tip("Write the file (Enter).");
+  }
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) dialog->open = false;
   Tip("Close without writing.");
+  ImGui::End();
+}
+
+void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
+  if (!confirm->open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.0f, 0.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowFocus();
+  ImGui::Begin(kConfirmDiscardName, nullptr,
+               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                   ImGuiWindowFlags_NoSavedSettings);
+  const bool quit = confirm->then == ConfirmDiscard::Then::kQuit;
+  ImGui::TextWrapped(
+      "The pose, IK and limit edits of this model have not been exported. %s "
+      "discards them.",
+      quit ? "Quitting" : "Opening another file");
+  const auto centre = [] {
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    return glm::vec2(0.5f * (min.x + max.x), 0.5f * (min.y + max.y));
+  };
+  if (ImGui::Button("Export...")) {
+    confirm->open = false;
+    Ask(out, RequestKind::kOpenExport);
+  }
+  Tip("Write the edits to a glTF file first (then quit or open again).");
+  ImGui::SameLine();
+  if (ImGui::Button(quit ? "Discard and quit (D)" : "Discard and open (D)")) {
+    Ask(out, RequestKind::kDiscardEdits);
+  }
+  confirm->discard_px = centre();
+  Tip("Throw the edits away (D).");
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel (Esc)")) confirm->open = false;
+  confirm->cancel_px = centre();
+  Tip("Keep working on this model (Escape).");
   ImGui::End();
 }
 

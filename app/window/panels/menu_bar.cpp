@@ -9,7 +9,7 @@ namespace app {
 
 namespace {
 
-void DrawFileMenu(const MenuBarInput& in, ExportDialog* export_dialog, Requests* out) {
+void DrawFileMenu(const MenuBarInput& in, Requests* out) {
   if (!ImGui::BeginMenu("File")) return;
   if (ImGui::MenuItem("Open...", "Ctrl+O")) Ask(out, RequestKind::kOpenBrowser);
   if (ImGui::BeginMenu("Open recent", !in.recent_files.empty())) {
@@ -24,7 +24,7 @@ void DrawFileMenu(const MenuBarInput& in, ExportDialog* export_dialog, Requests*
   if (ImGui::MenuItem("Reload", "Ctrl+R", false, !in.current_path.empty())) {
     Ask(out, RequestKind::kOpen, in.current_path);
   }
-  if (ImGui::MenuItem("Export glTF...", "Ctrl+E")) export_dialog->open = true;
+  if (ImGui::MenuItem("Export glTF...", "Ctrl+E")) Ask(out, RequestKind::kOpenExport);
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot", "F12")) Ask(out, RequestKind::kScreenshot);
   ImGui::Separator();
@@ -61,7 +61,7 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
                  Requests* out) {
   if (!ImGui::BeginMainMenuBar()) return;
   layout->menu_height = ImGui::GetWindowSize().y;
-  DrawFileMenu(in, state.export_dialog, out);
+  DrawFileMenu(in, out);
   DisplaySettings* display = state.display;
   if (ImGui::BeginMenu("Edit")) {
     if (ImGui::MenuItem("Undo", "Ctrl+Z", false, in.undo_count > 0)) Ask(out, RequestKind::kUndo);

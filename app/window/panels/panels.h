@@ -14,11 +14,13 @@ namespace app {
 
 // What a panel asks of the loop. Panels never call the importer, the exporter, a solver or GL.
 enum class RequestKind {
-  kOpen,         // open `text` in the background ("": the built-in character, at once)
-  kOpenBrowser,  // File ▸ Open...
-  kClearRecent,  // empty the recent-files list (and save it)
-  kExport,       // write glTF to `text`; `option`: bake the clip
-  kScreenshot,   // save the view as a PNG after this frame
+  kOpen,          // open `text` in the background ("": the built-in character, at once)
+  kOpenBrowser,   // File ▸ Open...
+  kClearRecent,   // empty the recent-files list (and save it)
+  kExport,        // write glTF to `text`; `option`: bake the clip; index 1: replacing is confirmed
+  kOpenExport,    // File ▸ Export...: the dialog, with a file name proposed next to the model
+  kDiscardEdits,  // the unsaved-edits question answered "discard": quit or open as asked
+  kScreenshot,    // save the view as a PNG after this frame
   kUndo,
   kRedo,
   // Resets, the same path as the R key: one undo step and a `reset` trace event each.
@@ -71,7 +73,6 @@ struct MenuBarInput {
 // What the menu bar opens and toggles besides requests.
 struct MenuBarState {
   DisplaySettings* display;
-  ExportDialog* export_dialog;
   bool* help_open;  // Help ▸ Keyboard and mouse
   MessageLog* log;  // the badge at the right: unseen warnings and errors; a click opens the log
 };
@@ -141,6 +142,10 @@ float TimelineHeight();  // window coordinates, at the current font size
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);
 void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
+// While confirm->open: the edits are not exported; Export... (kOpenExport), Discard (D key;
+// kDiscardEdits) or Cancel (Escape). Records where its buttons are.
+inline constexpr const char* kConfirmDiscardName = "Unsaved edits";
+void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out);
 // The newest message for eight seconds (not while the log window is open).
 void DrawMessage(const MessageLog& log);
 // The message log window (kMessageLogName) while log->open: every message with its time,
