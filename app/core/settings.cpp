@@ -50,7 +50,11 @@ Json SettingsJson(const Settings& s) {
   json["display"]["xray"] = s.xray;
   json["display"]["mesh_opacity"] = Rounded(s.mesh_opacity);
   if (s.camera) json["camera"] = CameraJson(*s.camera);
-  json["ui_scale"] = Rounded(s.ui_scale);
+  json["ui_scale"] = s.ui_scale > 0.0f ? Json(Rounded(s.ui_scale)) : Json("auto");
+  json["theme"] = s.light_theme ? "light" : "dark";
+  json["layout"] = {{"timeline", s.timeline},
+                    {"timeline_units", s.timeline_seconds ? "seconds" : "frames"}};
+  if (s.panel_width > 0.0f) json["layout"]["panel_width"] = Rounded(s.panel_width);
   if (s.window_width > 0 && s.window_height > 0) {
     json["window"] = {{"width", s.window_width}, {"height", s.window_height}};
   }
@@ -162,7 +166,30 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
       bad += (bad.empty() ? "" : ", ") + camera_bad;
     }
   }
-  top.Number("ui_scale", 0.5f, 4.0f, &settings->ui_scale);
+  if (const Json* scale = top.Find("ui_scale");
+      scale && !(scale->is_string() && *scale == "auto")) {
+    top.Number("ui_scale", 0.5f, 4.0f, &settings->ui_scale);
+  }
+  if (const Json* theme = top.Find("theme")) {
+    if (theme->is_string() && (*theme == "light" || *theme == "dark")) {
+      settings->light_theme = *theme == "light";
+    } else {
+      top.Bad("theme");
+    }
+  }
+  if (const Json* layout = top.Find("layout")) {
+    Reader r(ObjectOrEmpty(*layout), "layout.", &bad);
+    if (!layout->is_object()) top.Bad("layout");
+    r.Number("panel_width", 100.0f, 16384.0f, &settings->panel_width);
+    r.Bool("timeline", &settings->timeline);
+    if (const Json* units = r.Find("timeline_units")) {
+      if (units->is_string() && (*units == "seconds" || *units == "frames")) {
+        settings->timeline_seconds = *units == "seconds";
+      } else {
+        r.Bad("timeline_units");
+      }
+    }
+  }
   top.String("last_folder", &settings->last_folder);
   if (const Json* window = top.Find("window")) {
     float w = 0.0f, h = 0.0f;

@@ -25,10 +25,15 @@ struct CameraSettings {
 
 struct Settings {
   DisplaySpec display;
-  bool xray = true;                         // bones drawn over the mesh
-  float mesh_opacity = 1.0f;                // [0.05, 1]
-  std::optional<CameraSettings> camera;     // none: frame the model
-  float ui_scale = 1.0f;                    // [0.5, 4]
+  bool xray = true;                      // bones drawn over the mesh
+  float mesh_opacity = 1.0f;             // [0.05, 1]
+  std::optional<CameraSettings> camera;  // none: frame the model
+  float ui_scale = 0.0f;                 // [0.5, 4]; 0: automatic, from the display's DPI
+  bool light_theme = false;              // "theme": "light" or "dark"
+  // Where the window's parts are: the side panel's width (0: the default) and the timeline.
+  float panel_width = 0.0f;
+  bool timeline = true;
+  bool timeline_seconds = false;            // the timeline's time in seconds, else in frames
   int window_width = 0, window_height = 0;  // 0: the default size
   std::string last_folder;
 };

@@ -35,6 +35,14 @@ struct DisplaySettings {
   bool show_timeline = true;  // the timeline along the bottom
 };
 
+// The interface's scale (0: automatic, from the display's DPI) and theme.
+struct UiOptions {
+  float scale = 0.0f;
+  bool light = false;
+  bool operator==(const UiOptions& o) const { return scale == o.scale && light == o.light; }
+  bool operator!=(const UiOptions& o) const { return !(*this == o); }
+};
+
 // Which chain and joint the user singled out, and the handle under the cursor.
 struct Selection {
   int active_chain = -1;  // chain whose full gizmo is shown
@@ -85,6 +93,10 @@ struct PanelLayout {
   float menu_height = 0.0f;   // window coordinates
   float panel_right = 0.0f;   // right edge of the side panel, window coordinates (0: collapsed)
   float timeline_top = 0.0f;  // top edge of the timeline, window coordinates (hidden: the height)
+  // The side panel's width: what the user left it at (0 before the first frame), and the width
+  // it starts with (settings.json; 0: the default).
+  float panel_width = 0.0f;
+  float panel_start_width = 0.0f;
 };
 
 // The timeline's own state: shown or not, its units, the drag in progress.

@@ -1,5 +1,7 @@
 // What the panels' requests and the keys ask the viewer for: opening files (in the background),
 // undo and redo, resetting targets, exporting, screenshots, messages, and the --trace events.
+#include <imgui.h>
+
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -387,6 +389,13 @@ void Viewer::WriteReadyTrace() {
   }
   Json ready = ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_);
   ready["display"] = DisplayJson(CurrentDisplay());
+  Json& ui = ready["ui"];
+  ui["scale"] = UiScale();
+  ui["automatic"] = ui_.scale == 0.0f;
+  ui["theme"] = ui_.light ? "light" : "dark";
+  ui["font_px"] = ImGui::GetFontSize();
+  ui["panel_width"] = layout_.panel_width;
+  ui["timeline"] = display_.show_timeline;
   ready["camera"] = CameraJson(CurrentCamera());
   trace_.Write(ready);
 }

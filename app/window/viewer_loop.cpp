@@ -97,7 +97,12 @@ bool Viewer::Init(int* exit_code) {
   ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
   display_.scene.skeleton_xray = settings_.xray;
   display_.scene.mesh_opacity = settings_.mesh_opacity;
-  ImGui::GetIO().FontGlobalScale = settings_.ui_scale;
+  ui_.scale = settings_.ui_scale;
+  ui_.light = settings_.light_theme;
+  ApplyUi(/*texture=*/false);
+  display_.show_timeline = settings_.timeline;
+  timeline_.show_seconds = settings_.timeline_seconds;
+  layout_.panel_start_width = settings_.panel_width;
   if (first_load_failed_) {
     ShowMessage(load_error, MessageLevel::kError);
     log_.open = true;  // the error stays in view until the user closes the log
@@ -213,6 +218,7 @@ void Viewer::RunFrame(double dt_seconds) {
   SDL_GetWindowSize(gl_->window(), &window_w, &window_h);
   pixel_ratio_ = window_w > 0 ? float(viewport_.width) / float(window_w) : 1.0f;
 
+  if (ui_ != applied_ui_) ApplyUi(/*texture=*/true);  // View ▸ Interface changed
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   // ImGui 1.86's SDL backend places the cursor from the global mouse position minus where SDL
@@ -283,7 +289,7 @@ void Viewer::DrawUi() {
   const assets::Model& model = current_->model;
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count(), camera_.ortho};
-  DrawMenuBar(menu, {&display_, &help_open_, &log_}, &layout_, &requests_);
+  DrawMenuBar(menu, {&display_, &ui_, &help_open_, &log_}, &layout_, &requests_);
   const FrameInput in{model, current_->extent, frame_, state_,
                       static_cast<int>(current_->file_clips)};
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,

@@ -107,7 +107,11 @@ class Viewer {
   void ApplyDisplay(const DisplaySpec& display);
   DisplaySpec CurrentDisplay() const;
   CameraSettings CurrentCamera() const;
-  void SaveUserSettings();         // on quit, unless --no-settings or --frames
+  void SaveUserSettings();  // on quit, unless --no-settings or --frames
+  // The interface at ui_'s scale (automatic: from the display's DPI) and theme; with
+  // `texture` the renderer's font texture is made again (not before the first frame).
+  void ApplyUi(bool texture);
+  float UiScale() const;           // ui_.scale, or the automatic one
   std::string OpenFolder() const;  // File ▸ Open starts here: the model's folder, else the last
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
@@ -152,6 +156,7 @@ class Viewer {
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
   TimelineView timeline_;
+  UiOptions ui_, applied_ui_;
   std::vector<int> combined_;  // the clips model.clips[file_clips] combines
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame

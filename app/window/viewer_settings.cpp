@@ -1,6 +1,8 @@
 // The viewer's settings.json (loaded on start, saved on quit) and --show: the display toggles and
 // the camera as the settings file and the trace name them.
 #include <SDL.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <cmath>
 #include <filesystem>
@@ -51,6 +53,11 @@ void Viewer::SaveUserSettings() {
   saved.xray = display_.scene.skeleton_xray;
   saved.mesh_opacity = display_.scene.mesh_opacity;
   saved.camera = CurrentCamera();
+  saved.ui_scale = ui_.scale;
+  saved.light_theme = ui_.light;
+  if (layout_.panel_width > 0.0f) saved.panel_width = layout_.panel_width;
+  saved.timeline = display_.show_timeline;
+  saved.timeline_seconds = timeline_.show_seconds;
   int w = 0, h = 0;
   SDL_GetWindowSize(gl_->window(), &w, &h);
   if (w > 0 && h > 0 && !(SDL_GetWindowFlags(gl_->window()) & SDL_WINDOW_MAXIMIZED)) {
@@ -62,6 +69,23 @@ void Viewer::SaveUserSettings() {
   if (!SaveSettings(ConfigFilePath("settings.json"), saved, &error)) {
     std::cerr << "skelview: " << error << "\n";
   }
+}
+
+float Viewer::UiScale() const {
+  if (ui_.scale > 0.0f) return ui_.scale;
+  float dpi = 0.0f;
+  const int display = SDL_GetWindowDisplayIndex(gl_->window());
+  if (display < 0 || SDL_GetDisplayDPI(display, &dpi, nullptr, nullptr) != 0) dpi = 0.0f;
+  return AutomaticUiScale(dpi);
+}
+
+void Viewer::ApplyUi(bool texture) {
+  ConfigureUi(UiScale(), ui_.light);
+  if (texture) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  applied_ui_ = ui_;
 }
 
 std::string Viewer::OpenFolder() const {

@@ -8,6 +8,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
@@ -439,6 +440,56 @@ TEST(SidePanel, AtItsNarrowestNoTextIsCutOrOverlaps) {
   EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
 }
 
+TEST(UiScale, FollowsTheDisplaysDpiInQuarterSteps) {
+  EXPECT_EQ(app::AutomaticUiScale(96.0f), 1.0f);
+  EXPECT_EQ(app::AutomaticUiScale(144.0f), 1.5f);
+  EXPECT_EQ(app::AutomaticUiScale(192.0f), 2.0f);
+  EXPECT_EQ(app::AutomaticUiScale(120.0f), 1.25f);
+  EXPECT_EQ(app::AutomaticUiScale(72.0f), 1.0f) << "never smaller than 1";
+  EXPECT_EQ(app::AutomaticUiScale(1000.0f), 3.0f);
+  EXPECT_EQ(app::AutomaticUiScale(0.0f), 1.0f) << "unknown DPI";
+  EXPECT_EQ(app::AutomaticUiScale(NAN), 1.0f);
+}
+
+TEST(SidePanel, AtTwiceTheScaleTheFontIsMadeAtTwiceTheSizeAndNoTextIsCutOrOverlaps) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(2000.0f, 1240.0f));
+  app::ConfigureUi(2.0f, /*light=*/false);
+  EXPECT_EQ(ImGui::GetIO().Fonts->Fonts[0]->FontSize, 26.0f) << "rasterised at 2x, not stretched";
+  EXPECT_EQ(ImGui::GetIO().FontGlobalScale, 1.0f);
+  FullSidePanel panel;
+  const auto draw = [&] { panel.Draw(); };
+  ui.MouseAway();
+  ui.Frame(draw);
+  EXPECT_EQ(app::UiScaleOfFont(), 2.0f);
+  panel.OpenEverything();
+  ui.Frame(draw);
+  ui.Frame(draw);
+  EXPECT_EQ(ImGui::FindWindowByName(app::kSidePanelName)->Size.x, 720.0f) << "default width x2";
+  bool scrolled = false;
+  EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
+}
+
+TEST(SidePanel, TheLightThemeHasLightWindowsAndDarkText) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::ConfigureUi(1.0f, /*light=*/true);
+  const ImVec4 window = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  EXPECT_GT(window.x + window.y + window.z, 2.4f);
+  EXPECT_LT(text.x + text.y + text.z, 0.6f);
+  app::ConfigureUi(1.0f, /*light=*/false);
+  EXPECT_LT(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x, 0.2f);
+}
+
+TEST(SidePanel, StartsAtTheWidthTheUserLeftIt) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+  FullSidePanel panel;
+  panel.layout.panel_start_width = 455.0f;  // from settings.json
+  ui.MouseAway();
+  ui.Frame([&] { panel.Draw(); });
+  ui.Frame([&] { panel.Draw(); });
+  EXPECT_EQ(panel.layout.panel_width, 455.0f);
+}
+
 TEST(HelpOverlay, ListsEveryShortcutAndItsCloseButtonClosesIt) {
   HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
   bool open = true;
@@ -488,6 +539,7 @@ TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
 TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {
   HeadlessUi ui(/*side_panel=*/false);
   app::DisplaySettings display;
+  app::UiOptions ui_options;
   app::PanelLayout layout;
   app::Requests requests;
   bool help = false;
@@ -496,7 +548,7 @@ TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) 
   const std::string current;
   const app::MenuBarInput in{recent, current, 0, 0};
   const auto draw = [&] {
-    app::DrawMenuBar(in, {&display, &help, &log}, &layout, &requests);
+    app::DrawMenuBar(in, {&display, &ui_options, &help, &log}, &layout, &requests);
     app::DrawMessageLog(&log);
   };
   ui.MouseAway();
@@ -536,7 +588,7 @@ TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
 TEST(Panels, EditMenuUndoIsARequest) {
   HeadlessUi ui(/*side_panel=*/false);
   app::DisplaySettings display;
-  app::ExportDialog dialog;
+  app::UiOptions ui_options;
   app::PanelLayout layout;
   app::Requests requests;
   const std::vector<std::string> recent;
@@ -545,7 +597,7 @@ TEST(Panels, EditMenuUndoIsARequest) {
   bool help = false;
   app::MessageLog log;
   const auto draw = [&] {
-    app::DrawMenuBar(in, {&display, &help, &log}, &layout, &requests);
+    app::DrawMenuBar(in, {&display, &ui_options, &help, &log}, &layout, &requests);
   };
   ui.Frame(draw);
   EXPECT_GT(layout.menu_height, 0.0f);

@@ -27,6 +27,10 @@ TEST(Settings, WhatIsSavedReadsBack) {
   s.mesh_opacity = 0.5f;
   s.camera = app::CameraSettings{30.0f, -15.0f, 4.25f, glm::vec3(0.5f, 1.0f, -2.0f), true};
   s.ui_scale = 1.5f;
+  s.light_theme = true;
+  s.panel_width = 420.0f;
+  s.timeline = false;
+  s.timeline_seconds = true;
   s.window_width = 1000;
   s.window_height = 620;
   s.last_folder = "/home/rigger/models";
@@ -48,6 +52,10 @@ TEST(Settings, WhatIsSavedReadsBack) {
   EXPECT_EQ(loaded.camera->target, glm::vec3(0.5f, 1.0f, -2.0f));
   EXPECT_TRUE(loaded.camera->ortho);
   EXPECT_EQ(loaded.ui_scale, 1.5f);
+  EXPECT_TRUE(loaded.light_theme);
+  EXPECT_EQ(loaded.panel_width, 420.0f);
+  EXPECT_FALSE(loaded.timeline);
+  EXPECT_TRUE(loaded.timeline_seconds);
   EXPECT_EQ(loaded.window_width, 1000);
   EXPECT_EQ(loaded.window_height, 620);
   EXPECT_EQ(loaded.last_folder, "/home/rigger/models");
@@ -65,7 +73,7 @@ TEST(Settings, AMissingFileIsTheDefaultsWithoutAWarning) {
   std::string warning = "stale";
   app::LoadSettings(testpaths::TempDir() + "/no-such-settings.json", &loaded, &warning);
   EXPECT_EQ(warning, "");
-  EXPECT_EQ(loaded.ui_scale, 1.0f);
+  EXPECT_EQ(loaded.ui_scale, 0.0f) << "automatic";
   EXPECT_FALSE(loaded.camera.has_value());
   EXPECT_EQ(loaded.display, app::DisplaySpec());
 }
@@ -86,7 +94,8 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   const std::string path = Write("bad_fields.json", R"({
     "display": {"bones": true, "axes": "yes", "mesh_opacity": 7},
     "camera": {"yaw": 10, "pitch": 20, "distance": -1, "target": [0, 1, 0]},
-    "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5})");
+    "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5,
+    "theme": "pink", "layout": {"panel_width": 300, "timeline": 1, "timeline_units": "beats"}})");
   app::Settings loaded;
   std::string warning;
   app::LoadSettings(path, &loaded, &warning);
@@ -97,10 +106,29 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   EXPECT_EQ(loaded.ui_scale, 2.0f);
   EXPECT_EQ(loaded.window_width, 0);
   EXPECT_EQ(loaded.last_folder, "");
+  EXPECT_FALSE(loaded.light_theme);
+  EXPECT_EQ(loaded.panel_width, 300.0f);
+  EXPECT_TRUE(loaded.timeline);
+  EXPECT_FALSE(loaded.timeline_seconds);
   for (const char* field :
-       {"display.axes", "display.mesh_opacity", "camera.distance", "window.width", "last_folder"}) {
+       {"display.axes", "display.mesh_opacity", "camera.distance", "window.width", "last_folder",
+        "theme", "layout.timeline", "layout.timeline_units"}) {
     EXPECT_NE(warning.find(field), std::string::npos) << field << " in " << warning;
   }
+}
+
+TEST(Settings, UiScaleIsAutomaticUnlessANumberIsSaved) {
+  app::Settings s;
+  const std::string path = testpaths::TempDir() + "/auto_scale.json";
+  std::string error, warning;
+  ASSERT_TRUE(app::SaveSettings(path, s, &error)) << error;
+  app::Settings loaded;
+  loaded.ui_scale = 3.0f;
+  app::LoadSettings(path, &loaded, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(loaded.ui_scale, 0.0f);
+  EXPECT_EQ(app::SettingsJson(s)["ui_scale"], "auto");
+  EXPECT_EQ(app::SettingsJson(s)["theme"], "dark");
 }
 
 TEST(Settings, TheConfigFolderFollowsXdgThenHome) {

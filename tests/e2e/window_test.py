@@ -127,6 +127,53 @@ class WindowTest(xs.XvfbTestCase):
         self.assertEqual(fourth.quit(), 0)
         self.assertIn("settings.json: not a JSON object", fourth.output())
 
+    def test_theme_scale_and_layout_from_settings_are_applied_and_saved(self):
+        folder = os.path.join(self.xvfb.config_dir, "skelview")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "settings.json")
+        with open(path, "w") as f:
+            json.dump({"ui_scale": 1.5, "theme": "light",
+                       "layout": {"panel_width": 520, "timeline": False,
+                                  "timeline_units": "seconds"}}, f)
+        viewer = self.start(size="1300x900")
+        ui = viewer.wait_event("ready")["ui"]
+        self.assertEqual(ui["scale"], 1.5)
+        self.assertFalse(ui["automatic"])
+        self.assertEqual(ui["font_px"], 20.0)  # 13 px x 1.5, rasterised at that size
+        self.assertEqual(ui["theme"], "light")
+        self.assertEqual(ui["panel_width"], 520.0)
+        self.assertFalse(ui["timeline"])
+        viewer.find_window()
+        shot = viewer.screenshot(os.path.join(self.shots, "light.png"))
+        panel = os.path.join(self.shots, "light-panel.png")
+        subprocess.run(["convert", shot, "-crop", "400x500+20+60", "+repage", panel], check=True)
+        light = xs.count_pixels(panel, lambda r, g, b: r > 0.85 and g > 0.85 and b > 0.85)
+        self.assertGreater(light, 400 * 500 // 2, "the light theme's panel is not light")
+        viewer.move(900, 300)
+        viewer.key("t")  # the timeline back
+        self.assertEqual(viewer.quit(), 0)
+        with open(path) as f:
+            saved = json.load(f)
+        self.assertEqual(saved["ui_scale"], 1.5)
+        self.assertEqual(saved["theme"], "light")
+        self.assertEqual(saved["layout"]["panel_width"], 520.0)
+        self.assertTrue(saved["layout"]["timeline"])
+        self.assertEqual(saved["layout"]["timeline_units"], "seconds")
+
+    def test_automatic_ui_scale_follows_the_displays_dpi(self):
+        hidpi = xs.Xvfb(dpi=192)
+        self.addCleanup(hidpi.close)
+        viewer = xs.Viewer(xs.XvfbTestCase.BINARY, hidpi, args=["--no-settings"], size="1600x950")
+        self.addCleanup(viewer.close)
+        ui = viewer.wait_event("ready")["ui"]
+        self.assertTrue(ui["automatic"])
+        self.assertEqual(ui["scale"], 2.0)
+        self.assertEqual(ui["font_px"], 26.0)
+        self.assertEqual(ui["panel_width"], 720.0)  # the default width at 2x
+        viewer.find_window()
+        viewer.screenshot(os.path.join(self.shots, "hidpi.png"))
+        self.assertEqual(viewer.quit(), 0)
+
     def test_closing_the_window_quits_with_code_0(self):
         viewer = self.start()
         viewer.wait_event("ready")

@@ -102,12 +102,13 @@ class Xvfb:
     minute held (Xvfb's default, 660 ms, is shorter than a held key can take on a loaded machine,
     and each repeat would act again). XAutoRepeatOff does not reach xdotool's XTEST keyboard."""
 
-    def __init__(self, width=1400, height=1000):
+    def __init__(self, width=1400, height=1000, dpi=None):
         require_tools("Xvfb")
         read_fd, write_fd = os.pipe()
         self.proc = subprocess.Popen(
             ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{width}x{height}x24",
-             "-nolisten", "tcp", "-ardelay", "60000", "-arinterval", "60000"],
+             "-nolisten", "tcp", "-ardelay", "60000", "-arinterval", "60000"]
+            + (["-dpi", str(dpi)] if dpi else []),
             pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write_fd)
         number = b""
@@ -132,6 +133,10 @@ class Xvfb:
         self._env.update(DISPLAY=self.display, SDL_VIDEODRIVER="x11",
                          # Keep the recent-files list of the tests out of the user's configuration.
                          XDG_CONFIG_HOME=self.config_dir)
+        if dpi:
+            # Xvfb's RandR outputs have no physical size; SDL then takes the DPI from the core
+            # protocol's screen size, which -dpi sets (a real monitor reports it through RandR).
+            self._env["SDL_VIDEO_X11_XRANDR"] = "0"
 
     def env(self):
         return dict(self._env)

@@ -51,8 +51,7 @@ void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
   } else {
     ImGui::Indent(indent);
   }
-  const ImVec4 color = ChainReached(in.frame, in.state, i) ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f)
-                                                           : ImVec4(1.0f, 0.45f, 0.35f, 1.0f);
+  const ImVec4 color = ToneColor(ChainReached(in.frame, in.state, i) ? Tone::kGood : Tone::kError);
   ImGui::TextColored(color, "%s", status.c_str());
   if (ImGui::IsItemHovered()) {
     // The solver's own terms, for those who want them.

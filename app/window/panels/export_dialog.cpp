@@ -34,7 +34,7 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   // sets replace_path and the dialog asks first.
   const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
   if (asking) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
     ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);
     ImGui::PopStyleColor();
     if (ImGui::Button("Replace") || enter) {

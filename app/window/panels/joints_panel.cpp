@@ -189,7 +189,7 @@ void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out)
                         double(glm::degrees(angles.twist)));
   }
   if (!ik::WithinLimit(*limit, rest, now, glm::radians(0.1f))) {
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
+    ImGui::TextColored(ToneColor(Tone::kWarning),
                        "outside the limit: IK, aims and FABRIK turn the joint into it");
   }
 }

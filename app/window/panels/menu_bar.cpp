@@ -47,12 +47,28 @@ void DrawMessagesBadge(MessageLog* log) {
   if (ImGui::GetCursorPosX() < right - width) ImGui::SetCursorPosX(right - width);
   const bool unseen = log->unseen() > 0;
   if (unseen) {
-    ImGui::PushStyleColor(ImGuiCol_Text, log->unseen_error() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
-                                                             : ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ToneColor(log->unseen_error() ? Tone::kError : Tone::kWarning));
   }
   if (ImGui::MenuItem(label)) log->open = !log->open;
   if (unseen) ImGui::PopStyleColor();
   Tip("Every message of this session with its time (Ctrl+L).");
+}
+
+// View ▸ Interface: the UI scale (automatic or fixed) and the theme.
+void DrawInterfaceMenu(UiOptions* ui) {
+  if (!ImGui::BeginMenu("Interface")) return;
+  if (ImGui::MenuItem("Automatic scale (display DPI)", nullptr, ui->scale == 0.0f))
+    ui->scale = 0.0f;
+  constexpr float kScales[] = {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+  char label[32];
+  for (float scale : kScales) {
+    std::snprintf(label, sizeof(label), "%.0f%%", double(scale) * 100.0);
+    if (ImGui::MenuItem(label, nullptr, ui->scale == scale)) ui->scale = scale;
+  }
+  ImGui::Separator();
+  ImGui::MenuItem("Light theme", nullptr, &ui->light);
+  ImGui::EndMenu();
 }
 
 }  // namespace
@@ -102,6 +118,7 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     ImGui::MenuItem("Grid", nullptr, &scene.grid);
     ImGui::Separator();
     ImGui::MenuItem("Timeline", "T", &display->show_timeline);
+    DrawInterfaceMenu(state.ui);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

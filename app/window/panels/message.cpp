@@ -11,13 +11,13 @@ namespace {
 ImVec4 LevelColor(MessageLevel level) {
   switch (level) {
     case MessageLevel::kError:
-      return ImVec4(1.0f, 0.45f, 0.4f, 1.0f);
+      return ToneColor(Tone::kError);
     case MessageLevel::kWarning:
-      return ImVec4(1.0f, 0.8f, 0.4f, 1.0f);
+      return ToneColor(Tone::kWarning);
     case MessageLevel::kNote:
       break;
   }
-  return ImVec4(0.85f, 0.9f, 1.0f, 1.0f);
+  return ToneColor(Tone::kNote);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ void DrawModelPanel(const assets::Model& model, size_t chain_count) {
   ImGui::Text("%d joints (%d bones), %zu clips, %zu chains", model.skeleton.joint_count(), bones,
               model.clips.size(), chain_count);
   for (const std::string& w : model.warnings) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
     ImGui::TextWrapped("warning: %s", w.c_str());
     ImGui::PopStyleColor();
   }

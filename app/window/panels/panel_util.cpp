@@ -8,6 +8,22 @@
 
 namespace app {
 
+ImVec4 ToneColor(Tone tone) {
+  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  const bool light = text.x + text.y + text.z < 1.5f;
+  switch (tone) {
+    case Tone::kGood:
+      return light ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f) : ImVec4(0.45f, 0.9f, 0.45f, 1.0f);
+    case Tone::kWarning:
+      return light ? ImVec4(0.65f, 0.4f, 0.0f, 1.0f) : ImVec4(1.0f, 0.8f, 0.4f, 1.0f);
+    case Tone::kError:
+      return light ? ImVec4(0.75f, 0.1f, 0.05f, 1.0f) : ImVec4(1.0f, 0.45f, 0.4f, 1.0f);
+    case Tone::kNote:
+      break;
+  }
+  return light ? ImVec4(0.1f, 0.2f, 0.45f, 1.0f) : ImVec4(0.85f, 0.9f, 1.0f, 1.0f);
+}
+
 void TrackLastItem(Requests* out) {
   if (ImGui::IsItemActivated()) Ask(out, RequestKind::kEditBegan);
   if (ImGui::IsItemDeactivated()) Ask(out, RequestKind::kEditEnded);

@@ -2,6 +2,8 @@
 // text of transforms. Private to app/window/panels.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 
 #include "app/window/panels/panels.h"
@@ -19,6 +21,11 @@ void SameLineIfFits(float next_width);
 // A tooltip for the last item: `text` once the mouse has rested on it for a moment (at once on an
 // item without an ID, such as text, and on a disabled item, which says why it is disabled).
 void Tip(const char* text);
+
+// Colours that say how something went, readable on the current theme's windows (darker shades
+// in the light theme).
+enum class Tone { kGood, kWarning, kError, kNote };
+ImVec4 ToneColor(Tone tone);
 
 // The width of a button / a checkbox with `label`, window coordinates.
 float ButtonWidth(const char* label);

@@ -73,6 +73,7 @@ struct MenuBarInput {
 // What the menu bar opens and toggles besides requests.
 struct MenuBarState {
   DisplaySettings* display;
+  UiOptions* ui;    // View ▸ Interface: scale and theme
   bool* help_open;  // Help ▸ Keyboard and mouse
   MessageLog* log;  // the badge at the right: unseen warnings and errors; a click opens the log
 };
@@ -111,6 +112,16 @@ void DrawContactsPanel(float model_size, EditState* edit, Requests* out);
 // The joint tree with search, the selected joint's transforms, its rotation and its limit.
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out);
+
+// The interface's look: `light` or dark theme, sizes scaled by `scale` ([0.5, 4]) and the built-in
+// font rasterised at 13 × scale pixels. Call outside a frame; the renderer's font texture must be
+// made again afterwards (the viewer does).
+void ConfigureUi(float scale, bool light);
+// The UI scale for a display of `dpi` dots per inch: 96 → 1, in steps of 0.25 within [1, 3];
+// 1 when the DPI is unknown (0 or not finite).
+float AutomaticUiScale(float dpi);
+// The scale the current font was made for (font size / 13).
+float UiScaleOfFont();
 
 // One line of the help overlay: keys or mouse, and what they do.
 struct Shortcut {

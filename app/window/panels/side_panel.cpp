@@ -24,10 +24,15 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float top = layout->menu_height + kMargin;
   const float height = std::max(display.y - top - StatusLineHeight() - kMargin, 60.0f);
-  const float max_width = std::max(kMinWidth, display.x * kMaxWidthFraction);
+  // Widths grow with the UI scale, as the text in the panel does.
+  const float scale = UiScaleOfFont();
+  const float min_width = kMinWidth * scale;
+  const float max_width = std::max(min_width, display.x * kMaxWidthFraction);
+  const float start_width =
+      layout->panel_start_width > 0.0f ? layout->panel_start_width : kDefaultWidth * scale;
   ImGui::SetNextWindowPos(ImVec2(kMargin, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(kDefaultWidth, height), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(kMinWidth, height), ImVec2(max_width, height));
+  ImGui::SetNextWindowSize(ImVec2(start_width, height), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(min_width, height), ImVec2(max_width, height));
   ImGui::Begin(kSidePanelName, nullptr, ImGuiWindowFlags_NoMove);
   // Widgets leave a column for their labels at any panel width, and text wraps at the panel's
   // edge instead of running under it.
@@ -43,6 +48,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   ImGui::PopItemWidth();
   layout->panel_right =
       ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+  if (!ImGui::IsWindowCollapsed()) layout->panel_width = ImGui::GetWindowSize().x;
   ImGui::End();
 }
 

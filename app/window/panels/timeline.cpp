@@ -20,9 +20,18 @@ constexpr float kLabelEms = 9.0f;     // the lanes' label column
 constexpr float kHandleGrab = 6.0f;   // how near a range bracket a press grabs it, pixels
 constexpr float kMinTickGap = 56.0f;  // between labelled ticks, pixels
 
-const ImU32 kCanvasColor = IM_COL32(24, 26, 30, 255);
-const ImU32 kLaneColor = IM_COL32(34, 37, 43, 255);
-const ImU32 kTickColor = IM_COL32(120, 125, 135, 255);
+// The canvas and lanes in the dark theme and the light one (told apart by the text's colour).
+struct CanvasColors {
+  ImU32 canvas, lane, tick;
+};
+CanvasColors Canvas() {
+  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  if (text.x + text.y + text.z < 1.5f) {
+    return {IM_COL32(250, 250, 252, 255), IM_COL32(228, 231, 236, 255),
+            IM_COL32(110, 114, 122, 255)};
+  }
+  return {IM_COL32(24, 26, 30, 255), IM_COL32(34, 37, 43, 255), IM_COL32(120, 125, 135, 255)};
+}
 const ImU32 kOutsideRangeColor = IM_COL32(0, 0, 0, 110);
 const ImU32 kRangeColor = IM_COL32(255, 160, 40, 255);
 const ImU32 kPlayheadColor = IM_COL32(90, 170, 255, 255);
@@ -84,6 +93,7 @@ void LaneLabel(ImDrawList* draw, const ImVec2& min, float width, float height, c
 // Ticks and labels along the ruler: frame numbers (or seconds) at a readable spacing.
 void DrawRuler(ImDrawList* draw, const TimeAxis& axis, float top, float height, float frame_rate,
                bool seconds) {
+  const ImU32 tick = Canvas().tick;
   const float duration = axis.duration;
   const float px_per_second = (axis.x1 - axis.x0) / std::max(duration, 1e-6f);
   static const float kFrameSteps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
@@ -99,7 +109,7 @@ void DrawRuler(ImDrawList* draw, const TimeAxis& axis, float top, float height, 
     const int frames = static_cast<int>(std::floor(duration * frame_rate + 1e-3f));
     for (int f = 0; f <= frames; ++f) {
       const float x = std::floor(axis.X(float(f) / frame_rate)) + 0.5f;
-      draw->AddLine(ImVec2(x, bottom - 4.0f), ImVec2(x, bottom), kTickColor);
+      draw->AddLine(ImVec2(x, bottom - 4.0f), ImVec2(x, bottom), tick);
     }
   }
   const int count = static_cast<int>(std::floor(duration / step + 1e-3f));
@@ -107,7 +117,7 @@ void DrawRuler(ImDrawList* draw, const TimeAxis& axis, float top, float height, 
   for (int i = 0; i <= count; ++i) {
     const float t = float(i) * step;
     const float x = std::floor(axis.X(t)) + 0.5f;
-    draw->AddLine(ImVec2(x, top + 2.0f), ImVec2(x, bottom), kTickColor);
+    draw->AddLine(ImVec2(x, top + 2.0f), ImVec2(x, bottom), tick);
     if (seconds) {
       std::snprintf(label, sizeof(label), step < 1.0f ? "%.2fs" : "%.0fs", double(t));
     } else {
@@ -116,7 +126,7 @@ void DrawRuler(ImDrawList* draw, const TimeAxis& axis, float top, float height, 
     // The last label goes left of its tick when it would run past the track's end.
     const float width = ImGui::CalcTextSize(label).x;
     const float text_x = x + 3.0f + width > axis.x1 + 5.0f ? x - 3.0f - width : x + 3.0f;
-    draw->AddText(ImVec2(text_x, top + 1.0f), kTickColor, label);
+    draw->AddText(ImVec2(text_x, top + 1.0f), tick, label);
   }
 }
 
@@ -133,6 +143,7 @@ const assets::JointAnimation* ChannelOf(const assets::Clip& clip, int joint) {
 void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis& axis,
                const ImVec2& min, float label_width, float lane_height, float bottom) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 lane_color = Canvas().lane;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float r = std::max(3.0f, lane_height * 0.3f);
@@ -142,7 +153,7 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
   auto next_lane = [&](const char* name, ImU32 color, bool message = false) {
     if (y + lane_height > bottom + 0.5f) return false;
     draw->AddRectFilled(ImVec2(min.x, y + 1.0f), ImVec2(axis.x1 + 6.0f, y + lane_height - 1.0f),
-                        kLaneColor);
+                        lane_color);
     LaneLabel(draw, ImVec2(min.x, y), message ? axis.x1 - min.x : label_width, lane_height, name,
               color);
     y += lane_height;
@@ -357,7 +368,7 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 max(origin.x + size.x, origin.y + size.y);
-  draw->AddRectFilled(origin, max, kCanvasColor);
+  draw->AddRectFilled(origin, max, Canvas().canvas);
   draw->PushClipRect(origin, max, true);
   DrawRuler(draw, axis, origin.y, ruler_height, frame_rate, view->show_seconds);
   const float lane_height = ImGui::GetFontSize() + 5.0f;
