@@ -146,12 +146,16 @@ Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float d
   return event;
 }
 
-Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag) {
+Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag,
+               const IdleAllocations& allocations) {
   Json event;
   event["event"] = "exit";
   event["frames"] = frames;
   event["idle_frame_ms"] = Rounded(float(idle.mean()));
   event["drag_frame_ms"] = Rounded(float(drag.mean()));
+  event["idle_allocations"] = {{"frames", allocations.frames},
+                               {"total", allocations.total},
+                               {"max", allocations.max}};
   return event;
 }
 

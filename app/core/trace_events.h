@@ -33,6 +33,14 @@ struct FrameTimes {
   double mean() const { return count > 0 ? sum_ms / double(count) : 0.0; }
 };
 
+// C++ heap allocations (operator new) of the viewer's idle frames: no input, no drag, nothing
+// playing or loading, after the first frames (when caches and buffers have grown).
+struct IdleAllocations {
+  long frames = 0;  // idle frames measured
+  long total = 0;   // allocations in them
+  long max = 0;     // the most in one of them
+};
+
 // `ready`, after the first frame: the window's size, the model, per chain its end joint, label,
 // handle position (`handles_px[i]`) and target, where the model is (when it has bounds) and the
 // clip and time when one plays.
@@ -76,6 +84,7 @@ Json ScreenshotEvent(const std::string& path);
 Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float distance,
                  const glm::vec3& target, bool ortho = false);
 // On quitting: frames drawn, mean idle and drag frame times.
-Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag);
+Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag,
+               const IdleAllocations& allocations = {});
 
 }  // namespace app

@@ -16,6 +16,7 @@
 #include "app/core/bake.h"
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
+#include "app/window/heap_count.h"
 #include "assets/file_output.h"
 #include "assets/skinning.h"
 #include "renderer/offscreen.h"
@@ -191,7 +192,16 @@ int Viewer::Run() {
     const auto frame_start = Clock::now();
     const double dt = std::chrono::duration<double>(frame_start - last).count();
     last = frame_start;
+    const long allocations_before = HeapAllocations();
     RunFrame(dt);
+    // Idle frames after the first ones (caches and buffers grown) should allocate nothing.
+    constexpr long kWarmUpFrames = 30;
+    if (frame_idle_ && frame_count_ >= kWarmUpFrames) {
+      const long allocations = HeapAllocations() - allocations_before;
+      ++idle_allocations_.frames;
+      idle_allocations_.total += allocations;
+      idle_allocations_.max = std::max(idle_allocations_.max, allocations);
+    }
     if (frame_count_ == 0) WriteReadyTrace();
     ++frame_count_;
     const double frame_ms = MillisecondsSince(frame_start);
@@ -201,7 +211,7 @@ int Viewer::Run() {
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   SaveUserSettings();
-  trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_));
+  trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_));
   if (trace_.failed()) return kExitFailure;
   return first_load_failed_ ? kExitBadInput : kExitOk;
 }
@@ -209,10 +219,14 @@ int Viewer::Run() {
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
   SDL_Event event;
+  int events = 0;
   while (SDL_PollEvent(&event)) {
     ImGui_ImplSDL2_ProcessEvent(&event);
     HandleEvent(event);
+    ++events;
   }
+  // Nothing happens this frame unless something below changes it.
+  frame_idle_ = events == 0 && drag_ == Drag::kNone && !playback_.playing && !loading_;
   int window_w = 0, window_h = 0;
   gl_->DrawableSize(&viewport_.width, &viewport_.height);
   SDL_GetWindowSize(gl_->window(), &window_w, &window_h);
@@ -238,6 +252,7 @@ void Viewer::RunFrame(double dt_seconds) {
   }
   ApplyWheel();
   DrawUi();  // the panels edit the settings and ask for the rest
+  if (!requests_.empty()) frame_idle_ = false;
   CarryOut(requests_);
   if (confirm_.open && !confirm_traced_ && confirm_.discard_px.x >= 0.0f) {
     confirm_traced_ = true;  // the question as the user sees it, buttons where they are

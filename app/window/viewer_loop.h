@@ -179,6 +179,8 @@ class Viewer {
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.
   FrameTimes drag_frames_, idle_frames_, this_drag_frames_;
   long frame_count_ = 0;
+  bool frame_idle_ = false;  // this frame had no input, drag, playing or loading
+  IdleAllocations idle_allocations_;
   bool quit_ = false;
   bool first_load_failed_ = false;  // the command line's model was bad: quitting exits 2
   bool screenshot_requested_ = false;

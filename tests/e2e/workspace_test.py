@@ -176,6 +176,21 @@ class WorkspaceTest(xs.XvfbTestCase):
         # The message says where the file went, in full (stdout is read once the viewer is gone).
         self.assertIn("exported " + exported["path"], viewer.output())
 
+    def test_an_idle_frame_allocates_nothing(self):
+        # Everything drawn that can be: bones, axes, knee circles, shells, limits, the weights of
+        # a selected joint (its panel open), the timeline with its keys.
+        viewer = self.start(["--show", "mesh,grid,bones,axes,handles,knees,shells,limits,"
+                             "weights=LeftUpLeg"], size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.move(*OVER_VIEW)
+        viewer.wait_frames(60)  # idle: no input, nothing playing
+        self.assertEqual(viewer.quit(), 0)
+        idle = named(viewer.events(), "exit")[0]["idle_allocations"]
+        self.assertGreater(idle["frames"], 20, idle)
+        self.assertEqual(idle["max"], 0, idle)
+        self.assertEqual(idle["total"], 0, idle)
+
     def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
         viewer = self.start(size="1000x620")
         viewer.wait_event("ready")

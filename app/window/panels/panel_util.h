@@ -2,8 +2,6 @@
 // text of transforms. Private to app/window/panels.
 #pragma once
 
-#include <imgui.h>
-
 #include <string>
 
 #include "app/window/panels/panels.h"
@@ -25,6 +23,9 @@ void Tip(const char* text);
 // Colours that say how something went, readable on the current theme's windows (darker shades
 // in the light theme).
 enum class Tone { kGood, kWarning, kError, kNote };
+}  // namespace app
+struct ImVec4;
+namespace app {
 ImVec4 ToneColor(Tone tone);
 
 // The width of a button / a checkbox with `label`, window coordinates.
