@@ -7,6 +7,8 @@
 #include "app/window/panels/panels.h"
 #include "ik/transform.h"
 
+struct ImVec4;
+
 namespace app {
 
 // The room the side panel leaves right of its widgets for their labels, in font heights.
@@ -23,9 +25,6 @@ void Tip(const char* text);
 // Colours that say how something went, readable on the current theme's windows (darker shades
 // in the light theme).
 enum class Tone { kGood, kWarning, kError, kNote };
-}  // namespace app
-struct ImVec4;
-namespace app {
 ImVec4 ToneColor(Tone tone);
 
 // The width of a button / a checkbox with `label`, window coordinates.
