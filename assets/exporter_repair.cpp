@@ -151,7 +151,8 @@ void AddInfluences(const Mesh& mesh, const std::vector<uint32_t>& ours, bool rig
         continue;
       }
       for (int k = 0; k < 4; ++k) {
-        const bool usable = mesh_joints[v][k] < bones;
+        // An unused slot (no weight) names joint 0, as the glTF validator expects.
+        const bool usable = mesh_joints[v][k] < bones && mesh_weights[v][k] != 0.0f;
         joints[e * 4 + k] = usable ? mesh_joints[v][k] : 0;
         weights[e * 4 + k] = usable ? mesh_weights[v][k] : 0.0f;
       }

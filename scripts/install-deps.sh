@@ -12,6 +12,21 @@ packages=(
   xvfb xdotool imagemagick x11-utils python3 libxdamage1
   assimp-testmodels
 )
+# Node.js runs the Khronos glTF Validator in the tests (a Node.js from elsewhere, with its own npm,
+# does as well).
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+# The Khronos glTF Validator, from npm (test only), into the user's cache, not the checkout:
+# tests/reference/validate_exports.py finds it there.
+install_validator() {
+  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/skelview/npm"
+  [ -f "$dir/node_modules/gltf-validator/package.json" ] && return 0
+  command -v npm >/dev/null 2>&1 || return 0
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error gltf-validator@2.0.0-dev.3.10 \
+    >&2 || echo "install-deps: could not install gltf-validator; its test will be skipped" >&2
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -20,6 +35,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_validator
   exit 0
 fi
 
@@ -31,3 +47,4 @@ if ! "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@
   "${sudo_cmd[@]}" apt-get update -q
   "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+install_validator
