@@ -88,31 +88,38 @@ ExportPlan MakePlan(const Model& model) {
   }
   int roots = 0;
   for (int j = 0; j < s.joint_count(); ++j) roots += s.parent(j) < 0 ? 1 : 0;
-  plan.wrapper = roots != 1;
+  // Skinned meshes go on nodes of their own at the scene's root, with no transform and no
+  // animation: glTF ignores both for a skinned mesh (the validator warns about either). skelview
+  // reads such nodes of its own files back as no joint (assets/gltf_reader.cpp).
   // glTF nodes hold one mesh each (Assimp would merge a node's meshes into one, sharing a skin).
   std::vector<char> used(static_cast<size_t>(s.joint_count()), 0);
+  std::set<std::string> taken(plan.node_names.begin(), plan.node_names.end());
   auto valid = [&](int j) { return j >= 0 && j < s.joint_count(); };
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     const Mesh& mesh = model.meshes[i];
     MeshPlacement p;
     p.skinned = mesh.skinned;
-    p.node = mesh.skinned ? (valid(mesh.node) ? mesh.node : 0)
-                          : (mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]);
-    if (!valid(p.node)) p.node = 0;
-    if (used[static_cast<size_t>(p.node)]) {
-      // A skinned mesh's node transform does not matter, so any free node will do.
+    p.node = mesh.skinned ? -1 : (mesh.bone_joints.empty() ? 0 : mesh.bone_joints[0]);
+    if (!mesh.skinned && !valid(p.node)) p.node = 0;
+    // A rigid mesh on a joint that already holds one is written as a one-bone skin instead.
+    if (p.node >= 0 && used[static_cast<size_t>(p.node)]) {
       p.skinned = true;
       p.node = -1;
-      for (int j = 0; j < s.joint_count() && p.node < 0; ++j)
-        if (!used[static_cast<size_t>(j)]) p.node = j;
-      if (p.node < 0) {
-        plan.holder_names.push_back(UniqueNames({model.meshes[i].name + ".holder"}, "mesh")[0]);
-        p.node = -static_cast<int>(plan.holder_names.size());
-      }
+    }
+    if (p.node < 0) {
+      // Named after the mesh, as tools name a skinned mesh's object; unique among all nodes.
+      const std::string base = mesh.name.empty() ? "mesh" : mesh.name;
+      std::string name = base;
+      for (int k = 1; taken.count(name); ++k) name = base + "." + std::to_string(k);
+      taken.insert(name);
+      plan.holder_names.push_back(name);
+      p.node = -static_cast<int>(plan.holder_names.size());
     }
     if (p.node >= 0) used[static_cast<size_t>(p.node)] = 1;
     plan.placements.push_back(p);
   }
+  // Holders go under the wrapper, which the repair pass removes: they become the scene's roots.
+  plan.wrapper = roots != 1 || !plan.holder_names.empty();
   return plan;
 }
 

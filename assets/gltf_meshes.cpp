@@ -34,11 +34,29 @@ bool SceneConverter::ConvertNativeMeshes(std::string* error) {
       joint_of_node[static_cast<size_t>(order[i])] = static_cast<int>(i);
     }
   }
+  // Mesh instances: (glTF node, joint the mesh is placed on) for the tree's nodes, then the
+  // skinned meshes of holder nodes left out of the tree (placed on their skin's first joint).
+  std::vector<std::pair<int, int>> instances;
+  for (size_t j = 0; j < order.size(); ++j) {
+    if (order[j] >= 0) instances.emplace_back(order[j], static_cast<int>(j));
+  }
+  for (int g : native_->mesh_holders) {
+    if (g < 0 || static_cast<size_t>(g) >= node_count) continue;
+    const int s = native_->node_skins[static_cast<size_t>(g)];
+    int joint = 0;
+    if (s >= 0 && static_cast<size_t>(s) < native_->skins.size() &&
+        !native_->skins[static_cast<size_t>(s)].joints.empty()) {
+      const int first = native_->skins[static_cast<size_t>(s)].joints[0];
+      if (first >= 0 && static_cast<size_t>(first) < node_count && joint_of_node[first] >= 0) {
+        joint = joint_of_node[static_cast<size_t>(first)];
+      }
+    }
+    instances.emplace_back(g, joint);
+  }
   // Instances per glTF mesh, so that the last one can take the decoded arrays instead of copying.
   std::vector<size_t> remaining(native_->meshes.size(), 0);
   uint64_t all_vertices = 0, done_vertices = 0;
-  for (int g : order) {
-    if (g < 0) continue;
+  for (const auto& [g, unused_joint] : instances) {
     const int m = native_->node_meshes[static_cast<size_t>(g)];
     if (m < 0 || static_cast<size_t>(m) >= native_->meshes.size()) continue;
     ++remaining[static_cast<size_t>(m)];
@@ -47,9 +65,7 @@ bool SceneConverter::ConvertNativeMeshes(std::string* error) {
     }
   }
   std::vector<char> counted(native_->meshes.size(), 0);
-  for (size_t j = 0; j < order.size(); ++j) {
-    const int g = order[j];
-    if (g < 0) continue;
+  for (const auto& [g, j] : instances) {
     const int m = native_->node_meshes[static_cast<size_t>(g)];
     if (m < 0 || static_cast<size_t>(m) >= native_->meshes.size()) continue;
     const int s = native_->node_skins[static_cast<size_t>(g)];
@@ -64,7 +80,7 @@ bool SceneConverter::ConvertNativeMeshes(std::string* error) {
         return false;
       }
       const size_t vertices = primitive.positions.size();
-      if (!ConvertPrimitive(&primitive, last_use, first_use, static_cast<int>(j), skin, error)) {
+      if (!ConvertPrimitive(&primitive, last_use, first_use, j, skin, error)) {
         return false;
       }
       done_vertices += vertices;

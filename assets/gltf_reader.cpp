@@ -409,6 +409,68 @@ bool UsesCompressedMeshes(const json& doc) {
   return false;
 }
 
+// Scene root nodes that only hold a skinned mesh (see Contents::mesh_holders), taken out of the
+// scene's root list so the node tree (and the skeleton) leaves them out; at least one root stays.
+// Only for skelview's own files: elsewhere every node is a joint (and tests compare joints with
+// the file's nodes one to one).
+std::vector<int> TakeOutMeshHolders(Document* d) {
+  json& root = d->root;
+  const json& nodes = ArrayMember(root, "nodes");
+  std::vector<char> joint(nodes.size(), 0), animated(nodes.size(), 0);
+  auto mark = [&](const json& v, std::vector<char>* set) {
+    if (v.is_number_integer() && v.get<int64_t>() >= 0 &&
+        v.get<int64_t>() < static_cast<int64_t>(nodes.size())) {
+      (*set)[static_cast<size_t>(v.get<int64_t>())] = 1;
+    }
+  };
+  for (const json& skin : ArrayMember(root, "skins")) {
+    for (const json& j : ArrayMember(skin, "joints")) mark(j, &joint);
+    if (const json* skeleton = Member(skin, "skeleton")) mark(*skeleton, &joint);
+  }
+  for (const json& animation : ArrayMember(root, "animations")) {
+    for (const json& channel : ArrayMember(animation, "channels")) {
+      if (const json* target = Member(channel, "target")) {
+        if (const json* node = Member(*target, "node")) mark(*node, &animated);
+      }
+    }
+  }
+  const json& meshes = ArrayMember(root, "meshes");
+  auto only_skinned_primitives = [&](int64_t m) {
+    if (m < 0 || m >= static_cast<int64_t>(meshes.size())) return false;
+    const json& primitives = ArrayMember(meshes[static_cast<size_t>(m)], "primitives");
+    return !primitives.empty() &&
+           std::all_of(primitives.begin(), primitives.end(), [](const json& p) {
+             const json* attributes = Member(p, "attributes");
+             return attributes && attributes->contains("JOINTS_0");
+           });
+  };
+  std::vector<int> holders;
+  int64_t scene_index = 0;
+  if (const auto s = IndexMember(root, "scene")) scene_index = *s;
+  json& scenes = root["scenes"];
+  if (!scenes.is_array() || scene_index >= static_cast<int64_t>(scenes.size())) return holders;
+  json& scene = scenes[static_cast<size_t>(scene_index)];
+  if (!scene.contains("nodes") || !scene["nodes"].is_array()) return holders;
+  json kept = json::array();
+  for (const json& r : scene["nodes"]) {
+    bool holder = false;
+    if (r.is_number_integer() && r.get<int64_t>() >= 0 &&
+        r.get<int64_t>() < static_cast<int64_t>(nodes.size())) {
+      const size_t n = static_cast<size_t>(r.get<int64_t>());
+      const json& node = nodes[n];
+      const auto mesh = IndexMember(node, "mesh");
+      holder = mesh && IndexMember(node, "skin") && ArrayMember(node, "children").empty() &&
+               !Member(node, "weights") && !joint[n] && !animated[n] &&
+               only_skinned_primitives(*mesh);
+      if (holder) holders.push_back(static_cast<int>(n));
+    }
+    if (!holder) kept.push_back(r);
+  }
+  if (kept.empty()) return {};  // nothing but holders: keep the scene as it is
+  if (!holders.empty()) scene["nodes"] = kept;
+  return holders;
+}
+
 // The file as Assimp should see it once meshes, skins, animations and materials are read here: the
 // node hierarchy only. Assimp then reads a few kilobytes instead of the whole model.
 std::vector<uint8_t> SceneOnlyFile(Document* d) {
@@ -481,6 +543,10 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
         out->node_skins.push_back(skin ? static_cast<int>(*skin) : -1);
       }
       out->native_meshes = true;
+      if (StringMember(*asset, "generator") == "skelview") {
+        out->mesh_holders = TakeOutMeshHolders(&d);
+      }
+      if (!out->mesh_holders.empty() && !WalkScene(d.root, out, error)) return false;
       out->patched = SceneOnlyFile(&d);
       return true;
     }

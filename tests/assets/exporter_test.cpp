@@ -211,16 +211,31 @@ TEST(ExportRoundTrip, MeshesBindingOneJointDifferentlyKeepTheirOwnInverseBinds) 
   testcompare::ExpectSameSkinnedSurface(model, back, 0, 0.3f, 1e-4f);
 }
 
-TEST(ExportRoundTrip, WrittenFileHasNoExtraRootAndOneAnimationPerClip) {
+TEST(ExportRoundTrip, WrittenFileHasTheJointsAMeshNodeAtTheRootAndOneAnimationPerClip) {
   const Model original = MakeBuiltinCharacter();
   const std::string path = Temp("inspect.gltf");
   std::string error;
   ASSERT_TRUE(ExportGltf(original, path, &error)) << error;
   std::ifstream in(path);
   const nlohmann::json doc = nlohmann::json::parse(in);
-  ASSERT_EQ(doc["scenes"][0]["nodes"].size(), 1u);
+  // The skeleton's root and the skinned mesh's own node (no transform, never animated), both at
+  // the scene's root, as glTF wants a skinned mesh; no wrapper node.
+  ASSERT_EQ(doc["scenes"][0]["nodes"].size(), 2u);
   EXPECT_EQ(doc["nodes"][doc["scenes"][0]["nodes"][0].get<int>()]["name"], "Hips");
-  EXPECT_EQ(doc["nodes"].size(), 22u);
+  const int mesh_node = doc["scenes"][0]["nodes"][1].get<int>();
+  const nlohmann::json& holder = doc["nodes"][mesh_node];
+  EXPECT_EQ(holder["name"], "Body");
+  EXPECT_TRUE(holder.contains("mesh"));
+  EXPECT_TRUE(holder.contains("skin"));
+  for (const char* trs : {"translation", "rotation", "scale", "matrix", "children"}) {
+    EXPECT_FALSE(holder.contains(trs)) << trs;
+  }
+  for (const auto& animation : doc["animations"]) {
+    for (const auto& channel : animation["channels"]) {
+      EXPECT_NE(channel["target"]["node"].get<int>(), mesh_node);
+    }
+  }
+  EXPECT_EQ(doc["nodes"].size(), 23u);
   EXPECT_EQ(doc["animations"].size(), 2u);
   EXPECT_EQ(doc["skins"].size(), 1u);
   for (const auto& node : doc["nodes"]) EXPECT_FALSE(node.contains("matrix"));
