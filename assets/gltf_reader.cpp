@@ -429,9 +429,10 @@ std::vector<int> TakeOutMeshHolders(Document* d) {
   }
   for (const json& animation : ArrayMember(root, "animations")) {
     for (const json& channel : ArrayMember(animation, "channels")) {
-      if (const json* target = Member(channel, "target")) {
-        if (const json* node = Member(*target, "node")) mark(*node, &animated);
-      }
+      // Moved by a clip (a morph-weights channel moves no node).
+      const json* target = Member(channel, "target");
+      const json* node = target ? Member(*target, "node") : nullptr;
+      if (node && StringMember(*target, "path") != "weights") mark(*node, &animated);
     }
   }
   const json& meshes = ArrayMember(root, "meshes");

@@ -98,9 +98,9 @@ struct Contents {
   std::vector<int> node_meshes;           // per glTF node: its mesh index, -1 for none
   std::vector<int> node_skins;            // per glTF node: its skin index, -1 for none
   // In files skelview wrote (asset.generator "skelview"): the scene root nodes that only hold a
-  // skinned mesh (no children, no animation, not a joint of any skin), where export puts skinned
-  // meshes as glTF wants them. Left out of the node tree, so that a model comes back with the
-  // joints it was written with, and their meshes read all the same. Other files keep every node
+  // skinned mesh (no children, no transform animation, not a joint of any skin), where export puts
+  // skinned meshes as glTF wants them. Left out of the node tree, so that a model comes back with
+  // the joints it was written with, and their meshes read all the same. Other files keep every node
   // as a joint. Native mesh path only.
   std::vector<int> mesh_holders;
 };
