@@ -101,6 +101,7 @@ bool SceneConverter::WalkNodes(std::string* error) {
       exact = diff <= 1e-4f * scale;
     }
     if (!exact) ++approximated;
+    if (item.parent < 0) desc.rest = frame_.Apply(desc.rest);
     const glm::mat4 model =
         item.parent < 0 ? desc.rest.ToMatrix() : rest_models_[item.parent] * desc.rest.ToMatrix();
     if (!WithinLimits(model)) {
@@ -347,6 +348,11 @@ void SceneConverter::ConvertAnimations() {
       };
       copy_vectors(channel->mPositionKeys, channel->mNumPositionKeys, &anim.translation);
       copy_vectors(channel->mScalingKeys, channel->mNumScalingKeys, &anim.scale);
+      const bool root = descs_[static_cast<size_t>(anim.joint)].parent < 0;
+      if (root) {
+        for (glm::vec3& t : anim.translation.values) t = frame_.ApplyToTranslation(t);
+        for (glm::vec3& s : anim.scale.values) s = frame_.ApplyToScale(s);
+      }
       anim.rotation.interpolation = Interpolation::kLinear;
       for (unsigned k = 0; channel->mRotationKeys && k < channel->mNumRotationKeys; ++k) {
         const aiQuatKey& key = channel->mRotationKeys[k];
@@ -360,7 +366,8 @@ void SceneConverter::ConvertAnimations() {
           continue;
         }
         anim.rotation.times.push_back(static_cast<float>(t));
-        anim.rotation.values.push_back(q / len);
+        anim.rotation.values.push_back(root ? glm::normalize(frame_.ApplyToRotation(q / len))
+                                            : q / len);
       }
       for (const std::vector<float>* times :
            {&anim.translation.times, &anim.rotation.times, &anim.scale.times}) {
