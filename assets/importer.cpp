@@ -278,6 +278,7 @@ const aiScene* ReadWithAssimp(const std::string& path, bool raw_units, LoadProgr
     // Units and axes: FBX's are applied by the converter (FbxFrameCorrection), Collada's by
     // Assimp unless the file's raw frame is wanted.
     importer->SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, raw_units);
+    importer->SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, true);
     importer->SetIOHandler(new GuardedIOSystem(files, patched, refusals));
     return importer;
   };
@@ -318,11 +319,12 @@ const aiScene* ReadWithAssimp(const std::string& path, bool raw_units, LoadProgr
   return scene;
 }
 
-// Whether Assimp read `scene` with its FBX reader (its metadata names the format).
-bool IsFbxScene(const aiScene& scene) {
+// Whether Assimp read `scene` with the reader whose name contains `reader` ("FBX", "Collada"):
+// its metadata names the format.
+bool ReadBy(const aiScene& scene, const char* reader) {
   aiString format;
   return scene.mMetaData && scene.mMetaData->Get(AI_METADATA_SOURCE_FORMAT, format) &&
-         std::strstr(format.C_Str(), "FBX") != nullptr;
+         std::strstr(format.C_Str(), reader) != nullptr;
 }
 
 // Puts back the small node translations and scalings Assimp's FBX converter drops, read from the
@@ -378,10 +380,12 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   SceneConverter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true,
                            progress, files);
   if (contents.native_meshes) converter.UseNativeMeshes(&contents);
-  if (!is_gltf && IsFbxScene(*scene)) {
+  const bool fbx = !is_gltf && ReadBy(*scene, "FBX");
+  if (fbx) {
     RestoreFbxTransforms(files, const_cast<aiScene*>(scene));
     if (!raw_units) converter.SetFrameCorrection(FbxFrameCorrection(*scene));
   }
+  if (fbx || (!is_gltf && ReadBy(*scene, "Collada"))) converter.NameMeshesByNode();
   if (!converter.Run(&model, &reason)) {
     if (contents.native_meshes && reason == SceneConverter::kMisaligned) {
       // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.

@@ -57,6 +57,9 @@ class SceneConverter {
   // Applied on top of every root joint, to its rest local and its animation keys, so that the
   // whole model (skinned or rigid meshes, joints, clips) moves into skelview's frame.
   void SetFrameCorrection(const FrameCorrection& correction) { frame_ = correction; }
+  // Name each mesh after its node (made unique with .001... when a node has several) instead of
+  // Assimp's mesh name, which for FBX and Collada is the geometry's (Mesh_0, Cylinder-mesh).
+  void NameMeshesByNode() { name_meshes_by_node_ = true; }
 
  private:
   bool WalkNodes(std::string* error);
@@ -106,6 +109,7 @@ class SceneConverter {
   ModelFiles* files_;
   gltf::Contents* native_ = nullptr;
   FrameCorrection frame_;
+  bool name_meshes_by_node_ = false;
   std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;

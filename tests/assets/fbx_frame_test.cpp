@@ -1,7 +1,9 @@
 // FBX units and axes (GlobalSettings applied as Blender's importer applies them, --raw-units
-// keeping the file's frame) and the small node transforms Assimp's FBX converter drops.
+// keeping the file's frame), the small node transforms Assimp's FBX converter drops, and names
+// (meshes after their nodes, joint names unique).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <glm/glm.hpp>
 #include <string>
@@ -216,6 +218,40 @@ TEST(FbxTinyTransforms, MalformedBinaryRecordsAreRefused) {
   std::vector<FbxModelTransform> models;
   EXPECT_FALSE(ReadFbxModelTransforms(file, &models, &reason));
   EXPECT_NE(reason.find("outside"), std::string::npos) << reason;
+}
+
+TEST(FbxNames, RepeatedJointNamesGetBlenderSuffixesAndMeshesTheirNodesName) {
+  // Three Models: "Twin" (a Null), "Twin" (the mesh, geometry "Mesh_0") and "Twin.001".
+  const std::string path = testpaths::TempDir() + "/twins.fbx";
+  {
+    std::ofstream out(path);
+    out << "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n"
+           "Objects:  {\n\tGeometry: 1000, \"Geometry::Mesh_0\", \"Mesh\" {\n"
+           "\t\tVertices: *9 {\n\t\t\ta: 0,0,0,1,0,0,0,1,0\n\t\t}\n"
+           "\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t}\n"
+           "\tModel: 2000, \"Model::Twin\", \"Null\" {\n\t}\n"
+           "\tModel: 3000, \"Model::Twin\", \"Mesh\" {\n\t}\n"
+           "\tModel: 4000, \"Model::Twin.001\", \"Null\" {\n\t}\n}\n"
+           "Connections:  {\n\tC: \"OO\",2000,0\n\tC: \"OO\",3000,0\n\tC: \"OO\",4000,0\n"
+           "\tC: \"OO\",1000,3000\n}\n";
+  }
+  const LoadResult r = LoadModel(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  const ik::Skeleton& skeleton = r.model->skeleton;
+  std::vector<std::string> names = skeleton.names();
+  std::sort(names.begin(), names.end());
+  EXPECT_TRUE(std::adjacent_find(names.begin(), names.end()) == names.end());
+  // The second "Twin" skips "Twin.001", which the file has.
+  ASSERT_GE(skeleton.Find("Twin.002"), 0);
+  EXPECT_GE(skeleton.Find("Twin.001"), 0);
+  ASSERT_EQ(r.model->meshes.size(), 1u);
+  EXPECT_EQ(r.model->meshes[0].name, skeleton.name(r.model->meshes[0].node));
+  EXPECT_EQ(r.model->meshes[0].name.rfind("Twin", 0), 0u) << r.model->meshes[0].name;
+  bool warned = false;
+  for (const std::string& w : r.warnings) {
+    warned = warned || w.find("renamed to keep joint names unique") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
 }
 
 }  // namespace
