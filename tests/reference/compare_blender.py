@@ -82,8 +82,9 @@ def compare(skelview, entry, extra, animated):
     size = size_of(samples[0]["positions"])
     # Vertex correspondence from the first sample: each skelview vertex with the Blender vertices
     # at (nearly) its place; at every time the nearest of those counts (coincident vertices may
-    # move apart).
-    first_ours, _ = skelview_pose(skelview, entry["path"], samples[0]["time"], animated, extra)
+    # move apart). Made in skelview's default frame, so that --raw-units (which only moves the
+    # root) measures the same vertices.
+    first_ours, _ = skelview_pose(skelview, entry["path"], samples[0]["time"], animated, [])
     ref0 = samples[0]["positions"]
     grid = Grid(ref0, size * 0.02)
     match_radius = size * 1e-5
