@@ -3,6 +3,7 @@
 #include "assets/importer.h"
 
 #include <assimp/MemoryIOWrapper.h>
+#include <assimp/commonMetaData.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -19,12 +20,14 @@
 #include <utility>
 
 #include "assets/internal/declared_counts.h"
+#include "assets/internal/fbx_properties.h"
 #include "assets/internal/gltf_reader.h"
 #include "assets/internal/import_clips.h"
 #include "assets/internal/load_progress.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/model_files.h"
 #include "assets/internal/scene_converter.h"
+#include "assets/internal/scene_frame.h"
 
 namespace assets {
 namespace {
@@ -259,8 +262,8 @@ std::string AssimpFailure(const std::string& assimp_error,
 // Reads the file with Assimp (through GuardedIOSystem, serving the reader's repaired bytes when
 // it made them) into *importer; null with the reason in *reason when Assimp fails or the load is
 // cancelled. Sets *importer to the importer that holds the scene.
-const aiScene* ReadWithAssimp(const std::string& path, LoadProgress* progress, ModelFiles* files,
-                              const std::vector<uint8_t>* patched,
+const aiScene* ReadWithAssimp(const std::string& path, bool raw_units, LoadProgress* progress,
+                              ModelFiles* files, const std::vector<uint8_t>* patched,
                               std::unique_ptr<Assimp::Importer>* importer_out,
                               std::vector<std::string>* refusals, std::string* reason) {
   // One configured importer per attempt: Assimp's readers keep state between reads.
@@ -272,6 +275,10 @@ const aiScene* ReadWithAssimp(const std::string& path, LoadProgress* progress, M
     importer->SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     // A file with bones but no mesh must load as a bare skeleton, not with a generated mesh.
     importer->SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+    // Units and axes: FBX's are applied by the converter (FbxFrameCorrection), Collada's by
+    // Assimp unless the file's raw frame is wanted.
+    importer->SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, raw_units);
+    importer->SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, true);
     importer->SetIOHandler(new GuardedIOSystem(files, patched, refusals));
     return importer;
   };
@@ -312,8 +319,26 @@ const aiScene* ReadWithAssimp(const std::string& path, LoadProgress* progress, M
   return scene;
 }
 
-LoadResult LoadModelUnchecked(const std::string& path, LoadProgress* progress, ModelFiles* files,
-                              bool native_meshes) {
+// Whether Assimp read `scene` with the reader whose name contains `reader` ("FBX", "Collada"):
+// its metadata names the format.
+bool ReadBy(const aiScene& scene, const char* reader) {
+  aiString format;
+  return scene.mMetaData && scene.mMetaData->Get(AI_METADATA_SOURCE_FORMAT, format) &&
+         std::strstr(format.C_Str(), reader) != nullptr;
+}
+
+// Puts back the small node translations and scalings Assimp's FBX converter drops, read from the
+// file itself (RestoreDroppedFbxTransforms); a file our reader cannot walk keeps Assimp's nodes.
+void RestoreFbxTransforms(ModelFiles* files, aiScene* scene) {
+  InputFile file;
+  std::string reason;
+  if (files->OpenModel(&file, &reason) != FileStatus::kOk) return;
+  std::vector<FbxModelTransform> models;
+  if (ReadFbxModelTransforms(file, &models, &reason)) RestoreDroppedFbxTransforms(models, scene);
+}
+
+LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgress* progress,
+                              ModelFiles* files, bool native_meshes) {
   // Stages and their share of the progress bar, roughly by their time on large files.
   progress->Stage(0.0f, 0.05f);
   // Only glTF is read whole here (for the reader); for other formats the header checks need the
@@ -342,8 +367,8 @@ LoadResult LoadModelUnchecked(const std::string& path, LoadProgress* progress, M
   // What Assimp was refused (side files outside the folder, FIFOs...), for the user.
   std::vector<std::string> refusals;
   std::unique_ptr<Assimp::Importer> importer;
-  const aiScene* scene =
-      ReadWithAssimp(path, progress, files, &contents.patched, &importer, &refusals, &reason);
+  const aiScene* scene = ReadWithAssimp(path, raw_units, progress, files, &contents.patched,
+                                        &importer, &refusals, &reason);
   if (!scene) return Fail(path, reason);
   Model model;
   model.source = path;
@@ -355,10 +380,16 @@ LoadResult LoadModelUnchecked(const std::string& path, LoadProgress* progress, M
   SceneConverter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true,
                            progress, files);
   if (contents.native_meshes) converter.UseNativeMeshes(&contents);
+  const bool fbx = !is_gltf && ReadBy(*scene, "FBX");
+  if (fbx) {
+    RestoreFbxTransforms(files, const_cast<aiScene*>(scene));
+    if (!raw_units) converter.SetFrameCorrection(FbxFrameCorrection(*scene));
+  }
+  if (fbx || (!is_gltf && ReadBy(*scene, "Collada"))) converter.NameMeshesByNode();
   if (!converter.Run(&model, &reason)) {
     if (contents.native_meshes && reason == SceneConverter::kMisaligned) {
       // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
-      return LoadModelUnchecked(path, progress, files, /*native_meshes=*/false);
+      return LoadModelUnchecked(path, raw_units, progress, files, /*native_meshes=*/false);
     }
     return Fail(path, reason);
   }
@@ -396,7 +427,7 @@ LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
     LoadProgress progress(options);
     ModelFiles files(path, options.allow_outside_files);
-    return LoadModelUnchecked(path, &progress, &files, /*native_meshes=*/true);
+    return LoadModelUnchecked(path, options.raw_units, &progress, &files, /*native_meshes=*/true);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {

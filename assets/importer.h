@@ -38,6 +38,13 @@ struct LoadOptions {
   // resolved, they name a regular file inside the model's folder. True lifts the folder rule
   // (the command line's --allow-outside-files); non-regular files are refused either way.
   bool allow_outside_files = false;
+  // Keep the file's own units and axes (the command line's --raw-units). By default an FBX file
+  // is moved into skelview's frame (metres, +Y up, facing +Z) from its GlobalSettings
+  // (UnitScaleFactor, UpAxis, FrontAxis, CoordAxis), landing where Blender's FBX importer puts it
+  // (see the frame of glTF below); Collada's <unit> and <up_axis> are applied by Assimp. With
+  // raw_units the FBX is left as Assimp reads it and Collada's <up_axis> is ignored (Assimp
+  // 5.2.5 always applies <unit meter>).
+  bool raw_units = false;
 };
 
 // Limits on what a file may make skelview allocate, checked against the counts a file declares

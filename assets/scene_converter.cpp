@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -30,6 +31,31 @@ bool VectorWithinLimits(const aiVector3D& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
          std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
          std::abs(v.z) <= kMaxCoordinate;
+}
+
+// Renames repeats Blender's way: the second NAME becomes NAME.001, the next NAME.002, each the
+// first such name no other entry has (as given or as renamed). Returns how many were renamed; the
+// first is described in *example ("'A' is now 'A.001'").
+size_t MakeNamesUnique(const std::vector<std::string*>& names, std::string* example) {
+  std::set<std::string> taken;
+  for (const std::string* n : names) taken.insert(*n);
+  std::set<std::string> seen;
+  size_t renamed = 0;
+  for (std::string* n : names) {
+    if (seen.insert(*n).second) continue;
+    std::string candidate;
+    for (int k = 1;; ++k) {
+      char suffix[16];
+      std::snprintf(suffix, sizeof(suffix), ".%03d", k);
+      candidate = *n + suffix;
+      if (!taken.count(candidate)) break;
+    }
+    if (renamed++ == 0) *example = Quoted(*n) + " is now " + Quoted(candidate);
+    taken.insert(candidate);
+    seen.insert(candidate);
+    *n = candidate;
+  }
+  return renamed;
 }
 
 }  // namespace
@@ -101,6 +127,7 @@ bool SceneConverter::WalkNodes(std::string* error) {
       exact = diff <= 1e-4f * scale;
     }
     if (!exact) ++approximated;
+    if (item.parent < 0) desc.rest = frame_.Apply(desc.rest);
     const glm::mat4 model =
         item.parent < 0 ? desc.rest.ToMatrix() : rest_models_[item.parent] * desc.rest.ToMatrix();
     if (!WithinLimits(model)) {
@@ -118,6 +145,15 @@ bool SceneConverter::WalkNodes(std::string* error) {
         if (node->mChildren[c]) stack.push_back({node->mChildren[c], index});
       }
     }
+  }
+  // Joint names must be unique (--ik NAME, the pose JSON); names_ keeps the file's, which bones
+  // and animations bind by.
+  std::vector<std::string*> joint_names;
+  for (ik::JointDesc& d : descs_) joint_names.push_back(&d.name);
+  std::string example;
+  if (const size_t renamed = MakeNamesUnique(joint_names, &example)) {
+    warnings_.push_back(Plural(renamed, "joint was", "joints were") +
+                        " renamed to keep joint names unique (e.g. " + example + ")");
   }
   if (approximated > 0) {
     warnings_.push_back(Plural(approximated, "node transform", "node transforms") +
@@ -138,7 +174,8 @@ bool SceneConverter::ConvertMesh(const aiMesh* source, int node, bool count_repa
   const size_t n = source->mNumVertices;
   if (!CountInstance(n, source->mNumFaces, error)) return false;
   Mesh mesh;
-  mesh.name = name;
+  // The object's name, which users see in their tool, rather than its geometry's (FBX: Mesh_0).
+  mesh.name = name_meshes_by_node_ ? descs_[static_cast<size_t>(node)].name : name;
   mesh.node = node;
   mesh.positions.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -347,6 +384,11 @@ void SceneConverter::ConvertAnimations() {
       };
       copy_vectors(channel->mPositionKeys, channel->mNumPositionKeys, &anim.translation);
       copy_vectors(channel->mScalingKeys, channel->mNumScalingKeys, &anim.scale);
+      const bool root = descs_[static_cast<size_t>(anim.joint)].parent < 0;
+      if (root) {
+        for (glm::vec3& t : anim.translation.values) t = frame_.ApplyToTranslation(t);
+        for (glm::vec3& s : anim.scale.values) s = frame_.ApplyToScale(s);
+      }
       anim.rotation.interpolation = Interpolation::kLinear;
       for (unsigned k = 0; channel->mRotationKeys && k < channel->mNumRotationKeys; ++k) {
         const aiQuatKey& key = channel->mRotationKeys[k];
@@ -360,7 +402,8 @@ void SceneConverter::ConvertAnimations() {
           continue;
         }
         anim.rotation.times.push_back(static_cast<float>(t));
-        anim.rotation.values.push_back(q / len);
+        anim.rotation.values.push_back(root ? glm::normalize(frame_.ApplyToRotation(q / len))
+                                            : q / len);
       }
       for (const std::vector<float>* times :
            {&anim.translation.times, &anim.rotation.times, &anim.scale.times}) {
@@ -472,6 +515,13 @@ bool SceneConverter::Finish(Model* model, std::string* error) {
     return false;
   }
   model->skeleton = std::move(*skeleton);
+  if (name_meshes_by_node_) {
+    // A node with several materials has one mesh per material: keep their names apart.
+    std::vector<std::string*> mesh_names;
+    for (Mesh& mesh : model->meshes) mesh_names.push_back(&mesh.name);
+    std::string example;
+    MakeNamesUnique(mesh_names, &example);
+  }
 
   if (!ambiguous_names_.empty()) {
     warnings_.push_back(Plural(ambiguous_names_.size(), "node name is", "node names are") +

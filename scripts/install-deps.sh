@@ -11,6 +11,8 @@ packages=(
   libgl1-mesa-dri libegl-mesa0 libegl1 libgl-dev
   xvfb xdotool imagemagick x11-utils python3 libxdamage1
   assimp-testmodels
+  # Tests: the independent reference for FBX and Collada (tests/reference/, headless Blender).
+  blender python3-numpy
 )
 # Node.js runs the Khronos glTF Validator in the tests (a Node.js from elsewhere, with its own npm,
 # does as well).

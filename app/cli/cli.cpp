@@ -21,6 +21,9 @@ namespace {
 constexpr char kAllowOutsideFilesHelp[] =
     "Let the model read buffers and images outside its own folder (by default only files inside "
     "the model's folder are read)";
+constexpr char kRawUnitsHelp[] =
+    "Keep the file's own units and axes (by default FBX is scaled to metres and turned to +Y up "
+    "as Blender imports it, and Collada's up axis is applied)";
 
 // A command's options that are checked after parsing.
 struct RawOptions {
@@ -85,6 +88,7 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
                       "How the body helps (full-body IK): [hips=W][,tilt=W][,spine=W]"
                       "[,turn=DEG][,iterations=N]");
   command->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
+  command->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
 }
 
 bool CheckModelName(const CLI::Option* model, const std::string& path, std::string* error) {
@@ -119,7 +123,7 @@ struct Commands {
 
   CLI::App* info = nullptr;
   std::string info_model;
-  bool info_json = false, info_outside = false;
+  bool info_json = false, info_outside = false, info_raw_units = false;
   CLI::Option* info_model_option = nullptr;
 
   CLI::App* render = nullptr;
@@ -151,6 +155,7 @@ struct Commands {
   CLI::App* worker = nullptr;
   std::string worker_path;
   bool worker_outside = false;
+  bool worker_raw_units = false;
 };
 
 void AddViewer(CLI::App* cli, Commands* c) {
@@ -180,6 +185,7 @@ void AddInfo(CLI::App* cli, Commands* c) {
   c->info_model_option = AddModel(c->info, &c->info_model);
   c->info->add_flag("--json", c->info_json, "Print JSON");
   c->info->add_flag("--allow-outside-files", c->info_outside, kAllowOutsideFilesHelp);
+  c->info->add_flag("--raw-units", c->info_raw_units, kRawUnitsHelp);
 }
 
 void AddRenderPoseExport(CLI::App* cli, Commands* c) {
@@ -229,11 +235,13 @@ void AddBenchAndWorker(CLI::App* cli, Commands* c) {
   bench->add_flag("!--no-draw", c->bench_args.draw, "Only update, do not draw");
   bench->add_flag("--allow-outside-files", c->bench_args.allow_outside_files,
                   kAllowOutsideFilesHelp);
+  bench->add_flag("--raw-units", c->bench_args.raw_units, kRawUnitsHelp);
 
   // The import worker (app/import_process.h): not for users, so not listed in --help.
   c->worker = cli->add_subcommand("import-worker", "");
   c->worker->group("");
   c->worker->add_flag("--allow-outside-files", c->worker_outside);
+  c->worker->add_flag("--raw-units", c->worker_raw_units);
   c->worker->add_option("file", c->worker_path)->required();
 }
 
@@ -290,10 +298,12 @@ bool FinishViewerArgs(Commands* c, std::string* error) {
 
 // Runs the parsed command; a bad argument leaves `error` set and returns nullopt.
 std::optional<int> RunParsed(Commands* c, std::string* error) {
-  if (c->worker->parsed()) return RunImportWorker(c->worker_path, c->worker_outside);
+  if (c->worker->parsed()) {
+    return RunImportWorker(c->worker_path, c->worker_outside, c->worker_raw_units);
+  }
   if (c->info->parsed()) {
     if (!CheckModelName(c->info_model_option, c->info_model, error)) return std::nullopt;
-    return RunInfo(c->info_model, c->info_json, c->info_outside);
+    return RunInfo(c->info_model, c->info_json, c->info_outside, c->info_raw_units);
   }
   if (c->render->parsed()) {
     if (!FinishPoseArgs(c->render_raw, &c->render_args, error)) return std::nullopt;

@@ -94,7 +94,8 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
   ConstraintRequests* requests = &prepared->requests;
   PoseState* state = &prepared->state;
   std::string error;
-  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, model, &error)) {
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, model,
+                          &error)) {
     return BadInput(error);
   }
   PrintWarnings(*model);
@@ -149,10 +150,10 @@ bool FlushStandardOutput(std::string* error) {
   return false;
 }
 
-int RunInfo(const std::string& model_path, bool json, bool allow_outside_files) {
+int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, bool raw_units) {
   assets::Model model;
   std::string error;
-  if (!LoadModelOrBuiltin(model_path, allow_outside_files, &model, &error)) {
+  if (!LoadModelOrBuiltin(model_path, allow_outside_files, raw_units, &model, &error)) {
     return BadInput(error);
   }
   PrintWarnings(model);
@@ -399,7 +400,8 @@ int RunBench(const BenchArgs& args) {
     return BadInput("-o " + args.out_path + ": " + problem);
   }
   assets::Model model;
-  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, &model, &error)) {
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, &model,
+                          &error)) {
     return BadInput(error);
   }
   if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {

@@ -21,7 +21,7 @@ bool WriteStandardOutput(const std::string& text, std::string* error);
 // written; false with "cannot write to standard output: <reason>" in *error.
 bool FlushStandardOutput(std::string* error);
 
-int RunInfo(const std::string& model_path, bool json, bool allow_outside_files);
+int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, bool raw_units);
 // How `render` looks at the model: `show` a --show list ("" for the default overlays), `view` a
 // ViewPreset name ("" for the default three-quarter view), `ortho` a parallel projection.
 struct RenderLook {
@@ -46,6 +46,7 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = fal
 struct BenchArgs {
   std::string model_path;
   bool allow_outside_files = false;
+  bool raw_units = false;
   int characters = 100;
   int frames = 120;
   int clip = 0;

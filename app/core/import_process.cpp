@@ -210,6 +210,7 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   // The file comes after "--": a name starting with '-' is still a file, never an option.
   std::vector<std::string> args = {exe, "import-worker"};
   if (limits.allow_outside_files) args.push_back("--allow-outside-files");
+  if (limits.raw_units) args.push_back("--raw-units");
   args.insert(args.end(), {"--", path});
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -365,7 +366,7 @@ bool ImportIsolated(const std::string& path, assets::Model* model, std::string* 
   return true;
 }
 
-int RunImportWorker(const std::string& path, bool allow_outside_files) {
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units) {
   // Fault injection for the tests of the isolation itself.
   if (const char* crash = std::getenv("SKELVIEW_TEST_WORKER_CRASH"); crash && *crash == '1') {
     raise(SIGSEGV);
@@ -377,6 +378,7 @@ int RunImportWorker(const std::string& path, bool allow_outside_files) {
   }
   assets::LoadOptions options;
   options.allow_outside_files = allow_outside_files;
+  options.raw_units = raw_units;
   float last = -1.0f;
   options.progress = [&last](float fraction) {
     if (fraction - last < 0.01f && fraction < 1.0f) return;  // at most ~100 lines

@@ -33,6 +33,8 @@ struct ImportLimits {
   // Passed on to the worker's LoadOptions (--allow-outside-files): may the model read buffers
   // and images outside its folder.
   bool allow_outside_files = false;
+  // Passed on to the worker's LoadOptions (--raw-units): keep the file's own units and axes.
+  bool raw_units = false;
 };
 
 // The address-space limit ImportLimits{}.memory_bytes = 0 stands for, for a file of this size.
@@ -91,10 +93,11 @@ class ImportProcess {
 bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
                     const ImportLimits& limits = {});
 
-// The worker side (`skelview import-worker [--allow-outside-files] -- FILE`): loads FILE in this
+// The worker side (`skelview import-worker [--allow-outside-files] [--raw-units] -- FILE`): loads
+// FILE in this
 // process, writes progress lines to stderr and the serialized model to stdout. Returns the exit
 // code (0, or 2 with the error on stderr). SKELVIEW_TEST_WORKER_CRASH=1 makes it crash and
 // SKELVIEW_TEST_WORKER_HANG=1 makes it wait forever before loading (fault injection for tests).
-int RunImportWorker(const std::string& path, bool allow_outside_files);
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units);
 
 }  // namespace app

@@ -64,8 +64,8 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
   return ResolveBodySpecs(model, specs, pins, moves, body, requests, &error);
 }
 
-bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,
-                        std::string* error) {
+bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
+                        assets::Model* model, std::string* error) {
   if (path.empty()) {
     *model = assets::MakeBuiltinCharacter();
     return true;
@@ -76,6 +76,7 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, asset
       inprocess && *inprocess == '1') {
     assets::LoadOptions options;
     options.allow_outside_files = allow_outside_files;
+    options.raw_units = raw_units;
     assets::LoadResult result = assets::LoadModel(path, options);
     if (!result.ok()) {
       *error = result.error;
@@ -86,6 +87,7 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, asset
   }
   ImportLimits limits;
   limits.allow_outside_files = allow_outside_files;
+  limits.raw_units = raw_units;
   return ImportIsolated(path, model, error, limits);
 }
 

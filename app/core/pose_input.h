@@ -24,6 +24,8 @@ struct PoseArgs {
   // --allow-outside-files: the model may read buffers and images outside its folder
   // (assets::LoadOptions::allow_outside_files).
   bool allow_outside_files = false;
+  // --raw-units: keep the file's own units and axes (assets::LoadOptions::raw_units).
+  bool raw_units = false;
   std::optional<int> anim;
   // --anim I+J+…: the clips played together with `anim`, in the order given (empty for one clip).
   std::vector<int> anim_together;
@@ -38,10 +40,11 @@ struct PoseArgs {
 };
 
 // Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or
-// builds the built-in character for "". `allow_outside_files` is --allow-outside-files. On failure
+// builds the built-in character for "". `allow_outside_files` is --allow-outside-files,
+// `raw_units` --raw-units. On failure
 // returns false with the importer's message (which names the file).
-bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, assets::Model* model,
-                        std::string* error);
+bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
+                        assets::Model* model, std::string* error);
 
 // Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move and --body values of
 // `args` against a model; false with a message naming the bad argument.

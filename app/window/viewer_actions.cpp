@@ -97,7 +97,8 @@ void Viewer::CarryOut(const Requests& requests) {
 
 bool Viewer::Open(const std::string& path, std::string* error) {
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, &loaded->model, error)) {
+  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, args_.pose.raw_units,
+                          &loaded->model, error)) {
     return false;
   }
   auto gpu = renderer::GpuModel::Create(loaded->model, error);
@@ -121,6 +122,7 @@ void Viewer::StartOpen(const std::string& path) {
   trace_.Write(LoadStartedEvent(path));
   ImportLimits limits;
   limits.allow_outside_files = args_.pose.allow_outside_files;
+  limits.raw_units = args_.pose.raw_units;
   if (!loading_->Start(path, limits)) PollLoading();
 }
 

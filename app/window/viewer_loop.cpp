@@ -71,8 +71,8 @@ bool Viewer::Init(int* exit_code) {
   // File ▸ Open works, and quitting exits 2 so that scripts see the failure.
   auto loaded = std::make_unique<LoadedModel>();
   std::string load_error;
-  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, &loaded->model,
-                          &load_error)) {
+  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files,
+                          args_.pose.raw_units, &loaded->model, &load_error)) {
     first_load_failed_ = true;
     loaded->model = assets::Model();
     loaded->model.source = kNothingLoaded;

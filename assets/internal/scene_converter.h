@@ -17,6 +17,7 @@
 #include "assets/internal/load_progress.h"
 #include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/model_files.h"
+#include "assets/internal/scene_frame.h"
 #include "assets/model.h"
 #include "ik/skeleton.h"
 
@@ -53,6 +54,12 @@ class SceneConverter {
   // native meshes cannot be placed (the caller then loads through Assimp's meshes).
   static constexpr const char* kMisaligned = "internal: glTF nodes do not match Assimp's";
   const std::vector<std::string>& joint_names() const { return names_; }
+  // Applied on top of every root joint, to its rest local and its animation keys, so that the
+  // whole model (skinned or rigid meshes, joints, clips) moves into skelview's frame.
+  void SetFrameCorrection(const FrameCorrection& correction) { frame_ = correction; }
+  // Name each mesh after its node (made unique with .001... when a node has several) instead of
+  // Assimp's mesh name, which for FBX and Collada is the geometry's (Mesh_0, Cylinder-mesh).
+  void NameMeshesByNode() { name_meshes_by_node_ = true; }
 
  private:
   bool WalkNodes(std::string* error);
@@ -101,6 +108,8 @@ class SceneConverter {
   LoadProgress* progress_;
   ModelFiles* files_;
   gltf::Contents* native_ = nullptr;
+  FrameCorrection frame_;
+  bool name_meshes_by_node_ = false;
   std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;
