@@ -125,6 +125,20 @@ TEST(CliMorph, MorphOverridesTargetsByNameOrIndex) {
   EXPECT_NEAR(v1[1], 0.0, 1e-6);
 }
 
+TEST(CliMorph, ExportWritesTheMorphedWeightsAsDefaults) {
+  const std::string path = MorphTriangle();
+  const std::string out = testpaths::TempDir() + "/morph_export.glb";
+  const testproc::Result r =
+      testproc::Skelview({"export", path, "-o", out, "--morph", "face:Up=0.5"}, 60.0);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.err;
+  const json info = RunJson({"info", "--json", out});
+  const json& targets = info["meshes"][0]["morph_targets"];
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_EQ(targets[0]["name"], "Up");
+  EXPECT_NEAR(targets[0]["default_weight"].get<double>(), 0.5, 1e-6);
+  EXPECT_NEAR(targets[1]["default_weight"].get<double>(), 0.28, 1e-6);
+}
+
 TEST(CliMorph, BadMeshOrTargetIsBadInputNamingTheArgument) {
   const std::string path = MorphTriangle();
   ExpectBadInput({"pose", path, "--morph", "nose:Up=1"},
