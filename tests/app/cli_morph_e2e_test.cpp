@@ -2,7 +2,10 @@
 // with two named targets and default weights, run through the built binary.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -137,6 +140,63 @@ TEST(CliMorph, ExportWritesTheMorphedWeightsAsDefaults) {
   EXPECT_EQ(targets[0]["name"], "Up");
   EXPECT_NEAR(targets[0]["default_weight"].get<double>(), 0.5, 1e-6);
   EXPECT_NEAR(targets[1]["default_weight"].get<double>(), 0.28, 1e-6);
+}
+
+// Blender (Debian's `blender`, run headless) when it is on the PATH, else "".
+std::string FindBlender() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t colon = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, colon - start) + "/blender";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = colon + 1;
+  }
+  return "";
+}
+
+// Largest extent of mesh 0's posed vertices over the three axes.
+double Extent(const json& doc) {
+  double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
+  for (const json& p : doc["meshes"][0]["positions"]) {
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], p[a].get<double>());
+      hi[a] = std::max(hi[a], p[a].get<double>());
+    }
+  }
+  return std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+}
+
+TEST(CliMorph, FbxShapeKeysFromBlenderLoadAsTargets) {
+  const std::string blender = FindBlender();
+  if (blender.empty())
+    GTEST_SKIP() << "blender is not installed; cannot make an FBX with shape keys";
+  const std::string script = testpaths::TempDir() + "/shape_keys.py";
+  const std::string fbx = testpaths::TempDir() + "/shape_keys.fbx";
+  // A unit cube with a shape key "Tall" that triples its height, exported by Blender's FBX add-on
+  // (which needs numpy.bool with Debian's NumPy 1.24).
+  std::ofstream(script) << "import numpy\n"
+                           "if not hasattr(numpy, 'bool'): numpy.bool = bool\n"
+                           "import bpy, sys\n"
+                           "bpy.ops.wm.read_factory_settings(use_empty=True)\n"
+                           "bpy.ops.mesh.primitive_cube_add(size=1)\n"
+                           "ob = bpy.context.active_object\n"
+                           "ob.shape_key_add(name='Basis')\n"
+                           "k = ob.shape_key_add(name='Tall')\n"
+                           "for v in k.data: v.co.z *= 3.0\n"
+                           "k.value = 0.4\n"
+                           "bpy.ops.export_scene.fbx(filepath=sys.argv[-1], bake_anim=False)\n";
+  const testproc::Result made =
+      testproc::Run({blender, "-b", "--factory-startup", "--python", script, "--", fbx}, 300.0);
+  ASSERT_TRUE(made.exited && made.exit_code == 0) << made.err;
+  const json info = RunJson({"info", "--json", fbx});
+  const json& targets = info["meshes"][0]["morph_targets"];
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0]["name"], "Tall");
+  const double rest = Extent(RunJson({"pose", fbx, "--vertices"}));
+  const std::string mesh = info["meshes"][0]["name"];
+  const double tall = Extent(RunJson({"pose", fbx, "--vertices", "--morph", mesh + ":Tall=1"}));
+  EXPECT_NEAR(tall / rest, 3.0, 1e-4);
 }
 
 TEST(CliMorph, BadMeshOrTargetIsBadInputNamingTheArgument) {
