@@ -96,6 +96,10 @@ float StatusLineHeight();
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
 void DrawDisplayPanel(DisplaySettings* display, Requests* out);
 void DrawAnimationPanel(const assets::Model& model, Playback* playback);
+// Blend shapes (only for a model with morph targets): per mesh a slider per target showing its
+// weight this frame (keyed weights as they play); moving one sets it by hand (undoable), "clear"
+// gives the clip's back.
+void DrawBlendShapesPanel(const FrameInput& in, EditState* edit, Requests* out);
 // IK chains: per chain enable, status and options (by kind), weight keys at `clip_time`, reset,
 // remove; adding chains at the selected joint; reset all targets, reset pose.
 void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,
