@@ -399,6 +399,16 @@ Clip CombineClips(const Model& model, const std::vector<int>& clip_indices) {
       if (!a.rotation.empty()) into.rotation = a.rotation;
       if (!a.scale.empty()) into.scale = a.scale;
     }
+    for (const MorphAnimation& a : clip.morph_channels) {
+      auto same_mesh = [&a](const MorphAnimation& b) { return b.mesh == a.mesh; };
+      auto found =
+          std::find_if(combined.morph_channels.begin(), combined.morph_channels.end(), same_mesh);
+      if (found == combined.morph_channels.end()) {
+        combined.morph_channels.push_back(a);
+      } else {
+        *found = a;  // a later clip wins, as for joints
+      }
+    }
   }
   PrepareClip(&combined);
   return combined;

@@ -1,5 +1,6 @@
 // The export's repair pass: reopens the .glb Assimp wrote and adds what Assimp 5.2.5 gets wrong
-// or drops (skins per mesh, joint weights, exact T/R/S node transforms, the clips as they are).
+// or drops (skins per mesh, joint weights, exact T/R/S node transforms, the clips as they are,
+// morph targets and their weight channels).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -36,8 +37,10 @@ void SetTrs(const ik::Transform& t, Json* node) {
   (*node)["scale"] = {t.scale.x, t.scale.y, t.scale.z};
 }
 
-// The written vertex order is Assimp's; find each written vertex among ours (same position,
-// closest normal) so joints and weights line up even if Assimp merged or reordered vertices.
+}  // namespace
+
+// Found among ours so that joints, weights and morph deltas line up even if Assimp merged or
+// reordered vertices.
 bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
                    std::vector<uint32_t>* ours, std::string* error) {
   const Json& attributes = primitive["attributes"];
@@ -74,6 +77,8 @@ bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
   }
   return true;
 }
+
+namespace {
 
 template <typename T>
 void AddTrack(gltf::Document* doc, const Track<T>& track, int node, const char* path,
@@ -227,7 +232,8 @@ bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>
 }
 
 // Clips: one animation each, keys and interpolation as they are.
-void AddClips(const Model& model, const std::vector<int>& node_of_joint, gltf::Document* doc) {
+void AddClips(const Model& model, const std::vector<int>& node_of_joint,
+              const std::vector<int>& node_of_mesh, gltf::Document* doc) {
   Json& root = doc->root;
   const ik::Skeleton& s = model.skeleton;
   Json animations = Json::array();
@@ -240,6 +246,7 @@ void AddClips(const Model& model, const std::vector<int>& node_of_joint, gltf::D
       AddTrack(doc, a.rotation, node, "rotation", &samplers, &channels);
       AddTrack(doc, a.scale, node, "scale", &samplers, &channels);
     }
+    AddMorphChannels(clip, node_of_mesh, doc, &samplers, &channels);
     if (channels.empty()) continue;
     animations.push_back({{"name", clip.name}, {"samplers", samplers}, {"channels", channels}});
   }
@@ -293,6 +300,8 @@ bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
     mesh_by_name.emplace(gltf::StringMember(meshes[i], "name"), static_cast<int>(i));
   }
   if (!AddSkins(model, plan, node_of_joint, mesh_by_name, &doc, error)) return false;
+  std::vector<int> node_of_mesh;
+  if (!AddMorphTargets(model, plan, mesh_by_name, &doc, &node_of_mesh, error)) return false;
   // The real names of meshes and materials.
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     auto found = mesh_by_name.find(plan.mesh_names[i]);
@@ -307,7 +316,7 @@ bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
     }
   }
 
-  AddClips(model, node_of_joint, &doc);
+  AddClips(model, node_of_joint, node_of_mesh, &doc);
   RemoveUnusedExtensions(&root);
   *out = doc.Serialize();
   return true;

@@ -80,8 +80,17 @@ bool SceneConverter::ConvertNativeMeshes(std::string* error) {
         return false;
       }
       const size_t vertices = primitive.positions.size();
+      const size_t before = model_->meshes.size();
       if (!ConvertPrimitive(&primitive, last_use, first_use, j, skin, error)) {
         return false;
+      }
+      // The node's own weights override its mesh's (glTF).
+      const std::vector<float>* node_weights = static_cast<size_t>(g) < native_->node_weights.size()
+                                                   ? &native_->node_weights[static_cast<size_t>(g)]
+                                                   : nullptr;
+      if (model_->meshes.size() > before && node_weights && !node_weights->empty() &&
+          node_weights->size() == model_->meshes.back().targets.size()) {
+        model_->meshes.back().target_weights = *node_weights;
       }
       done_vertices += vertices;
       progress_->Report(
@@ -149,6 +158,17 @@ bool SceneConverter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool co
                         " has non-finite texture coordinates; dropped them");
   }
   mesh.material = p->material;  // a glTF index for now; ConvertNativeMaterials remaps it
+  take(p->targets, &mesh.targets);
+  mesh.target_weights = p->target_weights;
+  if (count_repairs && p->dropped_targets > 0) {
+    warnings_.push_back("mesh " + Quoted(p->name) + ": " + std::to_string(p->dropped_targets) +
+                        " morph targets have deltas of the wrong count or non-finite values; "
+                        "they move nothing");
+  }
+  if (count_repairs && p->bad_weights) {
+    warnings_.push_back("mesh " + Quoted(p->name) + ": its morph weights are not one finite " +
+                        "number per target; used 0");
+  }
 
   if (!skin || p->joints.empty()) {
     // Rigid: the node itself is the only bone.

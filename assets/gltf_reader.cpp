@@ -542,6 +542,7 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
         const auto skin = IndexMember(node, "skin");
         out->node_meshes.push_back(mesh ? static_cast<int>(*mesh) : -1);
         out->node_skins.push_back(skin ? static_cast<int>(*skin) : -1);
+        out->node_weights.push_back(FiniteNumbers(Member(node, "weights")));
       }
       out->native_meshes = true;
       if (StringMember(*asset, "generator") == "skelview") {

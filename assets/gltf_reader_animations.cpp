@@ -23,8 +23,77 @@ using json = Json;
 struct KeyStats {
   size_t dropped_keys = 0;
   size_t skipped_channels = 0;
-  bool morph_weights = false;
 };
+
+bool ParseInterpolation(const json& sampler, Interpolation* interpolation, std::string* why) {
+  const std::string name =
+      Member(sampler, "interpolation") ? StringMember(sampler, "interpolation") : "LINEAR";
+  if (name == "LINEAR") {
+    *interpolation = Interpolation::kLinear;
+  } else if (name == "STEP") {
+    *interpolation = Interpolation::kStep;
+  } else if (name == "CUBICSPLINE") {
+    *interpolation = Interpolation::kCubicSpline;
+  } else {
+    *why = "unknown interpolation '" + name + "'";
+    return false;
+  }
+  return true;
+}
+
+// Morph targets of the mesh on glTF node `node` (its first primitive's; glTF requires every
+// primitive to have as many), 0 when it has no mesh.
+size_t NodeTargetCount(const Document& d, int64_t node) {
+  const json& nodes = ArrayMember(d.root, "nodes");
+  const auto mesh = IndexMember(nodes[static_cast<size_t>(node)], "mesh");
+  const json& meshes = ArrayMember(d.root, "meshes");
+  if (!mesh || *mesh >= static_cast<int64_t>(meshes.size())) return 0;
+  const json& primitives = ArrayMember(meshes[static_cast<size_t>(*mesh)], "primitives");
+  return primitives.empty() ? 0 : ArrayMember(primitives[0], "targets").size();
+}
+
+// A `weights` channel: SCALAR output of keys · targets values (× 3 for cubic spline). Keys with
+// non-finite or non-increasing times or non-finite values are dropped.
+bool ReadWeightsChannel(Document* d, const json& sampler, size_t targets, MorphAnimation* anim,
+                        KeyStats* stats, std::string* why) {
+  const auto input = IndexMember(sampler, "input");
+  const auto output = IndexMember(sampler, "output");
+  if (!input || !output || targets == 0) {
+    *why = "sampler without input or output, or a node without morph targets";
+    return false;
+  }
+  if (!ParseInterpolation(sampler, &anim->interpolation, why)) return false;
+  AccessorData times, values;
+  if (!d->ReadAccessor(*input, &times, why) || !d->ReadAccessor(*output, &values, why)) {
+    return false;
+  }
+  const size_t per_key = (anim->interpolation == Interpolation::kCubicSpline ? 3 : 1) * targets;
+  if (times.components != 1 || values.components != 1 || values.count != times.count * per_key) {
+    *why = "weights sampler output is not keys x targets";
+    return false;
+  }
+  anim->width = static_cast<int>(targets);
+  for (size_t k = 0; k < times.count; ++k) {
+    const float t = times.values[k];
+    bool ok = std::isfinite(t) && std::abs(t) <= kMaxKeyTime &&
+              (anim->times.empty() || t > anim->times.back());
+    const float* v = &values.values[k * per_key];
+    for (size_t e = 0; ok && e < per_key; ++e) {
+      ok = std::isfinite(v[e]) && std::abs(v[e]) <= kMaxCoordinate;
+    }
+    if (!ok) {
+      ++stats->dropped_keys;
+      continue;
+    }
+    anim->times.push_back(t);
+    anim->values.insert(anim->values.end(), v, v + per_key);
+  }
+  if (anim->times.empty()) {
+    *why = "no usable keys";
+    return false;
+  }
+  return true;
+}
 
 bool ReadChannel(Document* d, const json& sampler, const std::string& path, JointAnimation* anim,
                  KeyStats* stats, std::string* why) {
@@ -34,19 +103,8 @@ bool ReadChannel(Document* d, const json& sampler, const std::string& path, Join
     *why = "sampler without input or output";
     return false;
   }
-  const std::string interpolation_name =
-      Member(sampler, "interpolation") ? StringMember(sampler, "interpolation") : "LINEAR";
   Interpolation interpolation;
-  if (interpolation_name == "LINEAR")
-    interpolation = Interpolation::kLinear;
-  else if (interpolation_name == "STEP")
-    interpolation = Interpolation::kStep;
-  else if (interpolation_name == "CUBICSPLINE")
-    interpolation = Interpolation::kCubicSpline;
-  else {
-    *why = "unknown interpolation '" + interpolation_name + "'";
-    return false;
-  }
+  if (!ParseInterpolation(sampler, &interpolation, why)) return false;
   AccessorData times, values;
   if (!d->ReadAccessor(*input, &times, why) || !d->ReadAccessor(*output, &values, why)) {
     return false;
@@ -161,15 +219,26 @@ bool ReadAnimations(Document* d, Contents* out) {
     clip.name = StringMember(animation, "name");
     const json& samplers = ArrayMember(animation, "samplers");
     std::map<int64_t, size_t> channel_of_node;
+    std::set<int64_t> weighted_nodes;
     for (const json& channel : ArrayMember(animation, "channels")) {
       const json* target = Member(channel, "target");
       const auto sampler_index = IndexMember(channel, "sampler");
       const auto node = target ? IndexMember(*target, "node") : std::nullopt;
       const std::string path = target ? StringMember(*target, "path") : std::string();
       if (path == "weights") {
-        stats.morph_weights = true;
-        // Its keys still count towards the clip's length, as they do in three.js and Blender.
+        // Its keys count towards the clip's length even when unusable, as in three.js and Blender.
         WidenToSamplerTimes(d, samplers, sampler_index, &clip.duration);
+        MorphAnimation anim;
+        std::string why;
+        if (!sampler_index || *sampler_index >= static_cast<int64_t>(samplers.size()) || !node ||
+            *node >= static_cast<int64_t>(node_count) || !weighted_nodes.insert(*node).second ||
+            !ReadWeightsChannel(d, samplers[static_cast<size_t>(*sampler_index)],
+                                NodeTargetCount(*d, *node), &anim, &stats, &why)) {
+          ++stats.skipped_channels;
+          continue;
+        }
+        anim.mesh = static_cast<int>(*node);  // a glTF node until ApplyGltfClips maps it
+        clip.morph_channels.push_back(std::move(anim));
         continue;
       }
       if (!sampler_index || *sampler_index >= static_cast<int64_t>(samplers.size()) || !node ||
@@ -218,9 +287,6 @@ bool ReadAnimations(Document* d, Contents* out) {
   if (stats.skipped_channels > 0) {
     warnings->push_back("skipped " + std::to_string(stats.skipped_channels) +
                         " invalid or duplicate animation channels");
-  }
-  if (stats.morph_weights) {
-    warnings->push_back("morph-target weight animations are not supported and were ignored");
   }
   return true;
 }

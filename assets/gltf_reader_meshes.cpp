@@ -90,6 +90,47 @@ bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::st
   return true;
 }
 
+// A VEC3 delta accessor of a morph target, one element per vertex with finite deltas within
+// kMaxCoordinate; false (and *out empty) otherwise.
+bool ReadDeltas(Document* d, int64_t index, size_t count, std::vector<glm::vec3>* out) {
+  size_t n = 0;
+  int components = 0;
+  std::string ignored;
+  out->clear();
+  if (!d->AccessorShape(index, &n, &components) || n != count || components != 3) return false;
+  out->resize(count);
+  const bool ok = d->ReadAccessorInto(index, 3, count, &(*out)[0][0], &ignored) &&
+                  std::all_of(out->begin(), out->end(), [](const glm::vec3& v) {
+                    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
+                           std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
+                           std::abs(v.z) <= kMaxCoordinate;
+                  });
+  if (!ok) out->clear();
+  return ok;
+}
+
+// The primitive's morph targets (POSITION and NORMAL deltas; skelview keeps no tangents, so
+// TANGENT deltas have nothing to move). A bad target keeps its slot without deltas.
+void ReadTargets(Document* d, const json& primitive, Primitive* out) {
+  const size_t n = out->positions.size();
+  for (const json& target : ArrayMember(primitive, "targets")) {
+    MorphTarget morph;
+    bool ok = target.is_object();
+    for (const char* key : {"POSITION", "NORMAL"}) {
+      const auto index = ok ? IndexMember(target, key) : std::nullopt;
+      if (!index) continue;
+      std::vector<glm::vec3>* deltas =
+          std::strcmp(key, "POSITION") == 0 ? &morph.positions : &morph.normals;
+      ok = ReadDeltas(d, *index, n, deltas);
+    }
+    if (!ok) {
+      morph = MorphTarget();
+      ++out->dropped_targets;
+    }
+    out->targets.push_back(std::move(morph));
+  }
+}
+
 bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primitive* out,
                      std::string* error) {
   const int64_t mode = IntMember(primitive, "mode", 4);
@@ -113,6 +154,7 @@ bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primi
       !ReadInfluences(d, *attributes, out, error)) {
     return false;
   }
+  ReadTargets(d, primitive, out);
   std::vector<uint32_t> corners;
   if (const auto indices = IndexMember(primitive, "indices")) {
     if (!d->ReadIndices(*indices, &corners, error)) return false;
@@ -157,7 +199,35 @@ bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primi
   return true;
 }
 
+// Names from extras.targetNames and default weights from `weights` for a mesh's primitives.
+void NameAndWeighTargets(const json& mesh, std::vector<Primitive>* primitives) {
+  const json* extras = Member(mesh, "extras");
+  const json* names = extras && extras->is_object() ? Member(*extras, "targetNames") : nullptr;
+  const std::vector<float> weights = FiniteNumbers(Member(mesh, "weights"));
+  const bool has_weights = Member(mesh, "weights") != nullptr;
+  for (Primitive& p : *primitives) {
+    const size_t count = p.targets.size();
+    if (count == 0) continue;
+    for (size_t t = 0; names && names->is_array() && t < std::min(count, names->size()); ++t) {
+      if ((*names)[t].is_string()) p.targets[t].name = (*names)[t].get<std::string>();
+    }
+    p.bad_weights = has_weights && weights.size() != count;
+    p.target_weights = weights.size() == count ? weights : std::vector<float>(count, 0.0f);
+  }
+}
+
 }  // namespace
+
+std::vector<float> FiniteNumbers(const json* array) {
+  std::vector<float> numbers;
+  if (!array || !array->is_array()) return numbers;
+  for (const json& v : *array) {
+    const double x = v.is_number() ? v.get<double>() : std::nan("");
+    if (!std::isfinite(x) || std::abs(x) > 1e30) return {};
+    numbers.push_back(static_cast<float>(x));
+  }
+  return numbers;
+}
 
 bool ReadMeshes(Document* d, Contents* out, std::string* error) {
   const json& meshes = ArrayMember(d->root, "meshes");
@@ -176,6 +246,7 @@ bool ReadMeshes(Document* d, Contents* out, std::string* error) {
         return false;
       }
     }
+    NameAndWeighTargets(meshes[m], &out->meshes[m]);
   }
   return true;
 }

@@ -51,6 +51,21 @@ void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
         clip.channels.push_back(std::move(copy));
       }
     }
+    // A node's weights animate every mesh (primitive) it carries that has that many targets.
+    for (const MorphAnimation& a : source.morph_channels) {
+      auto range = joints_of_node.equal_range(a.mesh);
+      for (auto it = range.first; it != range.second; ++it) {
+        for (size_t m = 0; m < model->meshes.size(); ++m) {
+          const Mesh& mesh = model->meshes[m];
+          if (mesh.node != it->second || mesh.targets.size() != static_cast<size_t>(a.width)) {
+            continue;
+          }
+          MorphAnimation copy = a;
+          copy.mesh = static_cast<int>(m);
+          clip.morph_channels.push_back(std::move(copy));
+        }
+      }
+    }
     clips.push_back(std::move(clip));
   }
   model->clips = std::move(clips);
@@ -58,15 +73,17 @@ void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
 
 void FinishClips(Model* model, std::vector<std::string>* warnings) {
   // One clip per file animation, in file order, so that clip numbers match what three.js,
-  // Blender and the file itself list (--anim I); clips that move no joint (e.g. morph weights
-  // only) stay, playing as the rest pose, rather than shifting the numbers after them.
+  // Blender and the file itself list (--anim I); clips that move nothing stay, playing as the rest
+  // pose, rather than shifting the numbers after them.
   std::vector<Clip>& clips = model->clips;
   size_t still = 0;
-  for (const Clip& clip : clips) still += clip.channels.empty() ? 1 : 0;
+  for (const Clip& clip : clips) {
+    still += clip.channels.empty() && clip.morph_channels.empty() ? 1 : 0;
+  }
   if (still > 0) {
     warnings->push_back(Plural(still, "animation", "animations") +
                         (still == 1 ? " moves" : " move") +
-                        " no joint (e.g. morph weights only) and plays as the rest pose");
+                        " no joint and no morph weight, and plays as the rest pose");
   }
   for (size_t i = 0; i < clips.size(); ++i) {
     if (clips[i].name.empty()) {

@@ -158,6 +158,28 @@ void CountWeightRepairs(const Mesh& mesh, const std::vector<uint8_t>& flags,
   }
 }
 
+namespace {
+
+// Morph deltas take part in welding: two vertices merge only when every target moves them alike.
+bool SameDeltas(const std::vector<MorphTarget>& targets, size_t a, size_t b) {
+  for (const MorphTarget& t : targets) {
+    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+      if (!d->empty() && std::memcmp(&(*d)[a], &(*d)[b], sizeof(glm::vec3)) != 0) return false;
+    }
+  }
+  return true;
+}
+
+void MoveDeltas(std::vector<MorphTarget>* targets, size_t from, size_t to) {
+  for (MorphTarget& t : *targets) {
+    for (std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+      if (!d->empty()) (*d)[to] = (*d)[from];
+    }
+  }
+}
+
+}  // namespace
+
 void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<uint8_t>* counts) {
   const size_t n = mesh->positions.size();
   if (n < 2) return;
@@ -173,7 +195,8 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
            (!has_extra || (std::memcmp(&mesh->extra_joints[a], &mesh->extra_joints[b],
                                        sizeof(glm::u16vec4)) == 0 &&
                            std::memcmp(&mesh->extra_weights[a], &mesh->extra_weights[b],
-                                       sizeof(glm::vec4)) == 0));
+                                       sizeof(glm::vec4)) == 0)) &&
+           SameDeltas(mesh->targets, a, b);
   };
   auto hash = [&](size_t i) {
     uint64_t h = 0x9E3779B97F4A7C15ull;
@@ -210,6 +233,7 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
           mesh->extra_joints[kept] = mesh->extra_joints[i];
           mesh->extra_weights[kept] = mesh->extra_weights[i];
         }
+        MoveDeltas(&mesh->targets, i, kept);
       }
       table[slot] = kept;
       remap[i] = kept++;
@@ -236,6 +260,10 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   if (has_extra) {
     mesh->extra_joints.resize(kept);
     mesh->extra_weights.resize(kept);
+  }
+  for (MorphTarget& t : mesh->targets) {
+    if (!t.positions.empty()) t.positions.resize(kept);
+    if (!t.normals.empty()) t.normals.resize(kept);
   }
   for (uint32_t& index : mesh->indices) index = remap[index];
 }

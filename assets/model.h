@@ -13,6 +13,15 @@
 
 namespace assets {
 
+// A morph target (blend shape): per-vertex offsets added to the mesh's bind-time vertices, scaled
+// by the target's weight, before skinning: p = position + Σ_t w_t · positions_t (normals alike,
+// renormalised after skinning).
+struct MorphTarget {
+  std::string name;                  // glTF mesh.extras.targetNames, else empty
+  std::vector<glm::vec3> positions;  // POSITION deltas, one per vertex (mesh space)
+  std::vector<glm::vec3> normals;    // NORMAL deltas, one per vertex, or empty when none
+};
+
 // A triangle mesh skinned to the model's skeleton. Every mesh is drawn through skinning: a mesh
 // that is not skinned in the file has one bone (the node that carries it, identity inverse bind)
 // and every vertex weighted 1 to it, so it follows its node rigidly.
@@ -46,6 +55,11 @@ struct Mesh {
   // as bone_joints[0]); -1 when unknown. A skinned mesh ignores this node's transform (glTF rule);
   // the exporter uses it to put the mesh back where it was.
   int node = -1;
+  // Morph targets and the weights they take when no clip or user sets them (the node's `weights`,
+  // else the mesh's; 0 when the file has neither): one weight per target. Both empty for a mesh
+  // without targets, which blends nothing.
+  std::vector<MorphTarget> targets;
+  std::vector<float> target_weights;
 };
 
 struct Texture {
@@ -69,6 +83,17 @@ struct Track {
   Interpolation interpolation = Interpolation::kLinear;
   std::vector<float> times;  // seconds, increasing
   std::vector<T> values;
+  bool empty() const { return times.empty(); }
+};
+
+// Keyframes of a mesh's morph-target weights: `width` weights per key value, keys as in Track
+// (kCubicSpline: in-tangent, value, out-tangent per key, each `width` wide), back to back.
+struct MorphAnimation {
+  int mesh = -1;  // index into Model::meshes
+  int width = 0;  // the mesh's target count
+  Interpolation interpolation = Interpolation::kLinear;
+  std::vector<float> times;   // seconds, increasing
+  std::vector<float> values;  // times.size() · width (× 3 for kCubicSpline)
   bool empty() const { return times.empty(); }
 };
 
@@ -103,6 +128,7 @@ struct Clip {
   // Rotation key values are unit quaternions (cubic-spline tangents need not be); the importer
   // and PrepareClip guarantee it for clips they produce.
   std::vector<JointAnimation> channels;
+  std::vector<MorphAnimation> morph_channels;  // at most one per mesh
   ClipSampling sampling;  // derived from channels by PrepareClip; empty until then
 };
 

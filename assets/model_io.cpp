@@ -382,10 +382,51 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
     if (std::abs(sum - 1.0f) > 1e-3f) return fail("has weights that do not sum to 1");
   }
   if (mesh->node < -1 || mesh->node >= joint_count) return fail("is on a node that does not exist");
+  mesh->targets.resize(r->Count(12, "mesh morph targets"));
+  for (MorphTarget& t : mesh->targets) {
+    t.name = r->String("morph target name");
+    r->Array(&t.positions, "morph position deltas");
+    r->Array(&t.normals, "morph normal deltas");
+    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+      if (!d->empty() && d->size() != n) return fail("has morph deltas of the wrong count");
+      for (const glm::vec3& v : *d)
+        if (!WithinCoordinateLimit(v)) return fail("has a non-finite or huge morph delta");
+    }
+  }
+  r->Array(&mesh->target_weights, "mesh morph weights");
+  if (r->failed()) return false;
+  if (mesh->target_weights.size() != mesh->targets.size()) return fail("has bad morph weights");
+  for (float w : mesh->target_weights)
+    if (!WithinCoordinateLimit(w)) return fail("has a non-finite morph weight");
   return true;
 }
 
-bool ReadClip(Reader* r, int joint_count, Clip* clip, size_t index) {
+bool ReadMorphChannels(Reader* r, const std::vector<Mesh>& meshes, Clip* clip,
+                       const std::string& what) {
+  clip->morph_channels.resize(r->Count(4 + 4 + 1 + 8, "clip morph channels"));
+  for (MorphAnimation& a : clip->morph_channels) {
+    a.mesh = r->I32("morph channel mesh");
+    a.width = r->I32("morph channel width");
+    const uint8_t mode = r->U8("morph channel interpolation");
+    r->Array(&a.times, "morph channel times");
+    r->Array(&a.values, "morph channel values");
+    if (r->failed()) return false;
+    a.interpolation = static_cast<Interpolation>(std::min<uint8_t>(mode, 2));
+    const size_t per_key = (mode == 2 ? 3 : 1) * static_cast<size_t>(std::max(a.width, 0));
+    bool ok = mode <= 2 && a.mesh >= 0 && a.mesh < static_cast<int>(meshes.size()) && a.width > 0 &&
+              static_cast<size_t>(a.width) == meshes[a.mesh].targets.size() &&
+              a.values.size() == a.times.size() * per_key;
+    for (size_t k = 0; ok && k < a.times.size(); ++k) {
+      ok = std::isfinite(a.times[k]) && (k == 0 || a.times[k] > a.times[k - 1]);
+    }
+    for (size_t i = 0; ok && i < a.values.size(); ++i) ok = WithinCoordinateLimit(a.values[i]);
+    if (!ok) return r->Fail("corrupted model data: " + what + " has an invalid morph channel");
+  }
+  return true;
+}
+
+bool ReadClip(Reader* r, int joint_count, const std::vector<Mesh>& meshes, Clip* clip,
+              size_t index) {
   const std::string what = "clip " + std::to_string(index);
   clip->name = r->String("clip name");
   clip->duration = r->F32("clip duration");
@@ -411,7 +452,7 @@ bool ReadClip(Reader* r, int joint_count, Clip* clip, size_t index) {
       return false;
     }
   }
-  return true;
+  return ReadMorphChannels(r, meshes, clip, what);
 }
 
 void WriteModel(Writer* writer, const Model& model) {
@@ -450,6 +491,13 @@ void WriteModel(Writer* writer, const Model& model) {
     w.Array(m.bone_inverse_binds);
     w.I32(m.material);
     w.I32(m.node);
+    w.U32(static_cast<uint32_t>(m.targets.size()));
+    for (const MorphTarget& t : m.targets) {
+      w.String(t.name);
+      w.Array(t.positions);
+      w.Array(t.normals);
+    }
+    w.Array(m.target_weights);
   }
   w.U32(static_cast<uint32_t>(model.materials.size()));
   for (const Material& m : model.materials) {
@@ -474,6 +522,14 @@ void WriteModel(Writer* writer, const Model& model) {
       WriteTrack(&w, a.translation);
       WriteTrack(&w, a.rotation);
       WriteTrack(&w, a.scale);
+    }
+    w.U32(static_cast<uint32_t>(c.morph_channels.size()));
+    for (const MorphAnimation& a : c.morph_channels) {
+      w.I32(a.mesh);
+      w.I32(a.width);
+      w.U8(static_cast<uint8_t>(a.interpolation));
+      w.Array(a.times);
+      w.Array(a.values);
     }
   }
   w.U32(static_cast<uint32_t>(model.warnings.size()));
@@ -599,7 +655,8 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
 
   const size_t clips = r.Count(4 + 4 + 4, "clips");
   model.clips.resize(clips);
-  for (size_t c = 0; c < clips && !r.failed(); ++c) ReadClip(&r, joints, &model.clips[c], c);
+  for (size_t c = 0; c < clips && !r.failed(); ++c)
+    ReadClip(&r, joints, model.meshes, &model.clips[c], c);
   if (r.failed()) return fail(r.error());
   for (Clip& clip : model.clips) PrepareClip(&clip);
 

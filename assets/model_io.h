@@ -50,6 +50,6 @@ bool SerializeModelTo(const Model& model, const ByteSink& sink);
 bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
-inline constexpr uint32_t kModelFormatVersion = 3;
+inline constexpr uint32_t kModelFormatVersion = 4;
 
 }  // namespace assets

@@ -12,6 +12,7 @@
 
 #include "assets/importer.h"
 #include "assets/internal/mesh_cleanup.h"
+#include "assets/internal/scene_morphs.h"
 #include "assets/internal/messages.h"
 #include "ik/transform.h"
 
@@ -226,6 +227,7 @@ bool SceneConverter::ConvertMesh(const aiMesh* source, int node, bool count_repa
   const unsigned materials = scene_->mNumMaterials;
   mesh.material =
       source->mMaterialIndex < materials ? static_cast<int>(source->mMaterialIndex) : -1;
+  ConvertAnimMeshes(source, path_, &mesh, &warnings_);  // morph targets (scene_morphs.cpp)
 
   mesh.joints.assign(n, glm::u16vec4(0));
   mesh.weights.assign(n, glm::vec4(0.0f));
@@ -346,6 +348,7 @@ bool SceneConverter::CountInstance(size_t vertices, size_t triangles, std::strin
 }
 
 void SceneConverter::ConvertAnimations() {
+  WarnMorphAnimations(scene_, &warnings_);
   size_t dropped_keys = 0;
   std::set<std::string> unknown_nodes;
   for (unsigned a = 0; a < scene_->mNumAnimations; ++a) {

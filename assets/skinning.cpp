@@ -38,6 +38,18 @@ float Bounds::diagonal() const { return glm::length(size()); }
 
 void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
               std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals) {
+  SkinMesh(mesh, models, mesh.target_weights, positions, normals);
+}
+
+void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
+              const std::vector<float>& morph_weights, std::vector<glm::vec3>* positions,
+              std::vector<glm::vec3>* normals) {
+  // Morphed bind-time vertices, when some target has a weight; otherwise the mesh's own.
+  std::vector<glm::vec3> morphed_positions, morphed_normals;
+  const bool morphed = !mesh.targets.empty() &&
+                       BlendMorphTargets(mesh, morph_weights, &morphed_positions, &morphed_normals);
+  const std::vector<glm::vec3>& base_positions = morphed ? morphed_positions : mesh.positions;
+  const std::vector<glm::vec3>& base_normals = morphed ? morphed_normals : mesh.normals;
   const size_t bone_count = mesh.bone_joints.size();
   std::vector<glm::mat4> palette(bone_count);
   ik::SkinPalette(ik::MakeSkinBones(models, mesh.bone_joints, mesh.bone_inverse_binds),
@@ -45,7 +57,7 @@ void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
   const size_t n = mesh.positions.size();
   const bool has_weights = mesh.joints.size() == n && mesh.weights.size() == n;
   const bool has_extra = mesh.extra_joints.size() == n && mesh.extra_weights.size() == n;
-  const bool has_normals = mesh.normals.size() == n;
+  const bool has_normals = base_normals.size() == n;
   positions->resize(n);
   if (normals) normals->resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -65,9 +77,9 @@ void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
     // A vertex without usable influences follows the first bone, the mesh's own node for an
     // unskinned mesh.
     if (total == 0.0f) blended = bone_count > 0 ? palette[0] : glm::mat4(1.0f);
-    (*positions)[i] = glm::vec3(blended * glm::vec4(mesh.positions[i], 1.0f));
+    (*positions)[i] = glm::vec3(blended * glm::vec4(base_positions[i], 1.0f));
     if (!normals) continue;
-    const glm::vec3 bind_normal = has_normals ? mesh.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::vec3 bind_normal = has_normals ? base_normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
     const glm::mat3 linear(blended);
     const float det = glm::determinant(linear);
     glm::vec3 nrm = CofactorMatrix(linear) * bind_normal;
@@ -77,11 +89,14 @@ void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
   }
 }
 
-Bounds ModelBounds(const Model& model, const std::vector<glm::mat4>& models) {
+Bounds ModelBounds(const Model& model, const std::vector<glm::mat4>& models,
+                   const MorphWeights* weights) {
   Bounds bounds;
   std::vector<glm::vec3> skinned;
-  for (const Mesh& mesh : model.meshes) {
-    SkinMesh(mesh, models, &skinned, nullptr);
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const bool given = weights && m < weights->size();
+    SkinMesh(mesh, models, given ? (*weights)[m] : mesh.target_weights, &skinned, nullptr);
     for (const glm::vec3& p : skinned) bounds.Add(p);
   }
   if (bounds.empty()) {

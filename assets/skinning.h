@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "assets/model.h"
+#include "assets/morph.h"
 
 namespace assets {
 
@@ -27,13 +28,20 @@ struct Bounds {
 // Normals use the inverse transpose of the blended 3x3 and are renormalised (a degenerate blend
 // keeps the bind-time normal). A bone whose joint is not in `models` counts as the identity, so
 // a mismatched pose cannot crash. `positions` and `normals` are resized to the vertex count;
-// `normals` may be null.
+// `normals` may be null. Morph targets are blended in first (BlendMorphTargets) with
+// `morph_weights`, one per target of this mesh; the overload without takes the mesh's defaults
+// (Mesh::target_weights). A mesh without targets skins its own arrays directly.
 void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
               std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals);
+void SkinMesh(const Mesh& mesh, const std::vector<glm::mat4>& models,
+              const std::vector<float>& morph_weights, std::vector<glm::vec3>* positions,
+              std::vector<glm::vec3>* normals);
 
 // World AABB of all skinned meshes for the given joint matrices, or of the joint positions when
-// the model has no mesh vertices. Empty only for a model with neither.
-Bounds ModelBounds(const Model& model, const std::vector<glm::mat4>& models);
+// the model has no mesh vertices. Empty only for a model with neither. Morph weights: `weights`
+// (indexed like model.meshes) when given, else each mesh's defaults.
+Bounds ModelBounds(const Model& model, const std::vector<glm::mat4>& models,
+                   const MorphWeights* weights = nullptr);
 
 // ModelBounds of the rest pose.
 Bounds RestBounds(const Model& model);

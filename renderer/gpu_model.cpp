@@ -2,6 +2,7 @@
 #include "renderer/gpu_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ik/kinematics.h"
 #include "renderer/vertex_layout.h"
@@ -171,6 +172,45 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   return gpu;
 }
 
+// Texels of a mesh's morph deltas: two (position, normal) per target and vertex.
+size_t MorphTexels(const assets::Mesh& mesh) {
+  return mesh.targets.size() * mesh.positions.size() * 2;
+}
+
+// The deltas as RGBA32F texels (position, normal per target and vertex; a missing array as
+// zeros) in a texture buffer; nothing for a mesh without targets.
+void UploadMorphTargets(const assets::Mesh& mesh, GpuMesh* gpu) {
+  gpu->target_count = static_cast<int>(mesh.targets.size());
+  if (mesh.targets.empty()) return;
+  const size_t n = mesh.positions.size();
+  std::vector<glm::vec4> texels(MorphTexels(mesh), glm::vec4(0.0f));
+  for (size_t t = 0; t < mesh.targets.size(); ++t) {
+    const assets::MorphTarget& target = mesh.targets[t];
+    glm::vec4* out = texels.data() + t * n * 2;
+    if (target.positions.size() == n) {
+      for (size_t v = 0; v < n; ++v) out[2 * v] = glm::vec4(target.positions[v], 0.0f);
+    }
+    if (target.normals.size() == n) {
+      for (size_t v = 0; v < n; ++v) out[2 * v + 1] = glm::vec4(target.normals[v], 0.0f);
+    }
+  }
+  auto make = [](Buffer* buffer, Texture* texture, GLenum format, const void* data, size_t bytes) {
+    *buffer = MakeBuffer();
+    *texture = MakeTexture();
+    glBindBuffer(GL_TEXTURE_BUFFER, buffer->id());
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(bytes), data,
+                 data ? GL_STATIC_DRAW : GL_DYNAMIC_DRAW);
+    glBindTexture(GL_TEXTURE_BUFFER, texture->id());
+    glTexBuffer(GL_TEXTURE_BUFFER, format, buffer->id());
+  };
+  make(&gpu->morph_delta_buffer, &gpu->morph_delta_texture, GL_RGBA32F, texels.data(),
+       texels.size() * sizeof(glm::vec4));
+  make(&gpu->morph_active_buffer, &gpu->morph_active_texture, GL_RG32F, nullptr,
+       mesh.targets.size() * sizeof(glm::vec2));
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
 Texture UploadTexture(const assets::Texture& texture) {
   Texture gpu = MakeTexture();
   glBindTexture(GL_TEXTURE_2D, gpu.id());
@@ -192,13 +232,20 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
   GpuModel gpu;
   gpu.joint_count_ = model.skeleton.joint_count();
 
+  GLint max_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
   size_t palette_size = 0;
   for (size_t m = 0; m < model.meshes.size(); ++m) {
     if (!ValidateMesh(model.meshes[m], m, gpu.joint_count_, error)) return std::nullopt;
     palette_size += model.meshes[m].bone_joints.size();
+    if (MorphTexels(model.meshes[m]) > static_cast<size_t>(max_texels)) {
+      *error = MeshLabel(model.meshes[m], m) + ": its morph targets need " +
+               std::to_string(MorphTexels(model.meshes[m])) +
+               " texels, more than this GPU's texture buffer holds (" + std::to_string(max_texels) +
+               ")";
+      return std::nullopt;
+    }
   }
-  GLint max_texels = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
   if (palette_size * 4 > static_cast<size_t>(max_texels)) {
     *error = "the model's meshes have " + std::to_string(palette_size) +
              " bones in all, more than this GPU's texture buffer holds (" +
@@ -220,6 +267,7 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
   for (const assets::Mesh& mesh : model.meshes) {
     gpu.meshes_.push_back(UploadMesh(mesh));
     gpu.meshes_.back().palette_offset = offset;
+    UploadMorphTargets(mesh, &gpu.meshes_.back());
     offset += static_cast<int>(mesh.bone_joints.size());
   }
   for (const assets::Texture& texture : model.textures)
@@ -249,7 +297,28 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   gpu.UpdatePose(model.skeleton.rest_models());
+  gpu.UpdateMorphWeights(assets::DefaultMorphWeights(model));
   return gpu;
+}
+
+void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
+  std::vector<glm::vec2> active;
+  for (size_t m = 0; m < meshes_.size(); ++m) {
+    GpuMesh& mesh = meshes_[m];
+    if (mesh.target_count == 0) continue;
+    active.clear();
+    const size_t given = m < weights.size() ? weights[m].size() : 0;
+    for (size_t t = 0; t < std::min(given, static_cast<size_t>(mesh.target_count)); ++t) {
+      const float w = weights[m][t];
+      if (w != 0.0f && std::isfinite(w)) active.emplace_back(static_cast<float>(t), w);
+    }
+    mesh.morph_active_count = static_cast<int>(active.size());
+    if (active.empty()) continue;
+    glBindBuffer(GL_TEXTURE_BUFFER, mesh.morph_active_buffer.id());
+    glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                    static_cast<GLsizeiptr>(active.size() * sizeof(glm::vec2)), active.data());
+  }
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
 bool GpuModel::UpdatePose(const std::vector<glm::mat4>& joint_models) {

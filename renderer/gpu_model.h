@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "assets/model.h"
+#include "assets/morph.h"
 #include "renderer/gl_object.h"
 
 namespace renderer {
@@ -25,6 +26,15 @@ struct GpuMesh {
   std::vector<glm::mat4> bone_inverse_binds;  // as assets::Mesh::bone_inverse_binds
   int material = -1;                          // index into GpuModel::materials(), -1: default
   bool extra_influences = false;  // influences five to eight bound at attrib::kExtraJoints/Weights
+  // Morph targets: their deltas in a texture buffer (see shaders/skinning.glsl), and the targets
+  // with a non-zero weight as (index, weight) pairs in another; no buffers for a mesh without
+  // targets, and morph_active_count 0 whenever nothing is to be blended.
+  int target_count = 0;
+  Buffer morph_delta_buffer;
+  Texture morph_delta_texture;
+  Buffer morph_active_buffer;
+  Texture morph_active_texture;
+  int morph_active_count = 0;
 };
 
 struct GpuMaterial {
@@ -38,6 +48,7 @@ class GpuModel {
 
   // Uploads the meshes, textures and materials and sets the palette to the skeleton's rest pose.
   // Needs a current context after LoadGl. Fails (nullopt, reason in *error) when a mesh's
+  // morph deltas exceed GL_MAX_TEXTURE_BUFFER_SIZE, a mesh's
   // attribute arrays have different lengths, an index points past its mesh's vertices, a joint
   // index past its mesh's bones, a bone names a joint the skeleton lacks, a texture's byte count
   // does not match its size, or the palette exceeds GL_MAX_TEXTURE_BUFFER_SIZE. A model without
@@ -49,6 +60,11 @@ class GpuModel {
   // uploads it. `joint_models` are model-space joint matrices (ik::LocalToModel), one per
   // skeleton joint. Returns false and keeps the previous palette when there are fewer than that.
   bool UpdatePose(const std::vector<glm::mat4>& joint_models);
+
+  // Sets the morph-target weights the next draws blend with: weights[m] for mesh m (one per
+  // target; missing, short or non-finite entries count as 0). Create sets each mesh's defaults
+  // (assets::Mesh::target_weights). Meshes without targets ignore theirs.
+  void UpdateMorphWeights(const assets::MorphWeights& weights);
 
   int joint_count() const { return joint_count_; }
   const std::vector<GpuMesh>& meshes() const { return meshes_; }

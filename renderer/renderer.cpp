@@ -14,6 +14,29 @@ namespace {
 
 constexpr GLint kBaseTextureUnit = 0;
 constexpr GLint kPaletteUnit = 1;
+constexpr GLint kMorphDeltaUnit = 2;
+constexpr GLint kMorphActiveUnit = 3;
+
+// Looks up the morph uniforms of a program using skinning.glsl and points its samplers at their
+// units; the program must be in use.
+void InitMorphUniforms(const Program& program, GLint* count, GLint* vertices) {
+  *count = program.Uniform("u_morph_count");
+  *vertices = program.Uniform("u_morph_vertices");
+  glUniform1i(program.Uniform("u_morph_deltas"), kMorphDeltaUnit);
+  glUniform1i(program.Uniform("u_morph_active"), kMorphActiveUnit);
+}
+
+// Sets a mesh's morph uniforms and binds its buffers when it has targets to blend; a mesh without
+// only sets the count to 0 (the shader then fetches nothing).
+void BindMorphTargets(const GpuMesh& mesh, GLint count, GLint vertices) {
+  glUniform1i(count, mesh.morph_active_count);
+  if (mesh.morph_active_count == 0) return;
+  glUniform1i(vertices, mesh.vertex_count);
+  glActiveTexture(GL_TEXTURE0 + kMorphDeltaUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
+  glActiveTexture(GL_TEXTURE0 + kMorphActiveUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_active_texture.id());
+}
 // Opacity of the hidden parts of DepthMode::kHiddenDimmed geometry.
 constexpr float kHiddenAlpha = 0.33f;
 // Key light, fixed to the camera (up, left, in front) so a model reads well from any orbit.
@@ -85,6 +108,7 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     m.program.Use();
     glUniform1i(m.palette, kPaletteUnit);
     glUniform1i(m.base_texture, kBaseTextureUnit);
+    InitMorphUniforms(m.program, &m.morph_count, &m.morph_vertices);
   }
   {
     std::optional<Program> p = Program::FromFiles(
@@ -97,6 +121,7 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     c.palette = c.program.Uniform("u_palette");
     c.program.Use();
     glUniform1i(c.palette, kPaletteUnit);
+    InitMorphUniforms(c.program, &c.morph_count, &c.morph_vertices);
   }
   auto color_program = [&](const char* vertex, const char* geometry, ColorProgram* out) -> bool {
     std::optional<Program> p = Program::FromFiles({vertex, geometry, "color.frag", {}}, error);
@@ -218,6 +243,7 @@ void Renderer::DrawModel(const GpuModel& model, const View& view, const ModelSty
         }
       }
       glUniform1i(m.weight_bone, weight_bone);
+      BindMorphTargets(mesh, m.morph_count, m.morph_vertices);
       glBindVertexArray(mesh.vertex_array.id());
       glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
     }
@@ -327,6 +353,7 @@ bool Renderer::SkinOnGpu(const GpuModel& model, SkinnedMeshes* out, std::string*
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, capture_buffer_.id());
     glUniform1i(capture_.palette_offset, mesh.palette_offset);
     glUniform1i(capture_.extra_influences, mesh.extra_influences ? 1 : 0);
+    BindMorphTargets(mesh, capture_.morph_count, capture_.morph_vertices);
     glBindVertexArray(mesh.vertex_array.id());
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
@@ -359,7 +386,8 @@ bool Renderer::SkinOnGpu(const GpuModel& model, SkinnedMeshes* out, std::string*
 
 std::optional<SkinnedMeshes> SkinOnGpu(const assets::Model& model,
                                        const std::vector<glm::mat4>& joint_models,
-                                       std::string* error) {
+                                       std::string* error,
+                                       const assets::MorphWeights* morph_weights) {
   std::optional<Renderer> renderer = Renderer::Create(error);
   if (!renderer) return std::nullopt;
   std::optional<GpuModel> gpu = GpuModel::Create(model, error);
@@ -369,6 +397,7 @@ std::optional<SkinnedMeshes> SkinOnGpu(const assets::Model& model,
              std::to_string(gpu->joint_count()) + " joints";
     return std::nullopt;
   }
+  if (morph_weights) gpu->UpdateMorphWeights(*morph_weights);
   SkinnedMeshes result;
   if (!renderer->SkinOnGpu(*gpu, &result, error)) return std::nullopt;
   return result;

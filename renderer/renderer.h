@@ -86,10 +86,12 @@ class Renderer {
     Program program;
     GLint view_projection, eye, key_direction, base_color, opacity, show_weights, weight_bone,
         palette_offset, extra_influences, palette, base_texture;
+    GLint morph_count, morph_vertices;
   };
   struct CaptureProgram {
     Program program;
     GLint palette_offset, extra_influences, palette;
+    GLint morph_count, morph_vertices;
   };
   struct ColorProgram {  // lines and shapes
     Program program;
@@ -127,8 +129,11 @@ class Renderer {
 // (one model-space matrix per joint), skins on the GPU and reads back. Needs a current context
 // after LoadGl. Fails (nullopt, reason in *error) as GpuModel::Create, Renderer::Create,
 // UpdatePose (too few matrices) or SkinOnGpu do.
+// Morph targets blend with `morph_weights` (indexed like model.meshes), or each mesh's defaults
+// when null.
 std::optional<SkinnedMeshes> SkinOnGpu(const assets::Model& model,
                                        const std::vector<glm::mat4>& joint_models,
-                                       std::string* error);
+                                       std::string* error,
+                                       const assets::MorphWeights* morph_weights = nullptr);
 
 }  // namespace renderer

@@ -1,4 +1,4 @@
-// Skinned mesh, vertex stage: skins the bind-time vertex with its (up to eight) palette matrices
+// Skinned mesh, vertex stage: blends the morph targets into the bind-time vertex, skins it with its (up to eight) palette matrices
 // and passes world-space position and normal to lit.frag.
 #include "skinning.glsl"
 
@@ -15,10 +15,13 @@ out vec2 v_uv;
 out float v_weight;
 
 void main() {
+  vec3 bind_position = a_position;
+  vec3 bind_normal = a_normal;
+  ApplyMorphTargets(bind_position, bind_normal);
   mat4 skin = SkinMatrix();
-  vec4 position = skin * vec4(a_position, 1.0);
+  vec4 position = skin * vec4(bind_position, 1.0);
   v_position_world = position.xyz;
-  v_normal_world = SkinNormal(skin, a_normal);
+  v_normal_world = SkinNormal(skin, bind_normal);
   v_uv = a_uv;
   v_weight = BoneWeight(u_weight_bone);
   gl_Position = u_view_projection * vec4(position.xyz, 1.0);

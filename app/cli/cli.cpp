@@ -87,6 +87,12 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
   command->add_option("--body", args->body,
                       "How the body helps (full-body IK): [hips=W][,tilt=W][,spine=W]"
                       "[,turn=DEG][,iterations=N]");
+  command
+      ->add_option("--morph", args->morph,
+                   "Set a morph target's weight: MESH:TARGET=W (names or indices; "
+                   "overrides the clip's or default weight; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
   command->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
 }

@@ -172,6 +172,15 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
             mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
             mesh.bone_joints.size());
   }
+  size_t morphed = 0, targets = 0;
+  for (const assets::Mesh& mesh : model.meshes) {
+    morphed += mesh.targets.empty() ? 0 : 1;
+    targets += mesh.targets.size();
+  }
+  if (morphed > 0) {
+    Appendf(&text, "morph targets: %zu on %zu %s\n", targets, morphed,
+            morphed == 1 ? "mesh" : "meshes");
+  }
   const assets::InfluenceStats& influences = model.influences;
   if (influences.over_four > 0) {
     Appendf(&text, "influences: %llu vertices use more than 4 joints (up to 8 kept)\n",
@@ -238,12 +247,16 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
       std::string error;
       auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
       if (!gl) return Failure("--skinning gpu: " + error);
-      auto skinned = renderer::SkinOnGpu(model, state.models, &error);
+      auto skinned = renderer::SkinOnGpu(model, state.models, &error, &state.morph_weights);
       if (!skinned) return Failure("--skinning gpu: " + error);
       positions = std::move(skinned->positions);
     } else {
       for (size_t m = 0; m < model.meshes.size(); ++m) {
-        assets::SkinMesh(model.meshes[m], state.models, &positions[m], nullptr);
+        const assets::Mesh& mesh = model.meshes[m];
+        assets::SkinMesh(
+            mesh, state.models,
+            m < state.morph_weights.size() ? state.morph_weights[m] : mesh.target_weights,
+            &positions[m], nullptr);
       }
     }
     doc["skinning"] = skinning;
@@ -292,6 +305,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   auto gpu_model = renderer::GpuModel::Create(model, &error);
   if (!gpu_model) return BadInput(model.source + ": " + error);
   gpu_model->UpdatePose(state.models);
+  gpu_model->UpdateMorphWeights(state.morph_weights);
   auto target = renderer::OffscreenTarget::Create(width, height, &error);
   if (!target) return Failure("render: " + error);
   target->Bind();
@@ -300,7 +314,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   camera.ortho = look.ortho;
   if (!look.view.empty()) {
     LookAlong(preset, &camera);
-    const assets::Bounds bounds = assets::ModelBounds(model, state.models);
+    const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
   renderer::View view;
@@ -335,6 +349,11 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
   std::string error;
+  // --morph sets the exported default weights.
+  for (const MorphOverride& o : requests.morph) {
+    prepared.model.meshes[static_cast<size_t>(o.mesh)]
+        .target_weights[static_cast<size_t>(o.target)] = o.weight;
+  }
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
     return BadInput("-o " + out_path + ": " + error);
   }

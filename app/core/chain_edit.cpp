@@ -82,6 +82,7 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
 }
 
 bool EditState::operator==(const EditState& o) const {
+  if (morph_weights != o.morph_weights) return false;
   const ik::FullBodyOptions& mine = body_options;
   const ik::FullBodyOptions& theirs = o.body_options;
   if (mine.hips_translation_weight != theirs.hips_translation_weight ||
@@ -445,6 +446,10 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
   SolveChains(skeleton, frame->requests.ik, state);
   SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
                    state);
+  std::vector<MorphOverride> morphs;
+  for (const auto& [key, weight] : edit.morph_weights)
+    morphs.push_back({key.first, key.second, weight});
+  SampleMorphWeights(model, clip_time, morphs, &state->morph_weights);
 }
 
 }  // namespace app

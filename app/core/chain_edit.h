@@ -94,6 +94,8 @@ struct EditState {
   SceneContacts contacts;
   ik::JointLimits limits;            // per joint, relative to its rest rotation; none unless set
   ik::FullBodyOptions body_options;  // how much the hips and spine help (full-body IK)
+  // (mesh, target) → morph weight set by hand, replacing the clip's or default weight.
+  std::map<std::pair<int, int>, float> morph_weights;
 
   bool operator==(const EditState& other) const;
   bool operator!=(const EditState& other) const { return !(*this == other); }

@@ -5,6 +5,7 @@
 
 #include "app/core/body_solve.h"
 #include "assets/animation.h"
+#include "assets/morph.h"
 #include "ik/kinematics.h"
 
 namespace app {
@@ -165,6 +166,22 @@ void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose*
   }
 }
 
+void SampleMorphWeights(const assets::Model& model, const ClipTime& clip_time,
+                        const std::vector<MorphOverride>& overrides,
+                        assets::MorphWeights* weights) {
+  if (!assets::HasMorphTargets(model)) {
+    weights->clear();
+    return;
+  }
+  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
+    assets::SampleClipMorphs(model, model.clips[static_cast<size_t>(clip_time.clip)],
+                             clip_time.time, weights);
+  } else {
+    *weights = assets::DefaultMorphWeights(model);
+  }
+  ApplyMorphOverrides(overrides, weights);
+}
+
 void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
                  PoseState* state) {
   state->ik.clear();
@@ -189,6 +206,7 @@ void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
   SolveBody(model, requests, state);
   SolveChains(model.skeleton, requests.ik, state);
   SolveConstraints(model.skeleton, requests.fabrik, requests.aim, requests.limits, state);
+  SampleMorphWeights(model, clip_time, requests.morph, &state->morph_weights);
 }
 
 }  // namespace app

@@ -8,6 +8,7 @@
 
 #include "app/core/args.h"
 #include "app/core/body_request.h"
+#include "app/core/morph_spec.h"
 #include "assets/model.h"
 #include "ik/aim.h"
 #include "ik/fabrik.h"
@@ -52,6 +53,7 @@ struct ConstraintRequests {
   std::vector<FabrikRequest> fabrik;
   std::vector<AimRequest> aim;
   ik::JointLimits limits;
+  std::vector<MorphOverride> morph;  // --morph: weights set over the clip's or defaults
 };
 
 // Turns command-line specs into chain requests; fails naming the spec when its END joint does not
@@ -80,6 +82,9 @@ struct PoseState {
   std::vector<ik::TwoBoneIkResult> ik;  // one per request, in order
   std::vector<ik::FabrikResult> fabrik;
   std::vector<ik::AimResult> aim;
+  // Morph-target weights per mesh (the clip's, else the defaults, with the requests' overrides);
+  // filled by the ConstraintRequests overload of EvaluatePose, empty for a model without targets.
+  assets::MorphWeights morph_weights;
   ik::AimWorkspace aim_workspace;  // scratch for the aims, kept so that frames allocate nothing
   ik::FabrikWorkspace fabrik_workspace;  // scratch of the FABRIK solves (reused every frame)
   // The full-body solve (SolveBody): whether it ran this frame, its result and its scratch.
@@ -102,6 +107,11 @@ void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequ
 // The clip's pose at the time (clamped into the clip), or the rest pose; resizes *pose.
 void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose);
 
+// The clip's morph weights at the time (or the model's defaults), with `overrides` applied, into
+// *weights; left empty when no mesh has targets, so models without them pay nothing.
+void SampleMorphWeights(const assets::Model& model, const ClipTime& clip_time,
+                        const std::vector<MorphOverride>& overrides, assets::MorphWeights* weights);
+
 // Solves the requests in order on state->pose / state->models (which must hold the pose's
 // model matrices), each on the pose left by the previous ones; fills state->ik.
 void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>& requests,
@@ -112,7 +122,7 @@ void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const std::vector<IkChainRequest>& requests, PoseState* state);
 // The same with every kind of constraint: the body solve (SolveBody) first, then the chains,
-// FABRIK and aims.
+// FABRIK and aims; and the morph weights (SampleMorphWeights).
 void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
                   const ConstraintRequests& requests, PoseState* state);
 

@@ -214,11 +214,20 @@ Json InfoJson(const assets::Model& model) {
                     {"textures", model.textures.size()}};
   Json meshes = Json::array();
   for (const assets::Mesh& mesh : model.meshes) {
+    // Morph targets with their names ("" when unnamed) and default weights.
+    Json targets = Json::array();
+    for (size_t t = 0; t < mesh.targets.size(); ++t) {
+      targets.push_back(
+          {{"name", mesh.targets[t].name},
+           {"default_weight",
+            t < mesh.target_weights.size() ? static_cast<double>(mesh.target_weights[t]) : 0.0}});
+    }
     meshes.push_back({{"name", mesh.name},
                       {"skinned", mesh.skinned},
                       {"vertices", mesh.positions.size()},
                       {"triangles", mesh.indices.size() / 3},
-                      {"bones", mesh.bone_joints.size()}});
+                      {"bones", mesh.bone_joints.size()},
+                      {"morph_targets", std::move(targets)}});
   }
   info["meshes"] = std::move(meshes);
   // Counted in the file's vertices; see assets::InfluenceStats.

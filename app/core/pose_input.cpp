@@ -23,6 +23,13 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
     specs.push_back(spec);
   }
   if (!ResolveIkSpecs(skeleton, specs, &requests->ik, &error)) return false;
+  std::vector<MorphSpec> morphs;
+  for (const std::string& text : args.morph) {
+    MorphSpec spec;
+    if (!ParseMorphSpec(text, &spec, &error)) return false;
+    morphs.push_back(spec);
+  }
+  if (!ResolveMorphSpecs(model, morphs, &requests->morph, &error)) return false;
   std::vector<AimSpec> aims;
   for (const std::string& text : args.aim) {
     AimSpec spec;

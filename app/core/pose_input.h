@@ -37,6 +37,7 @@ struct PoseArgs {
   std::vector<std::string> pin;     // raw --pin values
   std::vector<std::string> move;    // raw --move values
   std::string body;                 // raw --body value ("" when not given)
+  std::vector<std::string> morph;   // raw --morph values
 };
 
 // Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or
@@ -46,8 +47,8 @@ struct PoseArgs {
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
                         assets::Model* model, std::string* error);
 
-// Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move and --body values of
-// `args` against a model; false with a message naming the bad argument.
+// Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move, --body and --morph values
+// of `args` against a model; false with a message naming the bad argument.
 bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
                       ConstraintRequests* requests, std::string* error);
 

@@ -335,6 +335,7 @@ void Viewer::Update(double dt_seconds) {
   EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
   stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
   current_->gpu.UpdatePose(state_.models);
+  current_->gpu.UpdateMorphWeights(state_.morph_weights);
   RefreshHandles();
   stats_.update_ms.Add(MillisecondsSince(start));
 }

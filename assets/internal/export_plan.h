@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "assets/model.h"
@@ -29,6 +31,28 @@ struct ExportPlan {
   std::vector<std::string> holder_names;  // extra nodes under the root, for crowded nodes
   bool wrapper = false;                   // several roots: kWrapperName above them
 };
+
+namespace gltf {
+class Document;
+}
+
+// exporter_repair.cpp: the written vertex order is Assimp's; for each written vertex of
+// `primitive`, the index of the same vertex in `mesh` (same position, closest normal). False
+// with the reason when a written vertex is not among the mesh's.
+bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const Mesh& mesh,
+                   std::vector<uint32_t>* ours, std::string* error);
+
+// exporter_morphs.cpp: writes each mesh's morph targets (POSITION and NORMAL deltas in the
+// written vertex order), its default weights and extras.targetNames into the written mesh
+// (`mesh_by_name`: written mesh index by ExportPlan::mesh_names), and sets (*node_of_mesh)[m]
+// to the written node carrying model mesh m (-1 when none or without targets).
+bool AddMorphTargets(const Model& model, const ExportPlan& plan,
+                     const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
+                     std::vector<int>* node_of_mesh, std::string* error);
+
+// exporter_morphs.cpp: a clip's weight channels as glTF `weights` channels on those nodes.
+void AddMorphChannels(const Clip& clip, const std::vector<int>& node_of_mesh, gltf::Document* doc,
+                      nlohmann::json* samplers, nlohmann::json* channels);
 
 // Repairs the .glb Assimp wrote (`bytes`, in memory, of a file to be written to `path`) from the
 // plan, the joints' local transforms and `written_order` (for each node Assimp wrote, depth-first,

@@ -39,7 +39,16 @@ struct Primitive {
   std::vector<uint32_t> indices;  // triangles, strips and fans converted
   size_t dropped_triangles = 0;   // with a corner past the vertices
   int material = -1;              // glTF material index, -1 for Assimp's default material
-  bool triangles = true;          // false: points or lines (or no positions), not loaded
+  // Morph targets in file order, named from the mesh's extras.targetNames. A target whose
+  // POSITION or NORMAL accessor is not VEC3 with one element per vertex, or holds a non-finite or
+  // huge delta, is kept without deltas (so weights keep their indices) and counted here.
+  std::vector<MorphTarget> targets;
+  size_t dropped_targets = 0;
+  // The mesh's default weights (its `weights`), one per target; all 0 when the file gives none
+  // or an array of the wrong length (counted in bad_weights).
+  std::vector<float> target_weights;
+  bool bad_weights = false;
+  bool triangles = true;  // false: points or lines (or no positions), not loaded
 };
 
 struct Skin {
@@ -103,6 +112,9 @@ struct Contents {
   // the joints it was written with, and their meshes read all the same. Other files keep every node
   // as a joint. Native mesh path only.
   std::vector<int> mesh_holders;
+  // Per glTF node: its own morph `weights` (overriding its mesh's), empty when it has none or
+  // they are not all finite numbers.
+  std::vector<std::vector<float>> node_weights;
 };
 
 // True for a path ending in .gltf or .glb (any case) or bytes starting with the binary magic.

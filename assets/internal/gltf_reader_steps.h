@@ -26,7 +26,11 @@ bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_si
 bool ReadAnimations(Document* d, Contents* out);
 
 // gltf_reader_meshes.cpp: the native mesh path's meshes, skins and materials into *out.
+// Morph targets are read with each primitive; a problem with them drops the part with a warning.
 bool ReadMeshes(Document* d, Contents* out, std::string* error);
+// The numbers of a JSON array (a `weights` member) when it is one and every element is a finite
+// number; empty otherwise (and for null).
+std::vector<float> FiniteNumbers(const Json* array);
 bool ReadSkins(Document* d, Contents* out, std::string* error);
 void ReadMaterials(Document* d, Contents* out);
 

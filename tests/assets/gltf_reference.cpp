@@ -1,5 +1,6 @@
 // Independent glTF evaluation for tests; deliberately simple and written straight from the glTF
-// 2.0 specification (no sparse accessors, triangles only, step/linear animation).
+// 2.0 specification (triangles only; morph targets' POSITION deltas with default, node and
+// animated weights; step/linear animation, cubic spline for weights only).
 #include "tests/assets/gltf_reference.h"
 
 #include <algorithm>
@@ -59,29 +60,54 @@ struct Doc {
     const int size = (ct == 5120 || ct == 5121) ? 1 : (ct == 5122 || ct == 5123) ? 2 : 4;
     const size_t count = a["count"];
     std::vector<float> out(count * n, 0.0f);
-    if (!a.contains("bufferView")) return out;
-    const json& v = j["bufferViews"][a["bufferView"].get<int>()];
-    const std::vector<uint8_t>& buf = buffers[v["buffer"].get<int>()];
-    const size_t stride = v.value("byteStride", 0) ? v["byteStride"].get<size_t>() : size * n;
-    const size_t base = v.value("byteOffset", size_t{0}) + a.value("byteOffset", size_t{0});
-    for (size_t i = 0; i < count; ++i) {
-      for (int c = 0; c < n; ++c) {
-        const uint8_t* p = buf.data() + base + i * stride + c * size;
-        float f = 0.0f;
-        if (ct == 5126) {
-          std::memcpy(&f, p, 4);
-        } else if (ct == 5121) {
-          f = normalized ? p[0] / 255.0f : p[0];
-        } else if (ct == 5123) {
-          uint16_t u;
-          std::memcpy(&u, p, 2);
-          f = normalized ? u / 65535.0f : u;
-        } else if (ct == 5125) {
-          uint32_t u;
-          std::memcpy(&u, p, 4);
-          f = static_cast<float>(u);
+    auto scalar = [&](const uint8_t* p, int component_type) {
+      float f = 0.0f;
+      if (component_type == 5126) {
+        std::memcpy(&f, p, 4);
+      } else if (component_type == 5121) {
+        f = normalized ? p[0] / 255.0f : p[0];
+      } else if (component_type == 5123) {
+        uint16_t u;
+        std::memcpy(&u, p, 2);
+        f = normalized ? u / 65535.0f : u;
+      } else if (component_type == 5125) {
+        uint32_t u;
+        std::memcpy(&u, p, 4);
+        f = static_cast<float>(u);
+      }
+      return f;
+    };
+    auto view_data = [&](const json& holder, size_t* offset) -> const std::vector<uint8_t>& {
+      const json& v = j["bufferViews"][holder["bufferView"].get<int>()];
+      *offset = v.value("byteOffset", size_t{0}) + holder.value("byteOffset", size_t{0});
+      return buffers[v["buffer"].get<int>()];
+    };
+    if (a.contains("bufferView")) {
+      const json& v = j["bufferViews"][a["bufferView"].get<int>()];
+      const size_t stride = v.value("byteStride", 0) ? v["byteStride"].get<size_t>() : size * n;
+      size_t base = 0;
+      const std::vector<uint8_t>& buf = view_data(a, &base);
+      for (size_t i = 0; i < count; ++i) {
+        for (int c = 0; c < n; ++c)
+          out[i * n + c] = scalar(buf.data() + base + i * stride + c * size, ct);
+      }
+    }
+    if (a.contains("sparse")) {  // substitutions: indices, then their values, tightly packed
+      const json& sparse = a["sparse"];
+      const size_t k = sparse["count"];
+      const int index_type = sparse["indices"]["componentType"];
+      const size_t index_size = index_type == 5121 ? 1 : index_type == 5123 ? 2 : 4;
+      size_t index_base = 0, value_base = 0;
+      const std::vector<uint8_t>& ib = view_data(sparse["indices"], &index_base);
+      const std::vector<uint8_t>& vb = view_data(sparse["values"], &value_base);
+      for (size_t e = 0; e < k; ++e) {
+        const size_t target = static_cast<size_t>(
+            scalar(ib.data() + index_base + e * index_size, index_type == 5121   ? 5121
+                                                            : index_type == 5123 ? 5123
+                                                                                 : 5125));
+        for (int c = 0; c < n; ++c) {
+          out[target * n + c] = scalar(vb.data() + value_base + (e * n + c) * size, ct);
         }
-        out[i * n + c] = f;
       }
     }
     return out;
@@ -138,10 +164,49 @@ struct Trs {
   }
 };
 
-void Animate(const Doc& doc, float time, std::vector<Trs>* locals) {
+// A weights channel at `time`: per key `width` values (cubic: in-tangent, value, out-tangent).
+std::vector<float> SampleWeights(const Doc& doc, const json& sampler, size_t width, float time) {
+  int nc = 0, vc = 0;
+  const std::vector<float> times = doc.Read(sampler["input"], &nc);
+  const std::vector<float> values = doc.Read(sampler["output"], &vc);
+  const std::string interp = sampler.value("interpolation", "LINEAR");
+  const bool cubic = interp == "CUBICSPLINE";
+  const size_t stride = cubic ? 3 * width : width, at = cubic ? width : 0;
+  std::vector<float> out(width);
+  size_t k = 0;
+  while (k + 1 < times.size() && times[k + 1] <= time) ++k;
+  if (time <= times.front() || k + 1 >= times.size() || interp == "STEP") {
+    for (size_t i = 0; i < width; ++i) out[i] = values[k * stride + at + i];
+    return out;
+  }
+  const float dt = times[k + 1] - times[k], u = (time - times[k]) / dt;
+  for (size_t i = 0; i < width; ++i) {
+    const float a = values[k * stride + at + i], b = values[(k + 1) * stride + at + i];
+    if (!cubic) {
+      out[i] = a + (b - a) * u;
+    } else {
+      const float ma = values[k * stride + 2 * width + i] * dt;
+      const float mb = values[(k + 1) * stride + i] * dt;
+      out[i] = (2 * u * u * u - 3 * u * u + 1) * a + (u * u * u - 2 * u * u + u) * ma +
+               (-2 * u * u * u + 3 * u * u) * b + (u * u * u - u * u) * mb;
+    }
+  }
+  return out;
+}
+
+void Animate(const Doc& doc, float time, std::vector<Trs>* locals,
+             std::vector<std::vector<float>>* node_weights) {
   for (const json& anim : doc.j.value("animations", json::array())) {
     for (const json& channel : anim["channels"]) {
       const std::string path = channel["target"]["path"];
+      if (path == "weights") {
+        const int node = channel["target"]["node"];
+        const json& mesh = doc.j["meshes"][doc.j["nodes"][node]["mesh"].get<int>()];
+        const size_t width = mesh["primitives"][0]["targets"].size();
+        (*node_weights)[node] =
+            SampleWeights(doc, anim["samplers"][channel["sampler"].get<int>()], width, time);
+        continue;
+      }
       if (path != "translation" && path != "rotation" && path != "scale") continue;
       const int node = channel["target"]["node"];
       const json& sampler = anim["samplers"][channel["sampler"].get<int>()];
@@ -200,7 +265,17 @@ bool Evaluate(const std::string& path, bool animate, float time_seconds, Scene* 
     if (n.contains("scale"))
       locals[i].s = glm::make_vec3(n["scale"].get<std::vector<float>>().data());
   }
-  if (animate) Animate(doc, time_seconds, &locals);
+  // Morph weights per node: its own, else its mesh's, else zeros; animation overrides them.
+  std::vector<std::vector<float>> node_weights(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].contains("weights")) {
+      node_weights[i] = nodes[i]["weights"].get<std::vector<float>>();
+    } else if (nodes[i].contains("mesh")) {
+      node_weights[i] =
+          doc.j["meshes"][nodes[i]["mesh"].get<int>()].value("weights", std::vector<float>());
+    }
+  }
+  if (animate) Animate(doc, time_seconds, &locals, &node_weights);
   std::vector<glm::mat4> world(nodes.size(), glm::mat4(1.0f));
   std::vector<int> in_scene;
   const int scene_index = doc.j.value("scene", 0);
@@ -231,8 +306,15 @@ bool Evaluate(const std::string& path, bool animate, float time_seconds, Scene* 
       if (primitive.value("mode", 4) != 4) continue;
       const json& attributes = primitive["attributes"];
       int c = 0;
-      const std::vector<float> positions = doc.Read(attributes["POSITION"], &c);
+      std::vector<float> positions = doc.Read(attributes["POSITION"], &c);
       const size_t count = positions.size() / 3;
+      const json targets = primitive.value("targets", json::array());
+      for (size_t t = 0; t < targets.size() && t < node_weights[node].size(); ++t) {
+        if (!targets[t].contains("POSITION")) continue;
+        const std::vector<float> deltas = doc.Read(targets[t]["POSITION"], &c);
+        for (size_t e = 0; e < positions.size(); ++e)
+          positions[e] += node_weights[node][t] * deltas[e];
+      }
       std::vector<float> uvs;
       if (attributes.contains("TEXCOORD_0")) uvs = doc.Read(attributes["TEXCOORD_0"], &c);
       std::vector<std::vector<float>> joints, weights;

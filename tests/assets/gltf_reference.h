@@ -12,7 +12,7 @@ namespace gltfref {
 // One vertex instance of a mesh node: its bind-space position (the raw POSITION value) and its
 // world position after skinning (or after the node's world transform when unskinned).
 struct VertexInstance {
-  glm::vec3 bind;
+  glm::vec3 bind;  // POSITION with the morph targets blended in at their weights
   glm::vec3 world;
   glm::vec2 uv{0.0f};  // TEXCOORD_0 as stored in the file, (0, 0) when absent
 };

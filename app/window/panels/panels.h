@@ -103,6 +103,10 @@ void DrawDisplayPanel(DisplaySettings* display, Requests* out);
 // The clip (one of the first `file_clips` of the model, -1: all), the clips played with it (they
 // go into playback->together, the chosen one first; the loop combines them), the speed.
 void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback);
+// Blend shapes (only for a model with morph targets): per mesh a slider per target showing its
+// weight this frame (keyed weights as they play); moving one sets it by hand (undoable), "clear"
+// gives the clip's back.
+void DrawBlendShapesPanel(const FrameInput& in, EditState* edit, Requests* out);
 // IK chains: per chain enable, status and options (by kind), weight keys at `clip_time`, reset,
 // remove; adding chains at the selected joint; reset all targets, reset pose.
 void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Selection* selection,

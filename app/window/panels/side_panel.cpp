@@ -41,6 +41,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   DrawModelPanel(in.model, edits.edit->chains.size());
   DrawDisplayPanel(edits.display, out);
   DrawAnimationPanel(in.model, in.file_clips, edits.playback);
+  DrawBlendShapesPanel(in, edits.edit, out);
   DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
   DrawContactsPanel(in.extent.size, edits.edit, out);
   DrawJointsPanel(in, edits.edit, edits.selection, edits.search, out);

@@ -1,0 +1,127 @@
+// Morph-target weights (defaults, clip channels) and the CPU blend of targets into a mesh's
+// bind-time vertices; the GPU path (renderer/) blends the same sums in its vertex shader.
+#include "assets/morph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace assets {
+
+MorphWeights DefaultMorphWeights(const Model& model) {
+  MorphWeights weights(model.meshes.size());
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    if (mesh.targets.empty()) continue;
+    weights[m] = mesh.target_weights.size() == mesh.targets.size()
+                     ? mesh.target_weights
+                     : std::vector<float>(mesh.targets.size(), 0.0f);
+  }
+  return weights;
+}
+
+bool HasMorphTargets(const Model& model) {
+  return std::any_of(model.meshes.begin(), model.meshes.end(),
+                     [](const Mesh& mesh) { return !mesh.targets.empty(); });
+}
+
+bool SampleMorphTrack(const MorphAnimation& track, float time_seconds, float* out) {
+  const size_t keys = track.times.size();
+  const size_t width = track.width > 0 ? static_cast<size_t>(track.width) : 0;
+  const bool cubic = track.interpolation == Interpolation::kCubicSpline;
+  const size_t per_key = (cubic ? 3 : 1) * width;
+  if (keys == 0 || width == 0 || track.values.size() != keys * per_key) return false;
+  // The key k with times[k] <= t < times[k+1] and the fraction u along it.
+  size_t k = 0;
+  float u = 0.0f, dt = 0.0f;
+  bool single = true;
+  if (keys > 1 && time_seconds > track.times.front()) {
+    if (time_seconds >= track.times.back()) {
+      k = keys - 1;
+    } else {
+      const size_t next = static_cast<size_t>(
+          std::upper_bound(track.times.begin(), track.times.end(), time_seconds) -
+          track.times.begin());
+      k = next - 1;
+      dt = track.times[next] - track.times[k];
+      if (dt > 0.0f) {
+        u = std::clamp((time_seconds - track.times[k]) / dt, 0.0f, 1.0f);
+        single = false;
+      }
+    }
+  }
+  const float* v = track.values.data();
+  const size_t value_slot = cubic ? width : 0;  // cubic keys: in-tangent, value, out-tangent
+  const float* a = v + k * per_key + value_slot;
+  if (single || track.interpolation == Interpolation::kStep) {
+    std::copy(a, a + width, out);
+    return true;
+  }
+  const float* b = v + (k + 1) * per_key + value_slot;
+  if (!cubic) {
+    for (size_t i = 0; i < width; ++i) out[i] = a[i] * (1.0f - u) + b[i] * u;
+    return true;
+  }
+  // Hermite basis; tangents scaled by the key interval as glTF specifies.
+  const float* a_out = a + width;  // out-tangent of key k
+  const float* b_in = b - width;   // in-tangent of key k + 1
+  const float u2 = u * u, u3 = u2 * u;
+  const float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = (u3 - 2.0f * u2 + u) * dt;
+  const float h01 = -2.0f * u3 + 3.0f * u2, h11 = (u3 - u2) * dt;
+  for (size_t i = 0; i < width; ++i) {
+    out[i] = h00 * a[i] + h10 * a_out[i] + h01 * b[i] + h11 * b_in[i];
+  }
+  return true;
+}
+
+void SampleClipMorphs(const Model& model, const Clip& clip, float time_seconds,
+                      MorphWeights* weights) {
+  *weights = DefaultMorphWeights(model);
+  const float t = std::clamp(std::isfinite(time_seconds) ? time_seconds : 0.0f, 0.0f,
+                             std::max(clip.duration, 0.0f));
+  for (const MorphAnimation& channel : clip.morph_channels) {
+    if (channel.mesh < 0 || channel.mesh >= static_cast<int>(weights->size())) continue;
+    std::vector<float>& w = (*weights)[static_cast<size_t>(channel.mesh)];
+    if (channel.width <= 0 || static_cast<size_t>(channel.width) != w.size()) continue;
+    std::vector<float> sampled(w.size());
+    if (!SampleMorphTrack(channel, t, sampled.data())) continue;
+    for (size_t i = 0; i < w.size(); ++i) w[i] = std::isfinite(sampled[i]) ? sampled[i] : w[i];
+  }
+}
+
+bool BlendMorphTargets(const Mesh& mesh, const std::vector<float>& weights,
+                       std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals) {
+  const size_t n = mesh.positions.size();
+  const size_t count = std::min(mesh.targets.size(), weights.size());
+  bool any = false;
+  for (size_t t = 0; t < count && !any; ++t) {
+    const MorphTarget& target = mesh.targets[t];
+    any = weights[t] != 0.0f && std::isfinite(weights[t]) &&
+          (target.positions.size() == n || target.normals.size() == n);
+  }
+  if (!any) return false;
+  const bool has_normals = mesh.normals.size() == n;
+  positions->assign(mesh.positions.begin(), mesh.positions.end());
+  if (has_normals) {
+    normals->assign(mesh.normals.begin(), mesh.normals.end());
+  } else {
+    normals->clear();
+  }
+  for (size_t t = 0; t < count; ++t) {
+    const float w = weights[t];
+    if (w == 0.0f || !std::isfinite(w)) continue;
+    const MorphTarget& target = mesh.targets[t];
+    if (target.positions.size() == n) {
+      glm::vec3* p = positions->data();
+      const glm::vec3* d = target.positions.data();
+      for (size_t v = 0; v < n; ++v) p[v] += w * d[v];
+    }
+    if (has_normals && target.normals.size() == n) {
+      glm::vec3* p = normals->data();
+      const glm::vec3* d = target.normals.data();
+      for (size_t v = 0; v < n; ++v) p[v] += w * d[v];
+    }
+  }
+  return true;
+}
+
+}  // namespace assets

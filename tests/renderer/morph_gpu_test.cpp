@@ -1,0 +1,165 @@
+// Morph targets on the GPU (skinned.vert / skin_capture.vert, deltas in a texture buffer) blend
+// like the CPU path (assets::SkinMesh) within float error: default weights at rest, any weights
+// in a posed rig, a clip's weights as it plays, and nothing for meshes without targets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "assets/animation.h"
+#include "assets/morph.h"
+#include "assets/skinning.h"
+#include "renderer/gpu_model.h"
+#include "renderer/renderer.h"
+#include "tests/renderer/gl_test_context.h"
+#include "tests/renderer/test_rigs.h"
+
+namespace {
+
+class MorphGpuTest : public rendertest::GlTest {};
+
+// The wide rig with `targets` random targets on every other mesh (position deltas up to 0.05,
+// normal deltas on even targets), default weights 0.72, 0.28 and zeros after.
+assets::Model RigWithTargets(int targets, unsigned seed) {
+  assets::Model model = rendertest::MakeWideRig(16, 8);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> delta(-0.05f, 0.05f);
+  for (size_t m = 0; m < model.meshes.size(); m += 2) {
+    assets::Mesh& mesh = model.meshes[m];
+    for (int t = 0; t < targets; ++t) {
+      assets::MorphTarget target;
+      target.name = "t" + std::to_string(t);
+      for (size_t v = 0; v < mesh.positions.size(); ++v) {
+        target.positions.emplace_back(delta(random), delta(random), delta(random));
+        if (t % 2 == 0) target.normals.emplace_back(delta(random), delta(random), delta(random));
+      }
+      mesh.targets.push_back(std::move(target));
+      mesh.target_weights.push_back(t == 0 ? 0.72f : t == 1 ? 0.28f : 0.0f);
+    }
+  }
+  return model;
+}
+
+// CPU skinning of every mesh with `weights` (defaults when null).
+renderer::SkinnedMeshes CpuSkin(const assets::Model& model, const std::vector<glm::mat4>& models,
+                                const assets::MorphWeights& weights) {
+  renderer::SkinnedMeshes out;
+  out.positions.resize(model.meshes.size());
+  out.normals.resize(model.meshes.size());
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    assets::SkinMesh(model.meshes[m], models, weights[m], &out.positions[m], &out.normals[m]);
+  }
+  return out;
+}
+
+float MaxDistance(const std::vector<std::vector<glm::vec3>>& a,
+                  const std::vector<std::vector<glm::vec3>>& b) {
+  float worst = 0.0f;
+  for (size_t m = 0; m < a.size(); ++m) {
+    EXPECT_EQ(a[m].size(), b[m].size());
+    for (size_t v = 0; v < std::min(a[m].size(), b[m].size()); ++v) {
+      worst = std::fmax(worst, glm::distance(a[m][v], b[m][v]));
+    }
+  }
+  return worst;
+}
+
+TEST_F(MorphGpuTest, DefaultWeightsMoveTheRestPoseOnBothPathsAlike) {
+  const assets::Model model = RigWithTargets(2, 7);
+  const std::vector<glm::mat4>& rest = model.skeleton.rest_models();
+  std::string error;
+  const auto gpu = renderer::SkinOnGpu(model, rest, &error);
+  ASSERT_TRUE(gpu) << error;
+  const renderer::SkinnedMeshes cpu = CpuSkin(model, rest, assets::DefaultMorphWeights(model));
+  // Without the targets the rest pose would be elsewhere by about the deltas' size.
+  const renderer::SkinnedMeshes unmorphed =
+      CpuSkin(model, rest, assets::MorphWeights(model.meshes.size()));
+  EXPECT_GT(MaxDistance(cpu.positions, unmorphed.positions), 0.02f);
+  EXPECT_GT(MaxDistance(gpu->positions, unmorphed.positions), 0.02f);
+  EXPECT_LT(MaxDistance(gpu->positions, cpu.positions), 1e-5f);
+  EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f);
+}
+
+TEST_F(MorphGpuTest, AnyWeightsInAPosedRigMatchTheCpu) {
+  const assets::Model model = RigWithTargets(6, 11);
+  const ik::Pose pose = rendertest::RandomPose(model.skeleton, 5);
+  const std::vector<glm::mat4> joint_models = rendertest::JointModels(model.skeleton, pose);
+  assets::MorphWeights weights = assets::DefaultMorphWeights(model);
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> weight(-0.5f, 1.5f);
+  for (std::vector<float>& w : weights) {
+    for (size_t t = 0; t < w.size(); ++t) w[t] = t == 3 ? 0.0f : weight(random);
+  }
+  std::string error;
+  const auto gpu = renderer::SkinOnGpu(model, joint_models, &error, &weights);
+  ASSERT_TRUE(gpu) << error;
+  const renderer::SkinnedMeshes cpu = CpuSkin(model, joint_models, weights);
+  const float size = rendertest::BoundsSize(cpu.positions);
+  EXPECT_LT(MaxDistance(gpu->positions, cpu.positions), 1e-5f * std::fmax(size, 1.0f));
+  EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f);
+}
+
+TEST_F(MorphGpuTest, AClipsWeightChannelAnimatesTheGpuMesh) {
+  assets::Model model = RigWithTargets(2, 13);
+  assets::Clip clip;
+  clip.name = "faces";
+  clip.duration = 1.0f;
+  assets::MorphAnimation channel;
+  channel.mesh = 0;
+  channel.width = 2;
+  channel.times = {0.0f, 1.0f};
+  channel.values = {0.0f, 0.0f, 1.0f, -1.0f};
+  clip.morph_channels.push_back(channel);
+  model.clips.push_back(clip);
+  std::string error;
+  std::optional<renderer::Renderer> r = renderer::Renderer::Create(&error);
+  ASSERT_TRUE(r) << error;
+  std::optional<renderer::GpuModel> gpu = renderer::GpuModel::Create(model, &error);
+  ASSERT_TRUE(gpu) << error;
+  const std::vector<glm::mat4>& rest = model.skeleton.rest_models();
+  std::vector<glm::vec3> first;
+  for (float t : {0.0f, 0.4f, 1.0f}) {
+    assets::MorphWeights weights;
+    assets::SampleClipMorphs(model, model.clips[0], t, &weights);
+    EXPECT_NEAR(weights[0][0], t, 1e-6f);
+    gpu->UpdateMorphWeights(weights);
+    renderer::SkinnedMeshes skinned;
+    ASSERT_TRUE(r->SkinOnGpu(*gpu, &skinned, &error)) << error;
+    const renderer::SkinnedMeshes cpu = CpuSkin(model, rest, weights);
+    EXPECT_LT(MaxDistance(skinned.positions, cpu.positions), 1e-5f) << "t=" << t;
+    if (t == 0.0f) {
+      first = skinned.positions[0];
+      const renderer::SkinnedMeshes unmorphed =
+          CpuSkin(model, rest, assets::MorphWeights(model.meshes.size()));
+      EXPECT_LT(MaxDistance({first}, {unmorphed.positions[0]}), 1e-5f);
+    } else {
+      EXPECT_GT(MaxDistance({skinned.positions[0]}, {first}), 0.01f) << "t=" << t;
+    }
+  }
+}
+
+TEST_F(MorphGpuTest, MeshesWithoutTargetsHaveNoMorphBuffers) {
+  const assets::Model model = RigWithTargets(3, 17);
+  std::string error;
+  std::optional<renderer::Renderer> r = renderer::Renderer::Create(&error);
+  ASSERT_TRUE(r) << error;
+  std::optional<renderer::GpuModel> gpu = renderer::GpuModel::Create(model, &error);
+  ASSERT_TRUE(gpu) << error;
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    const renderer::GpuMesh& mesh = gpu->meshes()[m];
+    EXPECT_EQ(mesh.target_count, static_cast<int>(model.meshes[m].targets.size()));
+    EXPECT_EQ(mesh.morph_delta_texture.id() != 0, !model.meshes[m].targets.empty());
+    EXPECT_EQ(mesh.morph_active_count, model.meshes[m].targets.empty() ? 0 : 2);
+  }
+  // All weights 0: nothing is blended, and the GPU still agrees with the CPU.
+  assets::MorphWeights zeros = assets::DefaultMorphWeights(model);
+  for (std::vector<float>& w : zeros) std::fill(w.begin(), w.end(), 0.0f);
+  gpu->UpdateMorphWeights(zeros);
+  for (const renderer::GpuMesh& mesh : gpu->meshes()) EXPECT_EQ(mesh.morph_active_count, 0);
+  renderer::SkinnedMeshes skinned;
+  ASSERT_TRUE(r->SkinOnGpu(*gpu, &skinned, &error)) << error;
+  const renderer::SkinnedMeshes cpu = CpuSkin(model, model.skeleton.rest_models(), zeros);
+  EXPECT_LT(MaxDistance(skinned.positions, cpu.positions), 1e-5f);
+}
+
+}  // namespace
