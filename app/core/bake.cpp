@@ -39,6 +39,7 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
   assets::Clip baked;
   baked.name = (source.name.empty() ? "clip" : source.name) + " (IK)";
   baked.duration = source.duration;
+  baked.morph_channels = source.morph_channels;  // IK moves no blend shape: kept as keyed
   baked.channels.resize(joints);
   for (int j = 0; j < joints; ++j) {
     baked.channels[j].joint = j;

@@ -2,6 +2,7 @@
 // clip's or default weight in the evaluated frame, and they are undoable like every other edit.
 #include <gtest/gtest.h>
 
+#include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/undo_history.h"
 #include "assets/builtin_character.h"
@@ -72,4 +73,12 @@ TEST(MorphEdit, ModelsWithoutTargetsGetNoWeights) {
 }
 
 }  // namespace
+TEST(MorphEdit, ABakedClipKeepsTheClipsBlendShapeKeys) {
+  const assets::Model model = CharacterWithTargets();
+  const assets::Clip baked = BakeClip(model, 0, 30.0f, EditState());
+  ASSERT_EQ(baked.morph_channels.size(), 1u);
+  EXPECT_EQ(baked.morph_channels[0].values, model.clips[0].morph_channels[0].values);
+  EXPECT_EQ(baked.morph_channels[0].times, model.clips[0].morph_channels[0].times);
+}
+
 }  // namespace app
