@@ -84,6 +84,7 @@ bool SceneConverter::ConvertNativeMeshes(std::string* error) {
       if (!ConvertPrimitive(&primitive, last_use, first_use, j, skin, error)) {
         return false;
       }
+      mesh_gltf_nodes_.resize(model_->meshes.size(), g);
       // The node's own weights override its mesh's (glTF).
       const std::vector<float>* node_weights = static_cast<size_t>(g) < native_->node_weights.size()
                                                    ? &native_->node_weights[static_cast<size_t>(g)]

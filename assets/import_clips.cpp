@@ -13,7 +13,8 @@ namespace assets {
 // Replaces Assimp's clips with the glTF reader's exact glTF clips when Assimp's node tree is the
 // scene walk the glTF reader predicted (it always is for glTF 2.0; the check guards the mapping).
 void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
-                    const std::vector<std::string>& joint_names, Model* model,
+                    const std::vector<std::string>& joint_names,
+                    const std::vector<int>& mesh_gltf_nodes, Model* model,
                     std::vector<std::string>* warnings) {
   std::vector<int> order = contents.preorder_nodes;
   if (skipped_root && !order.empty() && order[0] < 0) order.erase(order.begin());
@@ -51,19 +52,24 @@ void ApplyGltfClips(const gltf::Contents& contents, bool skipped_root,
         clip.channels.push_back(std::move(copy));
       }
     }
-    // A node's weights animate every mesh (primitive) it carries that has that many targets.
+    // A node's weights animate every mesh (primitive) it carries that has that many targets:
+    // meshes read from that glTF node (also from a holder node, which is no joint), else the
+    // meshes placed on its joints.
     for (const MorphAnimation& a : source.morph_channels) {
-      auto range = joints_of_node.equal_range(a.mesh);
-      for (auto it = range.first; it != range.second; ++it) {
-        for (size_t m = 0; m < model->meshes.size(); ++m) {
-          const Mesh& mesh = model->meshes[m];
-          if (mesh.node != it->second || mesh.targets.size() != static_cast<size_t>(a.width)) {
-            continue;
-          }
-          MorphAnimation copy = a;
-          copy.mesh = static_cast<int>(m);
-          clip.morph_channels.push_back(std::move(copy));
+      for (size_t m = 0; m < model->meshes.size(); ++m) {
+        const Mesh& mesh = model->meshes[m];
+        bool from_node = false;
+        if (m < mesh_gltf_nodes.size()) {
+          from_node = mesh_gltf_nodes[m] == a.mesh;
+        } else {
+          auto range = joints_of_node.equal_range(a.mesh);
+          for (auto it = range.first; it != range.second; ++it)
+            from_node |= mesh.node == it->second;
         }
+        if (!from_node || mesh.targets.size() != static_cast<size_t>(a.width)) continue;
+        MorphAnimation copy = a;
+        copy.mesh = static_cast<int>(m);
+        clip.morph_channels.push_back(std::move(copy));
       }
     }
     clips.push_back(std::move(clip));

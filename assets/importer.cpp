@@ -398,7 +398,8 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   for (std::string& w : refusals) warnings.push_back(std::move(w));
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
   if (is_gltf && contents.is_gltf2) {
-    ApplyGltfClips(contents, converter.skipped_root(), converter.joint_names(), &model, &warnings);
+    ApplyGltfClips(contents, converter.skipped_root(), converter.joint_names(),
+                   converter.mesh_gltf_nodes(), &model, &warnings);
   }
   FinishClips(&model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);

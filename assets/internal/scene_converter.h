@@ -54,6 +54,9 @@ class SceneConverter {
   // native meshes cannot be placed (the caller then loads through Assimp's meshes).
   static constexpr const char* kMisaligned = "internal: glTF nodes do not match Assimp's";
   const std::vector<std::string>& joint_names() const { return names_; }
+  // Native meshes: per converted mesh, the glTF node it was read from (holder nodes included,
+  // which are no joint), for the clips' morph-weight channels; empty otherwise.
+  const std::vector<int>& mesh_gltf_nodes() const { return mesh_gltf_nodes_; }
   // Applied on top of every root joint, to its rest local and its animation keys, so that the
   // whole model (skinned or rigid meshes, joints, clips) moves into skelview's frame.
   void SetFrameCorrection(const FrameCorrection& correction) { frame_ = correction; }
@@ -110,7 +113,8 @@ class SceneConverter {
   gltf::Contents* native_ = nullptr;
   FrameCorrection frame_;
   bool name_meshes_by_node_ = false;
-  std::vector<int> joint_of_node_;  // native meshes: glTF node -> joint (first occurrence), or -1
+  std::vector<int> joint_of_node_;    // native meshes: glTF node -> joint (first occurrence), or -1
+  std::vector<int> mesh_gltf_nodes_;  // see mesh_gltf_nodes()
   Model* model_ = nullptr;
   std::vector<std::string> warnings_;
 
