@@ -12,8 +12,8 @@
 
 #include "assets/importer.h"
 #include "assets/internal/mesh_cleanup.h"
-#include "assets/internal/scene_morphs.h"
 #include "assets/internal/messages.h"
+#include "assets/internal/scene_morphs.h"
 #include "ik/transform.h"
 
 namespace assets {

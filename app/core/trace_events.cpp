@@ -153,9 +153,8 @@ Json ExitEvent(long frames, const FrameTimes& idle, const FrameTimes& drag,
   event["frames"] = frames;
   event["idle_frame_ms"] = Rounded(float(idle.mean()));
   event["drag_frame_ms"] = Rounded(float(drag.mean()));
-  event["idle_allocations"] = {{"frames", allocations.frames},
-                               {"total", allocations.total},
-                               {"max", allocations.max}};
+  event["idle_allocations"] = {
+      {"frames", allocations.frames}, {"total", allocations.total}, {"max", allocations.max}};
   return event;
 }
 
