@@ -40,17 +40,11 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     const Mesh& mesh = model.meshes[i];
     if (mesh.targets.empty()) continue;
-    auto found = mesh_by_name.find(plan.mesh_names[i]);
-    if (found == mesh_by_name.end()) {
-      *error = "Assimp did not write mesh '" + plan.mesh_names[i] + "'";
-      return false;
-    }
-    Json& gltf_mesh = root["meshes"][static_cast<size_t>(found->second)];
-    if (!gltf_mesh.contains("primitives") || gltf_mesh["primitives"].size() != 1) {
-      *error = "Assimp wrote mesh '" + plan.mesh_names[i] + "' with several primitives";
-      return false;
-    }
-    Json& primitive = gltf_mesh["primitives"][0];
+    int written_mesh = -1;
+    Json* written = WrittenPrimitive(&root, plan, mesh_by_name, i, &written_mesh, error);
+    if (!written) return false;
+    Json& primitive = *written;
+    Json& gltf_mesh = root["meshes"][static_cast<size_t>(written_mesh)];
     std::vector<uint32_t> ours;
     if (!MatchVertices(doc, primitive, mesh, &ours, error)) return false;
     const size_t n = mesh.positions.size();
@@ -76,7 +70,7 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
     gltf_mesh["extras"]["targetNames"] = names;
     const Json& nodes = gltf::ArrayMember(root, "nodes");
     for (size_t k = 0; k < nodes.size(); ++k) {
-      if (gltf::IndexMember(nodes[k], "mesh") == std::optional<int64_t>(found->second)) {
+      if (gltf::IndexMember(nodes[k], "mesh") == std::optional<int64_t>(written_mesh)) {
         (*node_of_mesh)[i] = static_cast<int>(k);
         break;
       }

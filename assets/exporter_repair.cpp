@@ -41,6 +41,23 @@ void SetTrs(const ik::Transform& t, Json* node) {
 
 // Found among ours so that joints, weights and morph deltas line up even if Assimp merged or
 // reordered vertices.
+Json* WrittenPrimitive(Json* root, const ExportPlan& plan,
+                       const std::unordered_map<std::string, int>& mesh_by_name, size_t i,
+                       int* written_mesh, std::string* error) {
+  auto found = mesh_by_name.find(plan.mesh_names[i]);
+  if (found == mesh_by_name.end()) {
+    *error = "Assimp did not write mesh '" + plan.mesh_names[i] + "'";
+    return nullptr;
+  }
+  *written_mesh = found->second;
+  Json& gltf_mesh = (*root)["meshes"][static_cast<size_t>(found->second)];
+  if (!gltf_mesh.contains("primitives") || gltf_mesh["primitives"].size() != 1) {
+    *error = "Assimp wrote mesh '" + plan.mesh_names[i] + "' with several primitives";
+    return nullptr;
+  }
+  return &gltf_mesh["primitives"][0];
+}
+
 bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
                    std::vector<uint32_t>* ours, std::string* error) {
   const Json& attributes = primitive["attributes"];
@@ -184,17 +201,10 @@ bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>
     const Mesh& mesh = model.meshes[i];
     const MeshPlacement& placement = plan.placements[i];
     if (!placement.skinned) continue;
-    auto found = mesh_by_name.find(plan.mesh_names[i]);
-    if (found == mesh_by_name.end()) {
-      *error = "Assimp did not write mesh '" + plan.mesh_names[i] + "'";
-      return false;
-    }
-    Json& gltf_mesh = root["meshes"][static_cast<size_t>(found->second)];
-    if (!gltf_mesh.contains("primitives") || gltf_mesh["primitives"].size() != 1) {
-      *error = "Assimp wrote mesh '" + plan.mesh_names[i] + "' with several primitives";
-      return false;
-    }
-    Json& primitive = gltf_mesh["primitives"][0];
+    int written_mesh = -1;
+    Json* written = WrittenPrimitive(&root, plan, mesh_by_name, i, &written_mesh, error);
+    if (!written) return false;
+    Json& primitive = *written;
     std::vector<uint32_t> ours;
     if (!MatchVertices(doc, primitive, mesh, &ours, error)) return false;
     // An unskinned mesh moved off its node becomes a skin with that node as its only bone.
@@ -222,7 +232,7 @@ bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>
         {{"name", plan.mesh_names[i]}, {"joints", skin_joints}, {"inverseBindMatrices", ibm}});
     // The node that carries the mesh.
     for (Json& node : nodes) {
-      if (gltf::IndexMember(node, "mesh") == std::optional<int64_t>(found->second)) {
+      if (gltf::IndexMember(node, "mesh") == std::optional<int64_t>(written_mesh)) {
         node["skin"] = skins.size() - 1;
       }
     }

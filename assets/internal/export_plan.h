@@ -36,6 +36,14 @@ namespace gltf {
 class Document;
 }
 
+// exporter_repair.cpp: the one primitive Assimp wrote for model mesh `i` (found by its
+// ExportPlan::mesh_names entry in `mesh_by_name`), and the written mesh's index in
+// *written_mesh; null with the reason when Assimp did not write the mesh or split it into several
+// primitives.
+nlohmann::json* WrittenPrimitive(nlohmann::json* root, const ExportPlan& plan,
+                                 const std::unordered_map<std::string, int>& mesh_by_name, size_t i,
+                                 int* written_mesh, std::string* error);
+
 // exporter_repair.cpp: the written vertex order is Assimp's; for each written vertex of
 // `primitive`, the index of the same vertex in `mesh` (same position, closest normal). False
 // with the reason when a written vertex is not among the mesh's.

@@ -3,6 +3,7 @@
 // hand as an undoable edit of EditState::morph_weights.
 #include <imgui.h>
 
+#include <cstdio>
 #include <string>
 
 #include "app/window/panels/panel_util.h"
@@ -18,15 +19,24 @@ void DrawBlendShapesPanel(const FrameInput& in, EditState* edit, Requests* out) 
     const assets::Mesh& mesh = model.meshes[m];
     if (mesh.targets.empty()) continue;
     ImGui::PushID(static_cast<int>(m));
-    const std::string label = mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name;
-    if (ImGui::TreeNode("mesh", "%s (%zu)", label.c_str(), mesh.targets.size())) {
+    // Labels formatted into buffers: an idle frame allocates nothing.
+    char label[160];
+    if (mesh.name.empty()) {
+      std::snprintf(label, sizeof(label), "mesh %zu", m);
+    } else {
+      std::snprintf(label, sizeof(label), "%s", mesh.name.c_str());
+    }
+    if (ImGui::TreeNode("mesh", "%s (%zu)", label, mesh.targets.size())) {
       for (size_t t = 0; t < mesh.targets.size(); ++t) {
         ImGui::PushID(static_cast<int>(t));
         const std::pair<int, int> key(static_cast<int>(m), static_cast<int>(t));
         float w = m < weights.size() && t < weights[m].size() ? weights[m][t] : 0.0f;
-        const std::string name =
-            mesh.targets[t].name.empty() ? "target " + std::to_string(t) : mesh.targets[t].name;
-        if (ImGui::SliderFloat(name.c_str(), &w, 0.0f, 1.0f, "%.3f")) {
+        if (mesh.targets[t].name.empty()) {
+          std::snprintf(label, sizeof(label), "target %zu", t);
+        } else {
+          std::snprintf(label, sizeof(label), "%s", mesh.targets[t].name.c_str());
+        }
+        if (ImGui::SliderFloat(label, &w, 0.0f, 1.0f, "%.3f")) {
           edit->morph_weights[key] = w;
         }
         Tip("The target's weight this frame (the clip's keys as it plays); moving it sets it by "
