@@ -296,6 +296,10 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
       return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
                       display.weights + "'");
     }
+    if (!display.trail.empty() && options.trail_joint < 0) {
+      return BadInput("--show trail=" + display.trail + ": the model has no joint named '" +
+                      display.trail + "'");
+    }
   }
   auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
   if (!gl) return Failure("render: " + error);

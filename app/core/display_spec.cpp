@@ -12,14 +12,17 @@ struct Flag {
   bool DisplaySpec::*field;
 };
 constexpr Flag kFlags[] = {
-    {"mesh", &DisplaySpec::mesh},       {"grid", &DisplaySpec::grid},
-    {"bones", &DisplaySpec::bones},     {"axes", &DisplaySpec::axes},
-    {"handles", &DisplaySpec::handles}, {"knees", &DisplaySpec::knees},
-    {"shells", &DisplaySpec::shells},   {"limits", &DisplaySpec::limits},
+    {"mesh", &DisplaySpec::mesh},
+    {"grid", &DisplaySpec::grid},
+    {"bones", &DisplaySpec::bones},
+    {"axes", &DisplaySpec::axes},
+    {"handles", &DisplaySpec::handles},
+    {"knees", &DisplaySpec::knees},
+    {"shells", &DisplaySpec::shells},
+    {"limits", &DisplaySpec::limits},
+    {"influences", &DisplaySpec::influences},
+    {"legend", &DisplaySpec::legend},
 };
-
-// Names the issue tracker asked for that nothing draws yet: refused by name, never ignored.
-constexpr const char* kNotYetDrawn[] = {"influences", "onion", "trail", "legend"};
 
 }  // namespace
 
@@ -27,14 +30,14 @@ bool DisplaySpec::operator==(const DisplaySpec& o) const {
   for (const Flag& flag : kFlags) {
     if (this->*flag.field != o.*flag.field) return false;
   }
-  return weights == o.weights;
+  return weights == o.weights && onion == o.onion && trail == o.trail;
 }
 
 bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     *error = "--show '" + text + "': " + why +
              " (expected a comma-separated list of none, mesh, grid, bones, axes, handles, "
-             "knees, shells, limits, weights=JOINT)";
+             "knees, shells, limits, weights=JOINT, influences, onion=N, trail=JOINT, legend)";
     return false;
   };
   DisplaySpec spec;
@@ -58,11 +61,23 @@ bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error
       none = true;
       continue;
     }
-    if (name == "weights") {
+    if (name == "weights" || name == "trail") {
       if (eq == std::string::npos || eq + 1 == item.size()) {
-        return fail("weights needs a joint: weights=JOINT");
+        return fail(name + " needs a joint: " + name + "=JOINT");
       }
-      spec.weights = item.substr(eq + 1);
+      (name == "weights" ? spec.weights : spec.trail) = item.substr(eq + 1);
+      continue;
+    }
+    if (name == "onion") {
+      const std::string count = eq == std::string::npos ? "" : item.substr(eq + 1);
+      const bool digits = !count.empty() && count.size() <= 2 &&
+                          count.find_first_not_of("0123456789") == std::string::npos;
+      const int n = digits ? std::stoi(count) : 0;
+      if (n < 1 || n > kMaxOnion) {
+        return fail("onion needs a count of ghosts on each side from 1 to " +
+                    std::to_string(kMaxOnion) + ": onion=N");
+      }
+      spec.onion = n;
       continue;
     }
     bool known = false;
@@ -73,9 +88,6 @@ bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error
       }
     }
     if (known) continue;
-    for (const char* later : kNotYetDrawn) {
-      if (name == later) return fail("'" + name + "' is not drawn by this version of skelview");
-    }
     return fail("unknown item '" + item + "'");
   }
   if (none && seen.size() > 1) return fail("none cannot be combined with other items");
@@ -88,7 +100,10 @@ std::string ShowListOf(const DisplaySpec& spec) {
   for (const Flag& flag : kFlags) {
     if (spec.*flag.field) list += (list.empty() ? "" : ",") + std::string(flag.name);
   }
-  if (!spec.weights.empty()) list += (list.empty() ? "" : ",") + ("weights=" + spec.weights);
+  auto add = [&list](const std::string& item) { list += (list.empty() ? "" : ",") + item; };
+  if (!spec.weights.empty()) add("weights=" + spec.weights);
+  if (spec.onion > 0) add("onion=" + std::to_string(spec.onion));
+  if (!spec.trail.empty()) add("trail=" + spec.trail);
   return list.empty() ? "none" : list;
 }
 

@@ -11,20 +11,27 @@ struct DisplaySpec {
   bool mesh = true;
   bool grid = true;
   bool bones = false;
-  bool axes = false;    // each joint's local axes
-  bool handles = true;  // the IK target handles (viewer only; `render` draws none)
-  bool knees = true;    // per chain: knee circle, knee before and after, pole, target
-  bool shells = false;  // reach shells
-  bool limits = true;   // joint limit arcs and cones
-  std::string weights;  // the joint whose skin weights are shown as a heat map ("": none)
+  bool axes = false;        // each joint's local axes
+  bool handles = true;      // the IK target handles (viewer only; `render` draws none)
+  bool knees = true;        // per chain: knee circle, knee before and after, pole, target
+  bool shells = false;      // reach shells
+  bool limits = true;       // joint limit arcs and cones
+  std::string weights;      // the joint whose skin weights are shown as a heat map ("": none)
+  bool influences = false;  // each vertex coloured by how many joints move it
+  int onion = 0;            // ghosts of the pose this many frames before and after (0: none)
+  std::string trail;        // the joint whose motion over the clip is drawn ("": none)
+  bool legend = false;      // a key to every mark drawn
   bool operator==(const DisplaySpec& other) const;
 };
 
+// The most ghosts on each side `onion=N` takes.
+constexpr int kMaxOnion = 16;
+
 // `--show LIST`: a comma-separated list of `none, mesh, grid, bones, axes, handles, knees,
-// shells, limits, weights=JOINT`; only what is listed is on (`none` alone: nothing). False with
-// "--show 'X': ..." in *error for an unknown or repeated name, an empty item, `weights` without a
-// joint, or a name this build does not draw yet (influences, onion=N, trail=JOINT, legend — named
-// as such rather than accepted and ignored). The joint name is checked against the model later.
+// shells, limits, weights=JOINT, influences, onion=N, trail=JOINT, legend`; only what is listed
+// is on (`none` alone: nothing). False with "--show 'X': ..." in *error for an unknown or
+// repeated name, an empty item, `weights` or `trail` without a joint, or `onion` without a count
+// in [1, kMaxOnion]. Joint names are checked against the model later.
 bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error);
 
 // The list that ParseShowList reads back into the same spec ("none" when nothing is on).

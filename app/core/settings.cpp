@@ -33,6 +33,10 @@ Json DisplayJson(const DisplaySpec& d) {
   json["shells"] = d.shells;
   json["limits"] = d.limits;
   json["weights"] = d.weights.empty() ? Json(nullptr) : Json(d.weights);
+  json["influences"] = d.influences;
+  json["onion"] = d.onion;
+  json["trail"] = d.trail.empty() ? Json(nullptr) : Json(d.trail);
+  json["legend"] = d.legend;
   return json;
 }
 
@@ -49,6 +53,11 @@ Json SettingsJson(const Settings& s) {
   json["display"] = DisplayJson(s.display);
   json["display"]["xray"] = s.xray;
   json["display"]["mesh_opacity"] = Rounded(s.mesh_opacity);
+  json["display"]["onion_step"] = s.onion_step;
+  json["display"]["all_chains"] = s.all_chains;
+  json["display"]["axes_selected_only"] = s.axes_selected_only;
+  json["display"]["on_ground"] = s.on_ground;
+  json["display"]["follow_root"] = s.follow_root;
   if (s.camera) json["camera"] = CameraJson(*s.camera);
   json["ui_scale"] = s.ui_scale > 0.0f ? Json(Rounded(s.ui_scale)) : Json("auto");
   json["theme"] = s.light_theme ? "light" : "dark";
@@ -78,6 +87,15 @@ class Reader {
     const double x = v->is_number() ? v->get<double>() : std::nan("");
     if (std::isfinite(x) && x >= double(min) && x <= double(max)) {
       *out = static_cast<float>(x);
+    } else {
+      Bad(key);
+    }
+  }
+  void Int(const char* key, int min, int max, int* out) {
+    const Json* v = Find(key);
+    if (!v) return;
+    if (v->is_number_integer() && v->get<long long>() >= min && v->get<long long>() <= max) {
+      *out = static_cast<int>(v->get<long long>());
     } else {
       Bad(key);
     }
@@ -138,6 +156,15 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
       d.Bool("xray", &settings->xray);
       d.Number("mesh_opacity", 0.05f, 1.0f, &settings->mesh_opacity);
       if (const Json* w = d.Find("weights"); w && !w->is_null()) d.String("weights", &s.weights);
+      d.Bool("influences", &s.influences);
+      d.Bool("legend", &s.legend);
+      d.Int("onion", 0, kMaxOnion, &s.onion);
+      d.Int("onion_step", 1, 1000, &settings->onion_step);
+      if (const Json* t = d.Find("trail"); t && !t->is_null()) d.String("trail", &s.trail);
+      d.Bool("all_chains", &settings->all_chains);
+      d.Bool("axes_selected_only", &settings->axes_selected_only);
+      d.Bool("on_ground", &settings->on_ground);
+      d.Bool("follow_root", &settings->follow_root);
     } else {
       top.Bad("display");
     }

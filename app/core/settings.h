@@ -27,6 +27,11 @@ struct Settings {
   DisplaySpec display;
   bool xray = true;                      // bones drawn over the mesh
   float mesh_opacity = 1.0f;             // [0.05, 1]
+  int onion_step = 1;                    // frames between onion ghosts, >= 1
+  bool all_chains = false;               // knee circles and shells of every chain, not the active
+  bool axes_selected_only = false;       // joint axes of the selected joint only
+  bool on_ground = false;                // the model stands on the grid (lowest rest point at 0)
+  bool follow_root = false;              // the camera follows the root joint
   std::optional<CameraSettings> camera;  // none: frame the model
   float ui_scale = 0.0f;                 // [0.5, 4]; 0: automatic, from the display's DPI
   bool light_theme = false;              // "theme": "light" or "dark"

@@ -256,6 +256,10 @@ void ApplyDisplaySpec(const DisplaySpec& display, const ik::Skeleton& skeleton,
   options->reach_shell = display.shells;
   options->joint_limits = display.limits;
   options->weight_joint = display.weights.empty() ? -1 : skeleton.Find(display.weights);
+  options->influences = display.influences;
+  options->legend = display.legend;
+  options->onion_count = display.onion;
+  options->trail_joint = display.trail.empty() ? -1 : skeleton.Find(display.trail);
 }
 
 DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skeleton) {
@@ -269,6 +273,12 @@ DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skele
   display.limits = options.joint_limits;
   if (options.weight_joint >= 0 && options.weight_joint < skeleton.joint_count()) {
     display.weights = skeleton.name(options.weight_joint);
+  }
+  display.influences = options.influences;
+  display.legend = options.legend;
+  display.onion = options.onion_count;
+  if (options.trail_joint >= 0 && options.trail_joint < skeleton.joint_count()) {
+    display.trail = skeleton.name(options.trail_joint);
   }
   return display;
 }

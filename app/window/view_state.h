@@ -33,6 +33,8 @@ struct DisplaySettings {
   bool show_handles = true;   // the IK target handles
   bool show_weights = false;  // the selected joint's skin weights as a heat map on the mesh
   bool show_timeline = true;  // the timeline along the bottom
+  bool on_ground = false;     // the model lifted so that its lowest rest point is on the grid
+  bool follow_root = false;   // the camera's target follows the root joint
 };
 
 // The interface's scale (0: automatic, from the display's DPI) and theme.

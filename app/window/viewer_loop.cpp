@@ -98,6 +98,11 @@ bool Viewer::Init(int* exit_code) {
   ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
   display_.scene.skeleton_xray = settings_.xray;
   display_.scene.mesh_opacity = settings_.mesh_opacity;
+  display_.scene.onion_step = settings_.onion_step;
+  display_.scene.all_chains = settings_.all_chains;
+  display_.scene.axes_selected_only = settings_.axes_selected_only;
+  display_.on_ground = settings_.on_ground;
+  display_.follow_root = settings_.follow_root;
   ui_.scale = settings_.ui_scale;
   ui_.light = settings_.light_theme;
   ApplyUi(/*texture=*/false);

@@ -24,6 +24,11 @@ void Viewer::ApplyDisplay(const DisplaySpec& d) {
                     " has no joint by that name; the weights are not shown",
                 MessageLevel::kWarning);
   }
+  if (!d.trail.empty() && display_.scene.trail_joint < 0) {
+    ShowMessage("trail=" + d.trail + ": " + current_->model.source +
+                    " has no joint by that name; no trail is drawn",
+                MessageLevel::kWarning);
+  }
 }
 
 DisplaySpec Viewer::CurrentDisplay() const {
@@ -52,6 +57,11 @@ void Viewer::SaveUserSettings() {
   if (args_.show.empty() || !(CurrentDisplay() == show_display_)) saved.display = CurrentDisplay();
   saved.xray = display_.scene.skeleton_xray;
   saved.mesh_opacity = display_.scene.mesh_opacity;
+  saved.onion_step = display_.scene.onion_step;
+  saved.all_chains = display_.scene.all_chains;
+  saved.axes_selected_only = display_.scene.axes_selected_only;
+  saved.on_ground = display_.on_ground;
+  saved.follow_root = display_.follow_root;
   saved.camera = CurrentCamera();
   saved.ui_scale = ui_.scale;
   saved.light_theme = ui_.light;

@@ -328,8 +328,10 @@ TEST(CliRender, ViewPresetsLookAlongTheirAxesAndShowDrawsOnlyWhatIsListed) {
 TEST(CliRender, BadViewAndShowExitTwo) {
   ExpectBadInput({"render", "-o", TempPath("never.png"), "--view", "diagonal"},
                  "--view 'diagonal'");
-  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "onion=4"},
-                 "'onion' is not drawn by this version");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "onion=40"},
+                 "onion needs a count of ghosts on each side from 1 to 16");
+  ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "bones,trail=Nope"},
+                 "--show trail=Nope: the model has no joint named 'Nope'");
   ExpectBadInput({"render", "-o", TempPath("never.png"), "--show", "mesh,weights=Nope"},
                  "--show weights=Nope: the model has no joint named 'Nope'");
   EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));

@@ -1,4 +1,4 @@
-// --show lists: what is listed is on, nothing else; names not drawn yet are refused by name.
+// --show lists: what is listed is on, nothing else; bad items are refused by name.
 #include "app/core/display_spec.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +29,26 @@ TEST(ParseShowList, OnlyWhatIsListedIsOnAndTheListReadsBack) {
               spec.shells && spec.limits);
 }
 
+TEST(ParseShowList, AnimationOverlaysAndLegendReadBack) {
+  app::DisplaySpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseShowList("mesh,influences,onion=4,trail=LeftHand,legend", &spec, &error))
+      << error;
+  EXPECT_TRUE(spec.mesh && spec.influences && spec.legend);
+  EXPECT_FALSE(spec.bones);
+  EXPECT_EQ(spec.onion, 4);
+  EXPECT_EQ(spec.trail, "LeftHand");
+  app::DisplaySpec again;
+  ASSERT_TRUE(app::ParseShowList(app::ShowListOf(spec), &again, &error)) << error;
+  EXPECT_EQ(again, spec);
+  again.onion = 3;
+  EXPECT_FALSE(again == spec);
+  ASSERT_TRUE(app::ParseShowList("none", &spec, &error));
+  EXPECT_EQ(spec.onion, 0);
+  EXPECT_TRUE(spec.trail.empty());
+  EXPECT_FALSE(spec.influences || spec.legend);
+}
+
 TEST(ParseShowList, BadListsAreRefusedNamingTheItem) {
   app::DisplaySpec spec;
   std::string error;
@@ -41,8 +61,14 @@ TEST(ParseShowList, BadListsAreRefusedNamingTheItem) {
       {"none,mesh", "none cannot be combined"},
       {"skin", "unknown item 'skin'"},
       {"mesh=1", "unknown item 'mesh=1'"},
-      {"onion=4", "'onion' is not drawn by this version"},
-      {"legend", "'legend' is not drawn by this version"},
+      {"onion", "onion needs a count of ghosts on each side from 1 to 16"},
+      {"onion=0", "onion needs a count"},
+      {"onion=17", "onion needs a count"},
+      {"onion=-2", "onion needs a count"},
+      {"onion=2x", "onion needs a count"},
+      {"trail", "trail needs a joint"},
+      {"trail=", "trail needs a joint"},
+      {"legend=1", "unknown item 'legend=1'"},
   };
   for (const auto& [text, why] : bad) {
     EXPECT_FALSE(app::ParseShowList(text, &spec, &error)) << text;

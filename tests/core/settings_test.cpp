@@ -23,6 +23,15 @@ TEST(Settings, WhatIsSavedReadsBack) {
   s.display.bones = true;
   s.display.mesh = false;
   s.display.weights = "mixamorig:LeftArm";
+  s.display.influences = true;
+  s.display.onion = 3;
+  s.display.trail = "mixamorig:LeftHand";
+  s.display.legend = true;
+  s.onion_step = 2;
+  s.all_chains = true;
+  s.axes_selected_only = true;
+  s.on_ground = true;
+  s.follow_root = true;
   s.xray = false;
   s.mesh_opacity = 0.5f;
   s.camera = app::CameraSettings{30.0f, -15.0f, 4.25f, glm::vec3(0.5f, 1.0f, -2.0f), true};
@@ -45,6 +54,9 @@ TEST(Settings, WhatIsSavedReadsBack) {
   EXPECT_EQ(loaded.display, s.display);
   EXPECT_EQ(loaded.xray, false);
   EXPECT_EQ(loaded.mesh_opacity, 0.5f);
+  EXPECT_EQ(loaded.onion_step, 2);
+  EXPECT_TRUE(loaded.all_chains && loaded.axes_selected_only && loaded.on_ground &&
+              loaded.follow_root);
   ASSERT_TRUE(loaded.camera.has_value());
   EXPECT_EQ(loaded.camera->yaw_degrees, 30.0f);
   EXPECT_EQ(loaded.camera->pitch_degrees, -15.0f);
@@ -92,7 +104,8 @@ TEST(Settings, ACorruptFileWarnsNamingItAndGivesTheDefaults) {
 
 TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   const std::string path = Write("bad_fields.json", R"({
-    "display": {"bones": true, "axes": "yes", "mesh_opacity": 7},
+    "display": {"bones": true, "axes": "yes", "mesh_opacity": 7, "onion": 2.5, "onion_step": 0,
+                "trail": "LeftHand"},
     "camera": {"yaw": 10, "pitch": 20, "distance": -1, "target": [0, 1, 0]},
     "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5,
     "theme": "pink", "layout": {"panel_width": 300, "timeline": 1, "timeline_units": "beats"}})");
@@ -102,6 +115,9 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   EXPECT_TRUE(loaded.display.bones);
   EXPECT_FALSE(loaded.display.axes);
   EXPECT_EQ(loaded.mesh_opacity, 1.0f);
+  EXPECT_EQ(loaded.display.onion, 0);
+  EXPECT_EQ(loaded.onion_step, 1);
+  EXPECT_EQ(loaded.display.trail, "LeftHand");
   EXPECT_FALSE(loaded.camera.has_value()) << "half a camera is no camera";
   EXPECT_EQ(loaded.ui_scale, 2.0f);
   EXPECT_EQ(loaded.window_width, 0);
@@ -110,9 +126,9 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   EXPECT_EQ(loaded.panel_width, 300.0f);
   EXPECT_TRUE(loaded.timeline);
   EXPECT_FALSE(loaded.timeline_seconds);
-  for (const char* field :
-       {"display.axes", "display.mesh_opacity", "camera.distance", "window.width", "last_folder",
-        "theme", "layout.timeline", "layout.timeline_units"}) {
+  for (const char* field : {"display.axes", "display.mesh_opacity", "display.onion",
+                            "display.onion_step", "camera.distance", "window.width", "last_folder",
+                            "theme", "layout.timeline", "layout.timeline_units"}) {
     EXPECT_NE(warning.find(field), std::string::npos) << field << " in " << warning;
   }
 }
