@@ -28,6 +28,8 @@ enum class RequestKind {
   kResetAllTargets,  // every target back on its effector
   kResetPose,        // every edited joint rotation dropped and every target reset
   kFrameCamera,      // frame the model
+  kFrameSelected,    // frame the selected joint and its bone (else the model)
+  kFrameVertices,    // frame the problem vertices of kind `index` (assets::WeightProblem)
   kViewPreset,       // look along an axis: index is the ViewPreset
   kToggleOrtho,      // perspective <-> orthographic
   kCancelLoading,
