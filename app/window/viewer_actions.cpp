@@ -66,6 +66,9 @@ void Viewer::CarryOut(const Requests& requests) {
         FrameCamera();
         WriteCameraTrace("frame");
         break;
+      case RequestKind::kFrameSelected:  // issue 13: framing the selection and problem vertices
+      case RequestKind::kFrameVertices:
+        break;
       case RequestKind::kViewPreset:
         LookAlongAndFrame(static_cast<ViewPreset>(request.index));
         break;
