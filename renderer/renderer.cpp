@@ -39,6 +39,8 @@ void BindMorphTargets(const GpuMesh& mesh, GLint count, GLint vertices) {
 }
 // Opacity of the hidden parts of DepthMode::kHiddenDimmed geometry.
 constexpr float kHiddenAlpha = 0.33f;
+// The slice of the depth range kSolidOnTop draws into, in front of everything else.
+constexpr double kOnTopDepthRange = 1.0 / 512.0;
 // Key light, fixed to the camera (up, left, in front) so a model reads well from any orbit.
 constexpr glm::vec3 kKeyDirectionEye{-0.45f, 0.75f, 0.5f};
 
@@ -123,8 +125,9 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     glUniform1i(c.palette, kPaletteUnit);
     InitMorphUniforms(c.program, &c.morph_count, &c.morph_vertices);
   }
-  auto color_program = [&](const char* vertex, const char* geometry, ColorProgram* out) -> bool {
-    std::optional<Program> p = Program::FromFiles({vertex, geometry, "color.frag", {}}, error);
+  auto color_program = [&](const char* vertex, const char* geometry, const char* fragment,
+                           ColorProgram* out) -> bool {
+    std::optional<Program> p = Program::FromFiles({vertex, geometry, fragment, {}}, error);
     if (!p) return false;
     out->program = std::move(*p);
     out->view_projection = out->program.Uniform("u_view_projection");
@@ -132,8 +135,8 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     out->alpha_scale = out->program.Uniform("u_alpha_scale");
     return true;
   };
-  if (!color_program("line.vert", "line.geom", &r.lines_)) return std::nullopt;
-  if (!color_program("shape.vert", "", &r.shapes_)) return std::nullopt;
+  if (!color_program("line.vert", "line.geom", "line.frag", &r.lines_)) return std::nullopt;
+  if (!color_program("shape.vert", "", "color.frag", &r.shapes_)) return std::nullopt;
   {
     std::optional<Program> p = Program::FromFiles({"grid.vert", "", "grid.frag", {}}, error);
     if (!p) return std::nullopt;
@@ -295,9 +298,22 @@ void Renderer::DrawColored(const ColorProgram& program, const VertexArray& verte
   SetMatrix(program.view_projection, view.ViewProjection());
   SetViewport(program.viewport, view);
   EnableAlphaBlending();
-  glDepthMask(GL_FALSE);  // debug geometry never hides other debug geometry
+  // Debug geometry never hides other debug geometry, except solids, which hide themselves.
+  glDepthMask(mode == DepthMode::kSolid || mode == DepthMode::kSolidOnTop ? GL_TRUE : GL_FALSE);
   glBindVertexArray(vertex_array.id());
   switch (mode) {
+    case DepthMode::kSolid:
+      glUniform1f(program.alpha_scale, 1.0f);
+      glDrawArrays(primitive, 0, count);
+      break;
+    case DepthMode::kSolidOnTop:
+      // The solids' depths squeezed in front of everything drawn so far: they pass over it and
+      // still sort among themselves.
+      glDepthRange(0.0, kOnTopDepthRange);
+      glUniform1f(program.alpha_scale, 1.0f);
+      glDrawArrays(primitive, 0, count);
+      glDepthRange(0.0, 1.0);
+      break;
     case DepthMode::kTested:
       glUniform1f(program.alpha_scale, 1.0f);
       glDrawArrays(primitive, 0, count);

@@ -30,6 +30,11 @@ enum class DepthMode {
   kTested,        // hidden behind surfaces like ordinary geometry
   kOnTop,         // always visible (x-ray), drawn over everything
   kHiddenDimmed,  // visible parts as given, hidden parts at a third of their opacity
+  // Shapes only: solids (bones) that hide their own far faces. kSolid is depth-tested and writes
+  // depth like ordinary geometry; kSolidOnTop is drawn over everything drawn before it (x-ray)
+  // while still hiding itself, and hides what is drawn after it.
+  kSolid,
+  kSolidOnTop,
 };
 
 struct Background {

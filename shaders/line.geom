@@ -1,6 +1,7 @@
 // Debug lines, geometry stage: turns each segment into a screen-space quad of the requested pixel
-// width (core profiles need not draw lines wider than 1 px). The segment is clipped to the near
-// plane first so that the perspective divide below never sees w <= 0.
+// width (core profiles need not draw lines wider than 1 px), one pixel wider on each side for
+// line.frag's anti-aliased edge. The segment is clipped to the near plane first so that the
+// perspective divide below never sees w <= 0.
 
 layout(lines) in;
 layout(triangle_strip, max_vertices = 4) out;
@@ -12,10 +13,14 @@ uniform vec2 u_viewport;      // pixels
 uniform float u_alpha_scale;  // as in color.frag
 
 out vec4 v_color;
+out float v_across;
+flat out float v_half_width;
 
-void Emit(vec4 clip, vec2 offset_pixels, vec4 color) {
+void Emit(vec4 clip, vec2 offset_pixels, vec4 color, float across, float half_width) {
   gl_Position = vec4(clip.xy + offset_pixels * 2.0 / u_viewport * clip.w, clip.zw);
   v_color = color;
+  v_across = across;
+  v_half_width = half_width;
   EmitVertex();
 }
 
@@ -48,11 +53,12 @@ void main() {
   // the caps of consecutive segments of a circle would overlap and blend twice, beading the line.
   float opaque = step(0.999, min(c0.a, c1.a) * u_alpha_scale);
   vec2 along = dir * half_width * opaque;
-  vec2 across = vec2(-dir.y, dir.x) * half_width;
+  float outer = half_width + 1.0;
+  vec2 across = vec2(-dir.y, dir.x) * outer;
 
-  Emit(p0, -along - across, c0);
-  Emit(p0, -along + across, c0);
-  Emit(p1, along - across, c1);
-  Emit(p1, along + across, c1);
+  Emit(p0, -along - across, c0, -outer, half_width);
+  Emit(p0, -along + across, c0, outer, half_width);
+  Emit(p1, along - across, c1, -outer, half_width);
+  Emit(p1, along + across, c1, outer, half_width);
   EndPrimitive();
 }

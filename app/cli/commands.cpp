@@ -290,6 +290,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   }
   SceneOptions options;
   options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
+  options.all_chains = true;  // no chain is active on the command line: each explains itself
   if (!look.show.empty()) {
     ApplyDisplaySpec(display, model.skeleton, &options);
     if (!display.weights.empty() && options.weight_joint < 0) {
@@ -325,9 +326,9 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   view.view = camera.View();
   view.projection = camera.Projection(aspect);
   view.viewport = {width, height};
-  renderer::DebugLines lines, xray;
+  SceneOverlays overlays;
   DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
-            &lines, &xray);
+            &overlays);
   const std::vector<uint8_t> pixels = target->ReadPixels();
   if (!renderer::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
   return kExitOk;

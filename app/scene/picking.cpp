@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "app/scene/bones.h"
 #include "app/scene/gizmo.h"
 #include "assets/skinning.h"
 
@@ -13,36 +14,47 @@ int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models, c
              const glm::vec2& cursor, float tolerance_px) {
   const ik::Skeleton& skeleton = model.skeleton;
   const int n = std::min(skeleton.joint_count(), static_cast<int>(models.size()));
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  auto shown = [&](int j) {
-    return !any_bone || (j < static_cast<int>(model.is_bone.size()) && model.is_bone[j]);
-  };
-  std::vector<glm::vec2> pixels(n);
-  std::vector<char> visible(n, 0);
-  for (int j = 0; j < n; ++j) {
-    visible[j] = ProjectToPixel(view.view, view.projection, view.viewport, glm::vec3(models[j][3]),
-                                &pixels[j]);
-  }
+  std::vector<BoneSegment> segments;
+  BoneSegments(model, models, &segments);
   int best = -1;
   float best_distance = tolerance_px;
-  for (int j = 0; j < n; ++j) {  // joint markers first
-    if (!shown(j) || !visible[j]) continue;
-    const float d = glm::length(pixels[j] - cursor);
+  for (const BoneSegment& bone : segments) {  // joint markers (bone heads) first
+    glm::vec2 pixel;
+    if (!ProjectToPixel(view.view, view.projection, view.viewport, bone.head, &pixel)) continue;
+    const float d = glm::length(pixel - cursor);
     if (d < best_distance) {
       best_distance = d;
-      best = j;
+      best = bone.joint;
     }
   }
   if (best >= 0) return best;
-  best_distance = tolerance_px;
-  for (int j = 0; j < n; ++j) {  // then segments, parent → child, selecting the parent
-    const int p = skeleton.parent(j);
-    if (p < 0 || !shown(j) || !shown(p) || !visible[j] || !visible[p]) continue;
-    const float d = DistanceToSegment(cursor, pixels[p], pixels[j]);
-    if (d < best_distance) {
-      best_distance = d;
-      best = p;
+  // Then the bones themselves, each selecting the joint that owns it: within the tolerance or
+  // within the drawn octahedron's half width on screen, whichever is more.
+  float best_score = std::numeric_limits<float>::max();
+  for (const BoneSegment& bone : segments) {
+    if (bone.joint < 0 || bone.joint >= n) continue;
+    glm::vec2 head, tail, rim;
+    if (!ProjectToPixel(view.view, view.projection, view.viewport, bone.head, &head) ||
+        !ProjectToPixel(view.view, view.projection, view.viewport, bone.tail, &tail)) {
+      continue;
+    }
+    const float length = glm::length(bone.tail - bone.head);
+    const glm::vec3 middle = 0.5f * (bone.head + bone.tail);
+    // The camera's right axis in world space, to measure the bone's radius in pixels.
+    const glm::vec3 right = glm::normalize(glm::vec3(glm::transpose(view.view)[0]));
+    const glm::vec3 rim_point = middle + right * BoneRadius(length, true);
+    glm::vec2 centre_px;
+    float radius_px = 0.0f;
+    if (ProjectToPixel(view.view, view.projection, view.viewport, middle, &centre_px) &&
+        ProjectToPixel(view.view, view.projection, view.viewport, rim_point, &rim)) {
+      radius_px = glm::length(rim - centre_px);
+    }
+    const float d = DistanceToSegment(cursor, head, tail);
+    const float reach = std::max(tolerance_px, radius_px);
+    // Relative to each bone's reach, so a thin bone beside a thick one can still be hit.
+    if (d < reach && d / reach < best_score) {
+      best_score = d / reach;
+      best = bone.joint;
     }
   }
   return best;

@@ -16,9 +16,9 @@ struct PickView {
   Viewport viewport;
 };
 
-// The joint whose marker, or whose bone segment (joint → child, selecting the joint), passes
-// within `tolerance_px` of the cursor; joints markers win over segments; -1 when none. Only bones
-// when `is_bone` marks any.
+// The joint whose bone (BoneSegments: joint → child, selecting the joint that owns it, the same
+// bone the view highlights) is under the cursor: its head within `tolerance_px`, else its segment
+// within the tolerance or the drawn bone's half width; heads win over bodies; -1 when none.
 int PickBone(const assets::Model& model, const std::vector<glm::mat4>& models, const PickView& view,
              const glm::vec2& cursor, float tolerance_px);
 

@@ -9,6 +9,15 @@
 namespace app {
 
 namespace rc = renderer::colors;
+namespace oc = overlay_colors;
+
+void SceneOverlays::Clear() {
+  lines.Clear();
+  xray_lines.Clear();
+  bones.Clear();
+  marks.Clear();
+  segments.clear();
+}
 
 SceneExtent MeasureModel(const assets::Model& model) {
   const assets::Bounds bounds = assets::RestBounds(model);
@@ -16,6 +25,7 @@ SceneExtent MeasureModel(const assets::Model& model) {
   const float size = bounds.diagonal();
   extent.size = size > 1e-6f ? size : 1.0f;
   extent.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
+  extent.bones = ClassifyBones(model);
   return extent;
 }
 
@@ -29,7 +39,7 @@ void AddLimitShapes(const ik::Skeleton& skeleton, const ik::JointLimits& limits,
     const ik::LimitShape shape =
         ik::MakeLimitShape(skeleton, state.pose, state.models, joint, limit, model_size * 0.05f);
     if (shape.outline_model.empty()) continue;
-    const glm::vec4 color(0.55f, 0.8f, 1.0f, 0.9f);
+    const glm::vec4 color = oc::kLimit;
     for (size_t k = 0; k + 1 < shape.outline_model.size(); ++k) {
       xray_lines->AddLine(shape.outline_model[k], shape.outline_model[k + 1], color);
     }
@@ -46,7 +56,7 @@ void AddLimitShapes(const ik::Skeleton& skeleton, const ik::JointLimits& limits,
     }
     for (size_t k = 0; k + 1 < shape.twist_arc_model.size(); ++k) {
       xray_lines->AddLine(shape.twist_arc_model[k], shape.twist_arc_model[k + 1],
-                          glm::vec4(1.0f, 0.7f, 0.9f, 0.8f));
+                          oc::kTwistLimit);
     }
     xray_lines->AddLine(shape.origin_model,
                         shape.origin_model + shape.bone_model * model_size * 0.05f, rc::kWhite);
@@ -70,9 +80,9 @@ void AddFabrikAndAimOverlays(const ConstraintRequests& constraints, const PoseSt
     }
     xray_lines->width = 3.0f;
     for (size_t k = 0; k + 1 < r.positions.size(); ++k) {
-      xray_lines->AddLine(r.positions[k], r.positions[k + 1], rc::kCyan);
+      xray_lines->AddLine(r.positions[k], r.positions[k + 1], oc::kFabrik);
     }
-    for (const glm::vec3& p : r.positions) xray_lines->AddCross(p, joint_size * 2.0f, rc::kCyan);
+    for (const glm::vec3& p : r.positions) xray_lines->AddCross(p, joint_size * 2.0f, oc::kFabrik);
     const glm::vec4 target_color = r.reached ? rc::kGreen : rc::kRed;
     xray_lines->AddCross(constraints.fabrik[i].target, joint_size * 4.0f, target_color);
   }
@@ -83,102 +93,151 @@ void AddFabrikAndAimOverlays(const ConstraintRequests& constraints, const PoseSt
     xray_lines->AddLine(r.origin_model, r.target_model, glm::vec4(0.9f, 0.5f, 1.0f, 0.7f));
     xray_lines->width = 3.0f;
     xray_lines->AddLine(r.origin_model, r.origin_model + r.axis_after_model * model_size * 0.08f,
-                        rc::kMagenta);
+                        oc::kAim);
     xray_lines->AddCross(r.target_model, joint_size * 3.0f, r.reached ? rc::kGreen : rc::kRed);
   }
 }
 
-// One two-bone chain: its reach shells (depth-tested) and, with the IK overlay, the knee circle,
-// the knee before and after, the solved limb, the target and the pole (on top).
+// A pixel-sized mark: a dark rim under a filled disc, readable over lines and the mesh.
+void AddDiscMark(const glm::vec3& at, float radius_px, const glm::vec4& color,
+                 renderer::DebugShapes* marks) {
+  marks->AddDisc(at, radius_px + 1.5f, glm::vec4(0.05f, 0.05f, 0.05f, 0.9f), 16);
+  marks->AddDisc(at, radius_px, color, 16);
+}
+void AddSquareMark(const glm::vec3& at, float half_px, const glm::vec4& color,
+                   renderer::DebugShapes* marks) {
+  marks->AddSquare(at, half_px + 1.5f, glm::vec4(0.05f, 0.05f, 0.05f, 0.9f));
+  marks->AddSquare(at, half_px, color);
+}
+void AddDiamondMark(const glm::vec3& at, float half_px, const glm::vec4& color,
+                    renderer::DebugShapes* marks) {
+  const glm::vec3 screen(0.0f);
+  for (const auto& [h, c] : {std::pair<float, glm::vec4>{half_px + 2.0f, {0.05f, 0.05f, 0.05f, 0.9f}},
+                             std::pair<float, glm::vec4>{half_px, color}}) {
+    marks->AddScreenTriangle(at, screen, {-h, 0.0f}, {h, 0.0f}, {0.0f, h}, c);
+    marks->AddScreenTriangle(at, screen, {h, 0.0f}, {-h, 0.0f}, {0.0f, -h}, c);
+  }
+}
+
+// One two-bone chain: the solved limb and the target for every chain; with `explain` (the active
+// chain, or every chain when asked) its reach shells (depth-tested), the knee circle, the knee
+// before and after and the pole.
 void AddTwoBoneOverlay(const IkChainRequest& request, const ik::TwoBoneIkResult& r,
-                       const SceneOptions& options, float joint_size, renderer::DebugLines* lines,
-                       renderer::DebugLines* xray_lines) {
-  if (options.reach_shell) {
-    lines->width = 1.0f;
-    const glm::vec4 shell(0.6f, 0.7f, 1.0f, 0.35f);
-    if (r.reach_min > 1e-6f) lines->AddSphere(r.a, r.reach_min, shell, 48);
-    lines->AddSphere(r.a, r.reach_max, shell, 64);
+                       const SceneOptions& options, bool explain, float joint_size,
+                       SceneOverlays* out) {
+  renderer::DebugLines* xray_lines = &out->xray_lines;
+  if (options.reach_shell && explain) {
+    out->lines.width = 1.0f;
+    if (r.reach_min > 1e-6f) out->lines.AddSphere(r.a, r.reach_min, oc::kReachShell, 48);
+    out->lines.AddSphere(r.a, r.reach_max, oc::kReachShell, 64);
   }
   if (!options.ik_overlay) return;
-  xray_lines->width = 2.0f;
-  // The knee circle: where the sphere about the hip meets the sphere about the target.
-  if (r.circle.radius > 1e-6f) {
-    xray_lines->AddCircle(r.circle.center, r.circle.normal, r.circle.radius,
-                          glm::vec4(rc::kYellow.r, rc::kYellow.g, rc::kYellow.b, 0.85f));
-    xray_lines->AddLine(r.circle.center, r.b_final, glm::vec4(1.0f, 0.9f, 0.4f, 0.5f));
-  }
-  // Knee before (grey) and after (yellow); the solved limb in orange.
-  xray_lines->AddCross(r.b_before, joint_size * 2.0f, glm::vec4(0.7f, 0.7f, 0.7f, 0.9f));
-  xray_lines->AddCross(r.b_final, joint_size * 2.5f, rc::kYellow);
   xray_lines->width = 3.0f;
-  xray_lines->AddLine(r.a, r.b_final, rc::kOrange);
-  xray_lines->AddLine(r.b_final, r.c_final, rc::kOrange);
+  xray_lines->AddLine(r.a, r.b_final, oc::kSolvedLimb);
+  xray_lines->AddLine(r.b_final, r.c_final, oc::kSolvedLimb);
   // Target: green when reached, red when not; a thin line shows the miss.
-  const glm::vec4 target_color = r.reached ? rc::kGreen : rc::kRed;
+  const glm::vec4 target_color = r.reached ? oc::kTargetReached : oc::kTargetMissed;
+  xray_lines->width = 2.5f;
   xray_lines->AddCross(request.target.position, joint_size * 4.0f, target_color);
   if (!r.reached) {
     xray_lines->width = 1.5f;
     xray_lines->AddLine(r.c_final, request.target.position, target_color);
   }
+  if (!explain) return;
+  xray_lines->width = 2.0f;
+  // The knee circle: where the sphere about the hip meets the sphere about the target.
+  if (r.circle.radius > 1e-6f) {
+    xray_lines->AddCircle(r.circle.center, r.circle.normal, r.circle.radius, oc::kKneeCircle);
+    xray_lines->AddLine(r.circle.center, r.b_final, glm::vec4(1.0f, 0.9f, 0.4f, 0.5f));
+  }
   if (request.options.pole_model) {
-    xray_lines->width = 2.0f;
-    xray_lines->AddCross(*request.options.pole_model, joint_size * 3.0f, rc::kMagenta);
-    xray_lines->AddLine(r.b_final, *request.options.pole_model, glm::vec4(0.9f, 0.3f, 0.85f, 0.5f));
+    xray_lines->AddLine(r.b_final, *request.options.pole_model,
+                        glm::vec4(oc::kPole.r, oc::kPole.g, oc::kPole.b, 0.5f));
+    AddDiamondMark(*request.options.pole_model, 6.0f, oc::kPole, &out->marks);
+  }
+  // Knee before (a grey square) under the knee after (a yellow disc): where they coincide, the
+  // disc sits inside the larger square and both stay visible.
+  AddSquareMark(r.b_before, 6.0f, oc::kKneeBefore, &out->marks);
+  AddDiscMark(r.b_final, 4.0f, oc::kKneeAfter, &out->marks);
+}
+
+}  // namespace
+
+namespace {
+
+// The axes of every bone (or the selected joint only), each as long as a good part of its bone.
+void AddJointAxes(const assets::Model& model, const PoseState& state, const SceneOptions& options,
+                  float model_size, SceneOverlays* out) {
+  const ik::Skeleton& skeleton = model.skeleton;
+  const float shortest = model_size * 0.03f, longest = model_size * 0.1f;
+  out->xray_lines.width = 2.5f;
+  auto add = [&](int j, float length) {
+    out->xray_lines.AddAxes(state.models[size_t(j)], glm::clamp(length, shortest, longest));
+  };
+  // The length of each joint's first bone from the segments (drawn or not, they were built).
+  auto bone_length = [&](int j) {
+    for (const BoneSegment& bone : out->segments) {
+      if (bone.joint == j) return glm::length(bone.tail - bone.head) * 0.6f;
+    }
+    return shortest;
+  };
+  if (options.axes_selected_only) {
+    const int j = options.selected_joint;
+    if (j >= 0 && j < skeleton.joint_count()) add(j, 2.0f * bone_length(j));
+    return;
+  }
+  const bool any_bone =
+      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
+  for (int j = 0; j < skeleton.joint_count(); ++j) {
+    if (any_bone && !model.is_bone[size_t(j)]) continue;
+    add(j, bone_length(j));
   }
 }
 
 }  // namespace
 
 void BuildOverlays(const assets::Model& model, const ConstraintRequests& constraints,
-                   const PoseState& state, const SceneOptions& options, float model_size,
-                   renderer::DebugLines* lines, renderer::DebugLines* xray_lines) {
+                   const PoseState& state, const SceneOptions& options, const SceneExtent& extent,
+                   SceneOverlays* out) {
+  out->Clear();
   const ik::Skeleton& skeleton = model.skeleton;
+  const float model_size = extent.size;
   const float joint_size = model_size * 0.012f;
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  const std::vector<bool>* bones = any_bone ? &model.is_bone : nullptr;
-  // A model without meshes is shown as its skeleton whatever the toggle says.
-  const bool skeleton_visible = options.skeleton || model.meshes.empty();
-  if (skeleton_visible) {
-    renderer::DebugLines* target = options.skeleton_xray ? xray_lines : lines;
-    target->width = 2.0f;
-    target->AddSkeleton(skeleton, state.models, glm::vec4(0.95f, 0.75f, 0.3f, 0.9f), joint_size,
-                        bones);
+  BoneSegments(model, state.models, &out->segments);
+  BoneHighlight highlight;
+  highlight.selected_joint = options.selected_joint;
+  const int active = options.active_chain;
+  if (active >= 0 && size_t(active) < constraints.ik.size()) {
+    highlight.chain_joints[0] = constraints.ik[size_t(active)].chain.start;
+    highlight.chain_joints[1] = constraints.ik[size_t(active)].chain.mid;
   }
-  if (options.selected_joint >= 0 && options.selected_joint < skeleton.joint_count()) {
-    xray_lines->width = 3.0f;
-    const int j = options.selected_joint;
-    xray_lines->AddCross(glm::vec3(state.models[j][3]), joint_size * 3.0f, rc::kCyan);
-    if (skeleton.parent(j) >= 0) {
-      xray_lines->AddLine(glm::vec3(state.models[skeleton.parent(j)][3]),
-                          glm::vec3(state.models[j][3]), rc::kCyan);
-    }
+  // A model without meshes is shown as its skeleton whatever the toggle says; with bones off the
+  // selected joint's bones are still drawn, so the selection shows.
+  if (options.skeleton || model.meshes.empty()) {
+    AddSolidBones(out->segments, extent.bones, state.models, highlight, &out->bones);
+  } else if (options.selected_joint >= 0 && options.selected_joint < skeleton.joint_count()) {
+    AddSolidBones(out->segments, extent.bones, state.models, highlight, &out->bones,
+                  options.selected_joint);
   }
-  if (options.joint_axes) {
-    xray_lines->width = 2.0f;
-    for (int i = 0; i < skeleton.joint_count(); ++i) {
-      if (bones && !(*bones)[i]) continue;
-      xray_lines->AddAxes(state.models[i], model_size * 0.04f);
-    }
-  }
+  if (options.joint_axes) AddJointAxes(model, state, options, model_size, out);
   if (options.joint_limits) {
-    AddLimitShapes(skeleton, constraints.limits, state, model_size, xray_lines);
+    AddLimitShapes(skeleton, constraints.limits, state, model_size, &out->xray_lines);
   }
   if (options.ik_overlay) {
-    AddFabrikAndAimOverlays(constraints, state, model_size, joint_size, xray_lines);
+    AddFabrikAndAimOverlays(constraints, state, model_size, joint_size, &out->xray_lines);
   }
   if (!options.ik_overlay && !options.reach_shell) return;
   for (size_t i = 0; i < constraints.ik.size() && i < state.ik.size(); ++i) {
     if (state.ik[i].solve_case == ik::TwoBoneCase::kDegenerate) continue;
-    AddTwoBoneOverlay(constraints.ik[i], state.ik[i], options, joint_size, lines, xray_lines);
+    const bool explain = options.all_chains || static_cast<int>(i) == active;
+    AddTwoBoneOverlay(constraints.ik[i], state.ik[i], options, explain, joint_size, out);
   }
 }
 
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
                const assets::Model& model, const SceneExtent& extent,
                const ConstraintRequests& requests, const PoseState& state,
-               const SceneOptions& options, const renderer::View& view,
-               renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray) {
+               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch) {
   const float model_size = extent.size;
   renderer.BeginFrame(view);
   renderer::ModelStyle style;
@@ -189,17 +248,17 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
     grid.center = extent.center;
     renderer.DrawGrid(view, grid);
   }
+  BuildOverlays(model, requests, state, options, extent, scratch);
+  const bool xray = options.skeleton_xray || model.meshes.empty();
+  if (!xray) renderer.DrawShapes(scratch->bones, view, renderer::DepthMode::kSolid);
   if (options.mesh && options.mesh_opacity < 1.0f) {
     style.opacity = std::max(options.mesh_opacity, 0.05f);
     renderer.DrawModel(gpu_model, view, style);
   }
-  scratch_lines->Clear();
-  scratch_xray->Clear();
-  BuildOverlays(model, requests, state, options, model_size, scratch_lines, scratch_xray);
-  if (!scratch_lines->empty()) {
-    renderer.DrawLines(*scratch_lines, view, renderer::DepthMode::kHiddenDimmed);
-  }
-  if (!scratch_xray->empty()) renderer.DrawLines(*scratch_xray, view, renderer::DepthMode::kOnTop);
+  if (xray) renderer.DrawShapes(scratch->bones, view, renderer::DepthMode::kSolidOnTop);
+  renderer.DrawLines(scratch->lines, view, renderer::DepthMode::kHiddenDimmed);
+  renderer.DrawLines(scratch->xray_lines, view, renderer::DepthMode::kOnTop);
+  renderer.DrawShapes(scratch->marks, view, renderer::DepthMode::kOnTop);
 }
 
 void BuildContactGeometry(const SceneContacts& contacts, float model_size,

@@ -8,6 +8,7 @@
 #include "app/core/chain_edit.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
+#include "app/scene/bones.h"
 #include "app/scene/camera.h"
 #include "assets/model.h"
 #include "renderer/renderer.h"
@@ -18,7 +19,7 @@ namespace app {
 struct SceneOptions {
   bool mesh = true;
   bool grid = true;
-  bool skeleton = false;      // bones as lines
+  bool skeleton = false;      // solid bones
   bool skeleton_xray = true;  // bones on top of the mesh
   bool joint_axes = false;  // each joint's local axes (red, green, blue) from the posed transforms
   bool ik_overlay = true;   // per chain: target, knee circle, knee before/after, pole
@@ -37,11 +38,12 @@ struct SceneOptions {
   bool axes_selected_only = false;  // joint axes of the selected joint only
 };
 
-// How big a model is and where it stands, measured once per model (it skins the rest pose):
-// the size scales overlays and the grid, the centre places the grid.
+// How big a model is, where it stands and what its bones are, measured once per model (it skins
+// the rest pose): the size scales overlays and the grid, the centre places the grid.
 struct SceneExtent {
   float size = 1.0f;  // bounding-box diagonal of the rest pose, at least a small positive number
   glm::vec3 center{0.0f};
+  std::vector<BoneClass> bones;  // per joint (ClassifyBones)
 };
 SceneExtent MeasureModel(const assets::Model& model);
 
@@ -52,19 +54,44 @@ void ApplyDisplaySpec(const DisplaySpec& display, const ik::Skeleton& skeleton,
 // The scene options as those names (`handles` left at its default).
 DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skeleton);
 
-// Builds the debug geometry of the overlays for the pose in `state` into `lines` (world-space
-// segments; depth-tested, drawn dimmed where hidden) and `xray_lines` (always on top).
+// The colours of the IK overlays' marks (linear RGBA), also shown by the legend.
+namespace overlay_colors {
+constexpr glm::vec4 kKneeCircle{0.98f, 0.85f, 0.2f, 0.85f};
+constexpr glm::vec4 kKneeAfter{0.98f, 0.85f, 0.2f, 1.0f};
+constexpr glm::vec4 kKneeBefore{0.7f, 0.7f, 0.7f, 1.0f};
+constexpr glm::vec4 kSolvedLimb{1.0f, 0.55f, 0.1f, 1.0f};
+constexpr glm::vec4 kTargetReached{0.3f, 0.82f, 0.25f, 1.0f};
+constexpr glm::vec4 kTargetMissed{0.92f, 0.22f, 0.2f, 1.0f};
+constexpr glm::vec4 kPole{0.9f, 0.3f, 0.85f, 1.0f};
+constexpr glm::vec4 kReachShell{0.6f, 0.7f, 1.0f, 0.35f};
+constexpr glm::vec4 kLimit{0.55f, 0.8f, 1.0f, 0.9f};
+constexpr glm::vec4 kTwistLimit{1.0f, 0.7f, 0.9f, 0.8f};
+constexpr glm::vec4 kFabrik{0.2f, 0.85f, 0.9f, 1.0f};
+constexpr glm::vec4 kAim{0.9f, 0.3f, 0.85f, 1.0f};
+}  // namespace overlay_colors
+
+// The overlays' debug geometry of one frame, kept between frames so that building it again
+// reuses the memory.
+struct SceneOverlays {
+  renderer::DebugLines lines;       // depth-tested, drawn dimmed where hidden (reach shells)
+  renderer::DebugLines xray_lines;  // always on top
+  renderer::DebugShapes bones;      // solid bones: over the mesh in x-ray, else depth-tested
+  renderer::DebugShapes marks;      // pixel-sized marks on top of everything (knees, pole)
+  std::vector<BoneSegment> segments;
+  void Clear();
+};
+
+// Builds the overlays for the pose in `state` into *out (cleared first).
 void BuildOverlays(const assets::Model& model, const ConstraintRequests& requests,
-                   const PoseState& state, const SceneOptions& options, float model_size,
-                   renderer::DebugLines* lines, renderer::DebugLines* xray_lines);
+                   const PoseState& state, const SceneOptions& options, const SceneExtent& extent,
+                   SceneOverlays* out);
 
 // Draws a complete frame into the bound framebuffer. `gpu_model` must already hold the palette
 // of `state` (GpuModel::UpdatePose).
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
                const assets::Model& model, const SceneExtent& extent,
                const ConstraintRequests& requests, const PoseState& state,
-               const SceneOptions& options, const renderer::View& view,
-               renderer::DebugLines* scratch_lines, renderer::DebugLines* scratch_xray);
+               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch);
 
 // The ground plane and the ladder that targets hold on to: a translucent quad with its outline,
 // 0.6 × model_size on each side of the ground's pivot, following its tilt; the rungs and their

@@ -359,14 +359,23 @@ void Viewer::DrawView() {
   display_.scene.selected_joint = selection_.selected_joint;
   const renderer::View view = CurrentView();
   display_.scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
+  display_.scene.active_chain = ActiveTwoBoneRequest();
   DrawScene(*renderer_, current_->gpu, current_->model, current_->extent, frame_.requests, state_,
-            display_.scene, view, &lines_, &xray_lines_);
+            display_.scene, view, &overlays_);
   // The ground plane and the ladder the targets hold on to.
   DrawContacts(*renderer_, edit_.contacts, current_->extent.size, view, &contact_lines_,
                &contact_shapes_);
   if (!display_.show_handles) return;
   DrawHandles(*renderer_, view, CurrentHandlesView(), gizmo_style_, handles_, &gizmo_lines_,
               &gizmo_shapes_);
+}
+
+int Viewer::ActiveTwoBoneRequest() const {
+  const int chain =
+      selection_.active_chain >= 0 ? selection_.active_chain : selection_.hover_chain;
+  if (chain < 0 || size_t(chain) >= frame_.chain_requests.size()) return -1;
+  const RequestIndex& request = frame_.chain_requests[size_t(chain)];
+  return request.kind == ConstraintKind::kTwoBone ? request.index : -1;
 }
 
 renderer::View Viewer::CurrentView() const {

@@ -57,6 +57,9 @@ class Viewer {
   // model.clips[file_clips] and playback_.clip points at it; none: the file's clips only.
   void PlayTogether();
   void RefreshHandles();  // handles_ from this frame's targets and results
+  // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
+  // under the cursor; -1 when neither is a two-bone chain.
+  int ActiveTwoBoneRequest() const;
   void DrawView();
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
@@ -164,7 +167,8 @@ class Viewer {
   // The handles of this frame and scratch geometry for drawing.
   std::vector<Handle> handles_;
   GizmoStyle gizmo_style_;
-  renderer::DebugLines lines_, xray_lines_, contact_lines_, gizmo_lines_;
+  SceneOverlays overlays_;
+  renderer::DebugLines contact_lines_, gizmo_lines_;
   renderer::DebugShapes contact_shapes_, gizmo_shapes_;
 
   // Mouse interaction.
