@@ -35,6 +35,7 @@ struct DisplaySettings {
   bool show_timeline = true;  // the timeline along the bottom
   bool on_ground = false;     // the model lifted so that its lowest rest point is on the grid
   bool follow_root = false;   // the camera's target follows the root joint
+  bool show_axis_gizmo = true;  // the axes in the view's corner; click one to look along it
 };
 
 // The interface's scale (0: automatic, from the display's DPI) and theme.
@@ -99,6 +100,9 @@ struct PanelLayout {
   // it starts with (settings.json; 0: the default).
   float panel_width = 0.0f;
   float panel_start_width = 0.0f;
+  // The axis gizmo in the view's top-right corner, window coordinates.
+  glm::vec2 axis_gizmo_center{0.0f};
+  float axis_gizmo_radius = 0.0f;
 };
 
 // The timeline's own state: shown or not, its units, the drag in progress.

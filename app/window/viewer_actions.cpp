@@ -66,8 +66,11 @@ void Viewer::CarryOut(const Requests& requests) {
         FrameCamera();
         WriteCameraTrace("frame");
         break;
-      case RequestKind::kFrameSelected:  // issue 13: framing the selection and problem vertices
-      case RequestKind::kFrameVertices:
+      case RequestKind::kFrameSelected:
+        FrameSelected();
+        WriteCameraTrace("frame");
+        break;
+      case RequestKind::kFrameVertices:  // issue 13: framing problem vertices
         break;
       case RequestKind::kViewPreset:
         LookAlongAndFrame(static_cast<ViewPreset>(request.index));
@@ -212,6 +215,25 @@ void Viewer::LookAlongAndFrame(ViewPreset preset) {
 void Viewer::FrameCamera() {
   const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
   if (!bounds.empty()) camera_.Frame(bounds.min, bounds.max, viewport_.aspect());
+}
+
+void Viewer::FrameSelected() {
+  const int joint = selection_.selected_joint;
+  const assets::Model& model = current_->model;
+  if (joint < 0 || joint >= model.skeleton.joint_count() || size_t(joint) >= state_.models.size()) {
+    return FrameCamera();
+  }
+  // The selected joint's bones, from its head to each tail; a lone joint gets a box about it.
+  std::vector<BoneSegment> segments;
+  BoneSegments(model, state_.models, &segments);
+  glm::vec3 lo(state_.models[size_t(joint)][3]), hi = lo;
+  for (const BoneSegment& bone : segments) {
+    if (bone.joint != joint) continue;
+    lo = glm::min(lo, glm::min(bone.head, bone.tail));
+    hi = glm::max(hi, glm::max(bone.head, bone.tail));
+  }
+  const glm::vec3 pad(std::max(glm::length(hi - lo) * 0.25f, current_->extent.size * 0.03f));
+  camera_.Frame(lo - pad, hi + pad, viewport_.aspect());
 }
 
 void Viewer::Undo() {
@@ -402,6 +424,10 @@ void Viewer::WriteReadyTrace() {
   ui["panel_width"] = layout_.panel_width;
   ui["timeline"] = display_.show_timeline;
   ready["camera"] = CameraJson(CurrentCamera());
+  if (display_.show_axis_gizmo) {
+    ready["axis_gizmo"] = {{"center", Json::array({layout_.axis_gizmo_center.x, layout_.axis_gizmo_center.y})},
+                           {"radius", layout_.axis_gizmo_radius}};
+  }
   trace_.Write(ready);
 }
 

@@ -110,6 +110,11 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       FrameCamera();
       WriteCameraTrace("frame");
       break;
+    case SDLK_PERIOD:  // Blender's numpad period: frame selected
+    case SDLK_KP_PERIOD:
+      FrameSelected();
+      WriteCameraTrace("frame");
+      break;
     case SDLK_F1:
       help_open_ = !help_open_;
       break;

@@ -320,6 +320,7 @@ void Viewer::DrawUi() {
   } else {
     layout_.timeline_top = ImGui::GetIO().DisplaySize.y;
   }
+  DrawViewOverlays();
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
   DrawConfirmDiscard(&confirm_, &requests_);
@@ -368,6 +369,25 @@ void Viewer::DrawView() {
   if (!display_.show_handles) return;
   DrawHandles(*renderer_, view, CurrentHandlesView(), gizmo_style_, handles_, &gizmo_lines_,
               &gizmo_shapes_);
+}
+
+void Viewer::DrawViewOverlays() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float scale = UiScaleOfFont();
+  display_.scene.selected_joint = selection_.selected_joint;
+  display_.scene.active_chain = ActiveTwoBoneRequest();
+  if (display_.scene.legend) {
+    LegendEntry entries[kMaxLegendEntries];
+    const int count = LegendEntries(current_->model, current_->extent, frame_.requests, state_,
+                                    display_.scene, entries);
+    DrawLegend(entries, count, {layout_.panel_right + 10.0f * scale, layout_.timeline_top - 10.0f * scale});
+  }
+  if (display_.show_axis_gizmo) {
+    layout_.axis_gizmo_radius = 36.0f * scale;
+    layout_.axis_gizmo_center = {display.x - 58.0f * scale, layout_.menu_height + 58.0f * scale};
+    DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius,
+                  &requests_);
+  }
 }
 
 int Viewer::ActiveTwoBoneRequest() const {

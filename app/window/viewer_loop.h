@@ -60,6 +60,8 @@ class Viewer {
   // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
   // under the cursor; -1 when neither is a two-bone chain.
   int ActiveTwoBoneRequest() const;
+  void FrameSelected();
+  void DrawViewOverlays();  // the legend and the axis gizmo  // the camera on the selected joint's bones (no selection: the model)
   void DrawView();
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;

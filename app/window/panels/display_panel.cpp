@@ -17,12 +17,17 @@ void DrawDisplayPanel(DisplaySettings* display, Requests* out) {
   Tip("The ground grid, one line per model unit with the X (red) and Z (blue) axes.");
   SameLineIfFits(CheckboxWidth("Bones"));
   ImGui::Checkbox("Bones", &scene.skeleton);
-  Tip("The skeleton: a line from each joint to its child; the selected bone highlighted.");
+  Tip("Solid bones from each joint to its child: green in the middle, blue on the left, red on the "
+      "right, grey for helpers that move no vertex; the active chain orange, the selected bone "
+      "white. Click a bone to select it.");
   SameLineIfFits(CheckboxWidth("X-ray"));
   ImGui::Checkbox("X-ray", &scene.skeleton_xray);
   Tip("Bones drawn over the mesh instead of hidden inside it.");
   ImGui::Checkbox("Joint axes", &scene.joint_axes);
   Tip("Each joint's X, Y and Z axes (red, green, blue) from its posed transform.");
+  SameLineIfFits(CheckboxWidth("Selected only"));
+  ImGui::Checkbox("Selected only", &scene.axes_selected_only);
+  Tip("Only the selected joint's axes, drawn longer.");
   SameLineIfFits(CheckboxWidth("IK handles"));
   ImGui::Checkbox("IK handles", &display->show_handles);
   Tip("The target handles: drag a disc to move a target, click one for its arrows and squares.");
@@ -31,16 +36,23 @@ void DrawDisplayPanel(DisplaySettings* display, Requests* out) {
       "(yellow), the target and the pole.");
   SameLineIfFits(CheckboxWidth("Reach shells"));
   ImGui::Checkbox("Reach shells", &scene.reach_shell);
-  Tip("Spheres about each hip or shoulder: the nearest and farthest the hand or foot can reach.");
+  Tip("Spheres about the hip or shoulder: the nearest and farthest the hand or foot can reach.");
+  ImGui::Checkbox("Every chain", &scene.all_chains);
+  Tip("Knee circles, knee marks and reach shells of every chain; else only of the active chain "
+      "(or the one under the cursor).");
   SameLineIfFits(CheckboxWidth("Limits"));
   ImGui::Checkbox("Limits", &scene.joint_limits);
   Tip("Joint limits: a hinge as an arc, a cone as its rim.");
-  ImGui::Checkbox("Weights", &display->show_weights);
-  Tip("The selected joint's skin weights on the mesh: blue 0, green 0.5, red 1 (as in Blender).");
+  SameLineIfFits(CheckboxWidth("Legend"));
+  ImGui::Checkbox("Legend", &scene.legend);
+  Tip("A key to every mark drawn, in the view's corner.");
   ImGui::SliderFloat("Mesh opacity", &scene.mesh_opacity, 0.05f, 1.0f, "%.2f");
   Tip("See the bones through the mesh. Ctrl+click to type a value.");
   if (ImGui::Button("Frame model (F)")) Ask(out, RequestKind::kFrameCamera);
   Tip("Point the camera at the whole model.");
+  SameLineIfFits(ButtonWidth("Frame selected (.)"));
+  if (ImGui::Button("Frame selected (.)")) Ask(out, RequestKind::kFrameSelected);
+  Tip("Point the camera at the selected joint's bone (no selection: the whole model).");
   SameLineIfFits(ButtonWidth("Screenshot (F12)"));
   if (ImGui::Button("Screenshot (F12)")) Ask(out, RequestKind::kScreenshot);
   Tip("Save the view as skelview-DATE-TIME.png in the working folder.");

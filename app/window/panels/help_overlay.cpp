@@ -22,6 +22,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+Z", "undo"},
     {"Ctrl+Shift+Z or Ctrl+Y", "redo"},
     {"F", "frame the model"},
+    {". (or Numpad .)", "frame the selected joint's bone"},
     {"Numpad 1 / 3 / 7 (or 1 / 3 / 7)", "look from the front / right / top"},
     {"Ctrl+Numpad 1 / 3 / 7", "look from the back / left / bottom"},
     {"Numpad 5 (or 5)", "switch perspective / orthographic"},

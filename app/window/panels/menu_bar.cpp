@@ -92,6 +92,7 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
   if (ImGui::BeginMenu("View")) {
     SceneOptions& scene = display->scene;
     if (ImGui::MenuItem("Frame model", "F")) Ask(out, RequestKind::kFrameCamera);
+    if (ImGui::MenuItem("Frame selected", ".")) Ask(out, RequestKind::kFrameSelected);
     struct PresetItem {
       const char* label;
       const char* shortcut;
@@ -108,6 +109,8 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
       }
     }
     if (ImGui::MenuItem("Orthographic", "Numpad 5", in.ortho)) Ask(out, RequestKind::kToggleOrtho);
+    ImGui::MenuItem("Follow root", nullptr, &display->follow_root);
+    ImGui::MenuItem("Stand on ground", nullptr, &display->on_ground);
     ImGui::Separator();
     ImGui::MenuItem("Mesh", nullptr, &scene.mesh);
     ImGui::MenuItem("Bones", nullptr, &scene.skeleton);
@@ -115,7 +118,10 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     ImGui::MenuItem("IK handles", nullptr, &display->show_handles);
     ImGui::MenuItem("Knee circles", nullptr, &scene.ik_overlay);
     ImGui::MenuItem("Reach shells", nullptr, &scene.reach_shell);
+    ImGui::MenuItem("Every chain's circle and shells", nullptr, &scene.all_chains);
     ImGui::MenuItem("Grid", nullptr, &scene.grid);
+    ImGui::MenuItem("Legend", nullptr, &scene.legend);
+    ImGui::MenuItem("Axis gizmo", nullptr, &display->show_axis_gizmo);
     ImGui::Separator();
     ImGui::MenuItem("Timeline", "T", &display->show_timeline);
     DrawInterfaceMenu(state.ui);

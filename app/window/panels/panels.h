@@ -8,6 +8,7 @@
 #include "app/core/chain_edit.h"
 #include "app/core/import_process.h"
 #include "app/core/playback.h"
+#include "app/scene/legend.h"
 #include "app/window/view_state.h"
 
 namespace app {
@@ -128,6 +129,18 @@ void ConfigureUi(float scale, bool light);
 float AutomaticUiScale(float dpi);
 // The scale the current font was made for (font size / 13).
 float UiScaleOfFont();
+
+// The legend's entries (LegendEntries) in a dark box whose bottom-left corner is at
+// `bottom_left` (window coordinates), drawn behind the panels.
+void DrawLegend(const LegendEntry* entries, int count, const glm::vec2& bottom_left);
+
+// The axis gizmo (window kAxisGizmoName): the world's axes as the camera `view` sees them, the
+// positive ones labelled X, Y, Z, about `center` (window coordinates) at `radius` pixels. Clicking
+// an axis asks kViewPreset for the view from that side (from the other side when the view already
+// looks along it). AxisGizmoPoint: where axis `axis` (+X, +Y, +Z, -X, -Y, -Z) is drawn.
+inline constexpr const char* kAxisGizmoName = "##axis gizmo";
+void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius, Requests* out);
+glm::vec2 AxisGizmoPoint(const glm::mat4& view, const glm::vec2& center, float radius, int axis);
 
 // One line of the help overlay: keys or mouse, and what they do.
 struct Shortcut {
