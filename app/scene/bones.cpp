@@ -39,7 +39,11 @@ BoneSide SideOfName(const std::string& name) {
 std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
   const int count = model.skeleton.joint_count();
   std::vector<BoneClass> classes(static_cast<size_t>(count));
-  for (int j = 0; j < count; ++j) classes[size_t(j)].side = SideOfName(model.skeleton.name(j));
+  for (int j = 0; j < count; ++j) {
+    classes[size_t(j)].side = SideOfName(model.skeleton.name(j));
+    // A skeleton with no skin: no joint can be told to be a helper.
+    classes[size_t(j)].deforms = model.meshes.empty();
+  }
   for (const assets::Mesh& mesh : model.meshes) {
     std::vector<char> used(mesh.bone_joints.size(), 0);
     auto mark = [&](const glm::u16vec4& joints, const glm::vec4& weights) {

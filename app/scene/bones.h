@@ -20,7 +20,7 @@ BoneSide SideOfName(const std::string& name);
 
 // Per joint, what kind of bone it is; measured once per model.
 struct BoneClass {
-  bool deforms = false;  // some vertex has a non-zero weight on it
+  bool deforms = false;  // some vertex has a non-zero weight on it (every joint without meshes)
   BoneSide side = BoneSide::kCenter;
 };
 std::vector<BoneClass> ClassifyBones(const assets::Model& model);

@@ -1,0 +1,103 @@
+// The legend lists exactly the marks the frame draws.
+#include "app/scene/legend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "app/core/args.h"
+#include "assets/builtin_character.h"
+
+namespace {
+
+std::vector<std::string> Labels(const app::LegendEntry* entries, int count) {
+  std::vector<std::string> labels;
+  for (int i = 0; i < count; ++i) labels.push_back(entries[i].label);
+  return labels;
+}
+
+bool Has(const std::vector<std::string>& labels, const std::string& label) {
+  for (const std::string& l : labels) {
+    if (l.rfind(label, 0) == 0) return true;
+  }
+  return false;
+}
+
+struct Frame {
+  assets::Model model = assets::MakeBuiltinCharacter();
+  app::SceneExtent extent = app::MeasureModel(model);
+  app::ConstraintRequests requests;
+  app::PoseState state;
+  explicit Frame(const std::vector<app::IkSpec>& specs) {
+    std::string error;
+    EXPECT_TRUE(app::ResolveIkSpecs(model.skeleton, specs, &requests.ik, &error)) << error;
+    app::EvaluatePose(model, app::ClipTime{}, requests, &state);
+  }
+};
+
+TEST(Legend, ListsOnlyWhatIsDrawn) {
+  app::IkSpec reachable;
+  reachable.end = "LeftHand";
+  reachable.target = {0.5f, 1.3f, 0.3f};
+  reachable.pole = glm::vec3(0.5f, 1.0f, -0.5f);
+  app::IkSpec far;
+  far.end = "RightFoot";
+  far.target = {-0.2f, 3.0f, 0.3f};
+  Frame frame({reachable, far});
+  app::SceneOptions options;
+  options.skeleton = false;
+  options.ik_overlay = true;
+  options.joint_limits = true;
+  app::LegendEntry entries[app::kMaxLegendEntries];
+  int count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
+                                 entries);
+  std::vector<std::string> labels = Labels(entries, count);
+  EXPECT_TRUE(Has(labels, "solved limb"));
+  EXPECT_TRUE(Has(labels, "target, reached"));
+  EXPECT_TRUE(Has(labels, "target, out of reach"));
+  // No chain active, not every chain asked for: the knee marks are not drawn, nor listed.
+  EXPECT_FALSE(Has(labels, "knee circle"));
+  EXPECT_FALSE(Has(labels, "knee before"));
+  EXPECT_FALSE(Has(labels, "bone"));
+  EXPECT_FALSE(Has(labels, "joint limit")) << "the request has no limits";
+  // The active chain has a pole: it is explained, pole included.
+  options.active_chain = 0;
+  options.skeleton = true;
+  options.reach_shell = true;
+  count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
+                             entries);
+  labels = Labels(entries, count);
+  EXPECT_TRUE(Has(labels, "knee circle"));
+  EXPECT_TRUE(Has(labels, "knee before the solve"));
+  EXPECT_TRUE(Has(labels, "knee after the solve"));
+  EXPECT_TRUE(Has(labels, "pole"));
+  EXPECT_TRUE(Has(labels, "reach shells"));
+  EXPECT_TRUE(Has(labels, "bone, left side"));
+  EXPECT_TRUE(Has(labels, "bone, right side"));
+  EXPECT_TRUE(Has(labels, "bone, middle"));
+  EXPECT_TRUE(Has(labels, "active chain"));
+  EXPECT_FALSE(Has(labels, "helper")) << "every joint of the character deforms";
+  // Each entry's colour is the one its mark is drawn in.
+  for (int i = 0; i < count; ++i) {
+    if (labels[size_t(i)] == "pole") {
+      EXPECT_EQ(entries[i].color, app::overlay_colors::kPole);
+    }
+    if (labels[size_t(i)] == "active chain") {
+      EXPECT_EQ(entries[i].color, app::bone_colors::kActiveChain);
+    }
+  }
+  // The active chain without a pole: no pole entry.
+  options.active_chain = 1;
+  count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
+                             entries);
+  EXPECT_FALSE(Has(Labels(entries, count), "pole"));
+  // Nothing drawn, nothing listed.
+  app::SceneOptions nothing;
+  nothing.ik_overlay = false;
+  nothing.joint_limits = false;
+  EXPECT_EQ(app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, nothing,
+                               entries),
+            0);
+}
+
+}  // namespace
