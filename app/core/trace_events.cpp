@@ -133,6 +133,14 @@ Json ScreenshotEvent(const std::string& path) {
   return event;
 }
 
+Json SelectEvent(const ik::Skeleton& skeleton, int joint) {
+  Json event;
+  event["event"] = "select";
+  event["joint"] = joint >= 0 && joint < skeleton.joint_count() ? Json(skeleton.name(joint))
+                                                                 : Json(nullptr);
+  return event;
+}
+
 Json CameraEvent(const char* by, float yaw_degrees, float pitch_degrees, float distance,
                  const glm::vec3& target, bool ortho) {
   Json event;

@@ -78,6 +78,8 @@ Json LoadFailedEvent(const std::string& path, const std::string& error,
 Json ExportEvent(const std::string& path, bool bake, bool ok, const std::string& error);
 // F12: the PNG written.
 Json ScreenshotEvent(const std::string& path);
+// `select`: a click in the view selected a joint (its name) or nothing (null).
+Json SelectEvent(const ik::Skeleton& skeleton, int joint);
 // `camera`, after a finished camera change made by the user (`by`: "orbit", "pan", "zoom",
 // "frame", "view" — a view preset or the projection switched): yaw and pitch in degrees, distance
 // from the target, the target (world space), ortho (a parallel projection).

@@ -424,6 +424,14 @@ void Viewer::WriteReadyTrace() {
   ui["panel_width"] = layout_.panel_width;
   ui["timeline"] = display_.show_timeline;
   ready["camera"] = CameraJson(CurrentCamera());
+  // Where each bone's head is on screen, for tests that click bones.
+  std::vector<BoneSegment> bones;
+  BoneSegments(current_->model, state_.models, &bones);
+  Json& joints_px = ready["bones_px"] = Json::object();
+  for (const BoneSegment& bone : bones) {
+    const glm::vec2 px = ToWindow(bone.head);
+    joints_px[current_->model.skeleton.name(bone.joint)] = Json::array({px.x, px.y});
+  }
   if (display_.show_axis_gizmo) {
     ready["axis_gizmo"] = {{"center", Json::array({layout_.axis_gizmo_center.x, layout_.axis_gizmo_center.y})},
                            {"radius", layout_.axis_gizmo_radius}};

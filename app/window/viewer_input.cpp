@@ -260,6 +260,7 @@ void Viewer::PickJoint(const glm::vec2& cursor_px) {
   }
   selection_.selected_joint = joint;
   selection_.scroll_to_selected = joint >= 0;
+  if (trace_.is_open()) trace_.Write(SelectEvent(model.skeleton, joint));
 }
 
 }  // namespace app
