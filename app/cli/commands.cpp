@@ -22,6 +22,7 @@
 #include "app/core/import_process.h"
 #include "app/core/json_output.h"
 #include "app/scene/gl_context.h"
+#include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
@@ -327,8 +328,15 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   view.projection = camera.Projection(aspect);
   view.viewport = {width, height};
   SceneOverlays overlays;
-  DrawScene(*renderer, *gpu_model, model, MeasureModel(model), requests, state, options, view,
-            &overlays);
+  const SceneExtent extent = MeasureModel(model);
+  DrawScene(*renderer, *gpu_model, model, extent, requests, state, options, view, &overlays);
+  if (options.legend) {
+    LegendEntry entries[kMaxLegendEntries];
+    const int count = LegendEntries(model, extent, requests, state, options, entries);
+    renderer::View pixels;
+    BuildLegendImage(entries, count, width, height, &overlays.marks, &pixels);
+    renderer->DrawShapes(overlays.marks, pixels, renderer::DepthMode::kOnTop);
+  }
   const std::vector<uint8_t> pixels = target->ReadPixels();
   if (!renderer::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
   return kExitOk;

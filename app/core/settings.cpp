@@ -58,6 +58,7 @@ Json SettingsJson(const Settings& s) {
   json["display"]["axes_selected_only"] = s.axes_selected_only;
   json["display"]["on_ground"] = s.on_ground;
   json["display"]["follow_root"] = s.follow_root;
+  json["display"]["axis_gizmo"] = s.axis_gizmo;
   if (s.camera) json["camera"] = CameraJson(*s.camera);
   json["ui_scale"] = s.ui_scale > 0.0f ? Json(Rounded(s.ui_scale)) : Json("auto");
   json["theme"] = s.light_theme ? "light" : "dark";
@@ -165,6 +166,7 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
       d.Bool("axes_selected_only", &settings->axes_selected_only);
       d.Bool("on_ground", &settings->on_ground);
       d.Bool("follow_root", &settings->follow_root);
+      d.Bool("axis_gizmo", &settings->axis_gizmo);
     } else {
       top.Bad("display");
     }

@@ -32,6 +32,7 @@ struct Settings {
   bool axes_selected_only = false;       // joint axes of the selected joint only
   bool on_ground = false;                // the model stands on the grid (lowest rest point at 0)
   bool follow_root = false;              // the camera follows the root joint
+  bool axis_gizmo = true;                // the axis gizmo in the view's corner
   std::optional<CameraSettings> camera;  // none: frame the model
   float ui_scale = 0.0f;                 // [0.5, 4]; 0: automatic, from the display's DPI
   bool light_theme = false;              // "theme": "light" or "dark"

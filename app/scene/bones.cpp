@@ -153,8 +153,10 @@ void AddSolidBones(const std::vector<BoneSegment>& segments, const std::vector<B
     // octahedron rolls with the joint.
     glm::vec3 side = glm::vec3(models[size_t(bone.joint)][0]);
     side -= d * glm::dot(side, d);
-    if (glm::length(side) < 1e-4f * (1.0f + glm::length(glm::vec3(models[size_t(bone.joint)][0])))) {
-      side = std::abs(d.y) < 0.9f ? glm::cross(d, glm::vec3(0, 1, 0)) : glm::cross(d, glm::vec3(1, 0, 0));
+    if (glm::length(side) <
+        1e-4f * (1.0f + glm::length(glm::vec3(models[size_t(bone.joint)][0])))) {
+      side = std::abs(d.y) < 0.9f ? glm::cross(d, glm::vec3(0, 1, 0))
+                                  : glm::cross(d, glm::vec3(1, 0, 0));
     }
     const float radius = BoneRadius(length, bone_class.deforms);
     const glm::vec3 u = glm::normalize(side) * radius;

@@ -77,7 +77,8 @@ void AddTwoBoneEntries(const ConstraintRequests& requests, const PoseState& stat
     if (reached) list->Add("target, reached", oc::kTargetReached, LegendShape::kCross);
     if (missed) list->Add("target, out of reach", oc::kTargetMissed, LegendShape::kCross);
     if (explained) {
-      if (circle) list->Add("knee circle: where the knee can go", oc::kKneeCircle, LegendShape::kLine);
+      if (circle)
+        list->Add("knee circle: where the knee can go", oc::kKneeCircle, LegendShape::kLine);
       list->Add("knee before the solve", oc::kKneeBefore, LegendShape::kSquare);
       list->Add("knee after the solve", oc::kKneeAfter, LegendShape::kDisc);
       if (pole) list->Add("pole", oc::kPole, LegendShape::kDiamond);
@@ -108,7 +109,11 @@ int LegendEntries(const assets::Model& model, const SceneExtent& extent,
   }
   if (options.joint_limits && !requests.limits.entries().empty()) {
     list.Add("joint limit", oc::kLimit, LegendShape::kLine);
-    list.Add("twist limit", oc::kTwistLimit, LegendShape::kLine);
+    bool twist = false;  // cones draw their twist range
+    for (const auto& [joint, limit] : requests.limits.entries()) {
+      twist = twist || limit.type == ik::JointLimit::Type::kCone;
+    }
+    if (twist) list.Add("twist limit", oc::kTwistLimit, LegendShape::kLine);
   }
   return list.count();
 }

@@ -29,4 +29,10 @@ int LegendEntries(const assets::Model& model, const SceneExtent& extent,
                   const ConstraintRequests& requests, const PoseState& state,
                   const SceneOptions& options, LegendEntry* out);
 
+// The legend as pixel-space shapes for an image of `width` × `height` pixels, at its bottom-left:
+// swatches and labels (stb's quad font, doubled). *view is the pixel-space view to draw *shapes
+// with (DepthMode::kOnTop). *shapes is cleared first; nothing when `count` is 0.
+void BuildLegendImage(const LegendEntry* entries, int count, int width, int height,
+                      renderer::DebugShapes* shapes, renderer::View* view);
+
 }  // namespace app

@@ -55,8 +55,7 @@ void AddLimitShapes(const ik::Skeleton& skeleton, const ik::JointLimits& limits,
       xray_lines->AddLine(shape.origin_model, shape.outline_model.back(), color);
     }
     for (size_t k = 0; k + 1 < shape.twist_arc_model.size(); ++k) {
-      xray_lines->AddLine(shape.twist_arc_model[k], shape.twist_arc_model[k + 1],
-                          oc::kTwistLimit);
+      xray_lines->AddLine(shape.twist_arc_model[k], shape.twist_arc_model[k + 1], oc::kTwistLimit);
     }
     xray_lines->AddLine(shape.origin_model,
                         shape.origin_model + shape.bone_model * model_size * 0.05f, rc::kWhite);
@@ -112,8 +111,9 @@ void AddSquareMark(const glm::vec3& at, float half_px, const glm::vec4& color,
 void AddDiamondMark(const glm::vec3& at, float half_px, const glm::vec4& color,
                     renderer::DebugShapes* marks) {
   const glm::vec3 screen(0.0f);
-  for (const auto& [h, c] : {std::pair<float, glm::vec4>{half_px + 2.0f, {0.05f, 0.05f, 0.05f, 0.9f}},
-                             std::pair<float, glm::vec4>{half_px, color}}) {
+  for (const auto& [h, c] :
+       {std::pair<float, glm::vec4>{half_px + 2.0f, {0.05f, 0.05f, 0.05f, 0.9f}},
+        std::pair<float, glm::vec4>{half_px, color}}) {
     marks->AddScreenTriangle(at, screen, {-h, 0.0f}, {h, 0.0f}, {0.0f, h}, c);
     marks->AddScreenTriangle(at, screen, {h, 0.0f}, {-h, 0.0f}, {0.0f, -h}, c);
   }

@@ -103,6 +103,7 @@ bool Viewer::Init(int* exit_code) {
   display_.scene.axes_selected_only = settings_.axes_selected_only;
   display_.on_ground = settings_.on_ground;
   display_.follow_root = settings_.follow_root;
+  display_.show_axis_gizmo = settings_.axis_gizmo;
   ui_.scale = settings_.ui_scale;
   ui_.light = settings_.light_theme;
   ApplyUi(/*texture=*/false);

@@ -62,6 +62,7 @@ void Viewer::SaveUserSettings() {
   saved.axes_selected_only = display_.scene.axes_selected_only;
   saved.on_ground = display_.on_ground;
   saved.follow_root = display_.follow_root;
+  saved.axis_gizmo = display_.show_axis_gizmo;
   saved.camera = CurrentCamera();
   saved.ui_scale = ui_.scale;
   saved.light_theme = ui_.light;

@@ -337,6 +337,33 @@ TEST(CliRender, BadViewAndShowExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(TempPath("never.png")));
 }
 
+// `--show ...,legend`: a dark box with light text at the image's bottom-left; without it the
+// same corner shows the floor.
+TEST(CliRender, TheLegendExplainsTheMarksInTheCorner) {
+  auto light_pixels_in_corner = [](const std::string& show) {
+    const std::string out = TempPath("legend-" + std::to_string(show.size()) + ".png");
+    const testproc::Result r = testproc::Skelview(
+        {"render", "-o", out, "--size", "640x480", "--show", show, "--ik",
+         "LeftHand=0.5,1.3,0.3,pole=0.5,1.0,-0.5"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const Image image = LoadPng(out);
+    int light = 0, dark = 0;
+    for (int y = image.height - 150; y < image.height - 14; ++y) {
+      for (int x = 14; x < 200; ++x) {
+        const glm::ivec4 p = image.At(x, y);
+        light += p.r > 200 && p.g > 200 && p.b > 200;
+        dark += p.r < 40 && p.g < 40 && p.b < 40;
+      }
+    }
+    return std::make_pair(light, dark);
+  };
+  const auto [light_without, dark_without] = light_pixels_in_corner("mesh,grid,bones,knees");
+  const auto [light_with, dark_with] = light_pixels_in_corner("mesh,grid,bones,knees,legend");
+  EXPECT_EQ(light_without, 0);
+  EXPECT_GT(light_with, 400) << "the labels' text";
+  EXPECT_GT(dark_with, dark_without + 5000) << "the legend's box";
+}
+
 TEST(CliExport, BuiltinCharacterRoundTripsThroughGltf) {
   const std::string out = TempPath("builtin.glb");
   const testproc::Result r = testproc::Skelview({"export", "-o", out});

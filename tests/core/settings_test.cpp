@@ -32,6 +32,7 @@ TEST(Settings, WhatIsSavedReadsBack) {
   s.axes_selected_only = true;
   s.on_ground = true;
   s.follow_root = true;
+  s.axis_gizmo = false;
   s.xray = false;
   s.mesh_opacity = 0.5f;
   s.camera = app::CameraSettings{30.0f, -15.0f, 4.25f, glm::vec3(0.5f, 1.0f, -2.0f), true};
@@ -57,6 +58,7 @@ TEST(Settings, WhatIsSavedReadsBack) {
   EXPECT_EQ(loaded.onion_step, 2);
   EXPECT_TRUE(loaded.all_chains && loaded.axes_selected_only && loaded.on_ground &&
               loaded.follow_root);
+  EXPECT_FALSE(loaded.axis_gizmo);
   ASSERT_TRUE(loaded.camera.has_value());
   EXPECT_EQ(loaded.camera->yaw_degrees, 30.0f);
   EXPECT_EQ(loaded.camera->pitch_degrees, -15.0f);

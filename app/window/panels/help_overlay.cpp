@@ -26,6 +26,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Numpad 1 / 3 / 7 (or 1 / 3 / 7)", "look from the front / right / top"},
     {"Ctrl+Numpad 1 / 3 / 7", "look from the back / left / bottom"},
     {"Numpad 5 (or 5)", "switch perspective / orthographic"},
+    {"click an axis of the gizmo (top right)", "look along it (again: from the other side)"},
     {"Space", "play / pause"},
     {"Left / Right", "step one frame at the clip's frame rate (pauses)"},
     {"T", "show or hide the timeline"},
