@@ -57,7 +57,13 @@ class Viewer {
   // model.clips[file_clips] and playback_.clip points at it; none: the file's clips only.
   void PlayTogether();
   void RefreshHandles();  // handles_ from this frame's targets and results
+  // Onion skins and trail, place on ground and follow root, after the pose of the frame.
+  void UpdateAnimationAids();
   void DrawView();
+  // The camera's view with the model raised onto the grid (place on ground): model space → eye.
+  // Everything drawn or picked in model space goes through it.
+  glm::mat4 ModelViewMatrix() const;
+  float GroundLiftNow() const;  // world units the model is raised by now (0 when off)
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
   Ray CursorRay(const glm::vec2& cursor_px) const;
@@ -143,8 +149,9 @@ class Viewer {
 
   // View state.
   OrbitCamera camera_;
-  Viewport viewport_;      // drawable size in pixels
-  float pixel_ratio_ = 1;  // drawable pixels per window coordinate (mouse events)
+  float applied_lift_ = 0.0f;  // the lift camera_.target was last adjusted for
+  Viewport viewport_;          // drawable size in pixels
+  float pixel_ratio_ = 1;      // drawable pixels per window coordinate (mouse events)
   DisplaySettings display_;
   Selection selection_;
   JointSearch joint_search_;
