@@ -41,7 +41,7 @@ void DrawOnionRows(const assets::Model& model, int selected_joint, DisplaySettin
       storage->SetInt(remembered, scene.onion_count);
     }
     Tip("How many ghosts on each side of the current time.");
-    if (ImGui::SliderInt("Spacing", &scene.onion_step, 1, 30, "%d frames")) {
+    if (ImGui::SliderInt("Spacing", &scene.onion_step, 1, 30, "%d frame(s)")) {
       scene.onion_step = std::clamp(scene.onion_step, 1, 120);
     }
     Tip("Frames of the clip between two ghosts.");
