@@ -209,6 +209,8 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
   c->render->add_option("--view", c->render_look.view,
                         "Look along an axis: front, back, left, right, top or bottom");
   c->render->add_flag("--ortho", c->render_look.ortho, "Orthographic (parallel) projection");
+  c->render->add_flag("--on-ground", c->render_look.on_ground,
+                      "Stand the model on the grid: its rest pose's lowest point at y = 0");
 
   c->pose = cli->add_subcommand("pose", "Print the posed joints (and vertices) as JSON");
   AddPoseOptions(c->pose, &c->pose_args, &c->pose_raw);

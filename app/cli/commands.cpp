@@ -19,6 +19,7 @@
 #include "app/core/crowd.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
+#include "app/core/ghost_poses.h"
 #include "app/core/import_process.h"
 #include "app/core/json_output.h"
 #include "app/scene/gl_context.h"
@@ -323,13 +324,32 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
+  const SceneExtent extent = MeasureModel(model);
+  options.ground_lift = look.on_ground ? extent.ground_lift : 0.0f;
+  camera.target.y += options.ground_lift;  // the model framed where it stands
   renderer::View view;
-  view.view = camera.View();
+  view.view = LiftedView(camera.View(), options.ground_lift);
   view.projection = camera.Projection(aspect);
   view.viewport = {width, height};
+  // Onion skins and trail, the clip played as the viewer plays it by default (looping), the
+  // constraints pinned where the command line put them.
+  GhostCache ghosts;
+  Playback playback;
+  playback.clip = prepared.clip_time.clip;
+  playback.time = prepared.clip_time.time;
+  ghosts.Update(model, playback, EditForRequests(model, requests), options.onion_count,
+                options.onion_step, options.trail_joint);
+  AnimationOverlays animation;
+  animation.ghosts = &ghosts.ghosts();
+  animation.trail = &ghosts.trail();
+  animation.time = playback.time;
+  if (options.trail_joint >= 0) {
+    animation.trail_now = glm::vec3(state.models[static_cast<size_t>(options.trail_joint)][3]);
+    animation.mark_now = true;
+  }
   SceneOverlays overlays;
-  const SceneExtent extent = MeasureModel(model);
-  DrawScene(*renderer, *gpu_model, model, extent, requests, state, options, view, &overlays);
+  DrawScene(*renderer, *gpu_model, model, extent, requests, state, options, view, &overlays,
+            &animation);
   if (options.legend) {
     LegendEntry entries[kMaxLegendEntries];
     const int count = LegendEntries(model, extent, requests, state, options, entries);

@@ -23,11 +23,14 @@ bool FlushStandardOutput(std::string* error);
 
 int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, bool raw_units);
 // How `render` looks at the model: `show` a --show list ("" for the default overlays), `view` a
-// ViewPreset name ("" for the default three-quarter view), `ortho` a parallel projection.
+// ViewPreset name ("" for the default three-quarter view), `ortho` a parallel projection,
+// `on_ground` the model raised (or lowered) so that the lowest point of its rest pose stands on
+// the grid (GroundLift).
 struct RenderLook {
   std::string show;
   std::string view;
   bool ortho = false;
+  bool on_ground = false;
 };
 int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
               const RenderLook& look = {});

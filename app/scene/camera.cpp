@@ -132,6 +132,13 @@ void LookAlong(ViewPreset preset, OrbitCamera* camera) {
   }
 }
 
+void FollowRoot(const glm::vec3& previous_root, const glm::vec3& root, OrbitCamera* camera) {
+  const glm::vec3 moved = root - previous_root;
+  if (!std::isfinite(moved.x) || !std::isfinite(moved.z)) return;
+  camera->target.x += moved.x;
+  camera->target.z += moved.z;
+}
+
 Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
                  float x, float y) {
   const float ndc_x = 2.0f * x / float(viewport.width) - 1.0f;

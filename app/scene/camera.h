@@ -61,6 +61,11 @@ bool ParseViewPreset(const std::string& text, ViewPreset* out);
 // Turns the camera to look along the preset's axis (yaw and pitch only; target and distance stay).
 void LookAlong(ViewPreset preset, OrbitCamera* camera);
 
+// Follow root: moves the camera's target by the horizontal (x, z) displacement of the root from
+// `previous_root` to `root` (both world space), so that a character walking away stays in view;
+// the height and the camera's angles and distance stay. Non-finite positions change nothing.
+void FollowRoot(const glm::vec3& previous_root, const glm::vec3& root, OrbitCamera* camera);
+
 // The ray through pixel (x, y) (top-left origin) for the given view and projection.
 Ray RayFromPixel(const glm::mat4& view, const glm::mat4& projection, const Viewport& viewport,
                  float x, float y);

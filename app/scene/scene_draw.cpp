@@ -2,6 +2,8 @@
 #include "app/scene/scene_draw.h"
 
 #include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "assets/skinning.h"
 #include "renderer/grid.h"
@@ -25,8 +27,18 @@ SceneExtent MeasureModel(const assets::Model& model) {
   const float size = bounds.diagonal();
   extent.size = size > 1e-6f ? size : 1.0f;
   extent.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
+  extent.ground_lift = GroundLift(bounds);
   extent.bones = ClassifyBones(model);
   return extent;
+}
+
+float GroundLift(const assets::Bounds& rest_bounds) {
+  if (rest_bounds.empty() || !std::isfinite(rest_bounds.min.y)) return 0.0f;
+  return -rest_bounds.min.y;
+}
+
+glm::mat4 LiftedView(const glm::mat4& view, float lift) {
+  return view * glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, lift, 0.0f));
 }
 
 namespace {
@@ -237,7 +249,8 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& constra
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
                const assets::Model& model, const SceneExtent& extent,
                const ConstraintRequests& requests, const PoseState& state,
-               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch) {
+               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch,
+               const AnimationOverlays* animation) {
   const float model_size = extent.size;
   renderer.BeginFrame(view);
   renderer::ModelStyle style;
@@ -246,7 +259,9 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
   if (options.grid) {
     renderer::GridParams grid = renderer::GridForModelSize(model_size);
     grid.center = extent.center;
-    renderer.DrawGrid(view, grid);
+    renderer::View ground_view = view;  // the grid stays on y = 0 when the model is raised
+    ground_view.view = LiftedView(view.view, -options.ground_lift);
+    renderer.DrawGrid(ground_view, grid);
   }
   BuildOverlays(model, requests, state, options, extent, scratch);
   const bool xray = options.skeleton_xray || model.meshes.empty();
@@ -254,6 +269,11 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
   if (options.mesh && options.mesh_opacity < 1.0f) {
     style.opacity = std::max(options.mesh_opacity, 0.05f);
     renderer.DrawModel(gpu_model, view, style);
+  }
+  // Ghosts and trail under the current skeleton and the IK marks.
+  if (animation) {
+    DrawAnimationOverlays(renderer, model, *animation, model_size, view, &scratch->ghost_lines,
+                          &scratch->trail_lines);
   }
   if (xray) renderer.DrawShapes(scratch->bones, view, renderer::DepthMode::kSolidOnTop);
   renderer.DrawLines(scratch->lines, view, renderer::DepthMode::kHiddenDimmed);

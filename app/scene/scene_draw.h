@@ -8,9 +8,11 @@
 #include "app/core/chain_edit.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
+#include "app/scene/anim_overlays.h"
 #include "app/scene/bones.h"
 #include "app/scene/camera.h"
 #include "assets/model.h"
+#include "assets/skinning.h"
 #include "renderer/renderer.h"
 
 namespace app {
@@ -36,6 +38,9 @@ struct SceneOptions {
   int active_chain = -1;    // the two-bone chain whose shells and knee circle are drawn
   bool all_chains = false;  // shells and knee circles of every chain
   bool axes_selected_only = false;  // joint axes of the selected joint only
+  // World units the model is raised by (place on ground): the view passed to DrawScene already
+  // carries it (LiftedView); the grid stays at world y = 0.
+  float ground_lift = 0.0f;
 };
 
 // How big a model is, where it stands and what its bones are, measured once per model (it skins
@@ -43,9 +48,16 @@ struct SceneOptions {
 struct SceneExtent {
   float size = 1.0f;  // bounding-box diagonal of the rest pose, at least a small positive number
   glm::vec3 center{0.0f};
+  float ground_lift = 0.0f;       // GroundLift of the rest bounds
   std::vector<BoneClass> bones;  // per joint (ClassifyBones)
 };
 SceneExtent MeasureModel(const assets::Model& model);
+
+// Place on ground: how far to raise the model (world units along +Y, negative lowers it) so that
+// the lowest point of its rest pose `rest_bounds` stands on y = 0; 0 for empty bounds.
+float GroundLift(const assets::Bounds& rest_bounds);
+// A view matrix (world → camera) with the model raised by `lift`: model space → camera.
+glm::mat4 LiftedView(const glm::mat4& view, float lift);
 
 // A display as --show and settings.json name it, onto scene options (all but `handles`, which
 // only the viewer draws): `weights` by name, weight_joint -1 when the skeleton has no such joint.
@@ -77,6 +89,7 @@ struct SceneOverlays {
   renderer::DebugLines xray_lines;  // always on top
   renderer::DebugShapes bones;      // solid bones: over the mesh in x-ray, else depth-tested
   renderer::DebugShapes marks;      // pixel-sized marks on top of everything (knees, pole)
+  renderer::DebugLines ghost_lines, trail_lines;  // DrawAnimationOverlays' scratch
   std::vector<BoneSegment> segments;
   void Clear();
 };
@@ -87,11 +100,13 @@ void BuildOverlays(const assets::Model& model, const ConstraintRequests& request
                    SceneOverlays* out);
 
 // Draws a complete frame into the bound framebuffer. `gpu_model` must already hold the palette
-// of `state` (GpuModel::UpdatePose).
+// of `state` (GpuModel::UpdatePose). `animation`: onion skins and trail, drawn under the overlays
+// (optional).
 void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model,
                const assets::Model& model, const SceneExtent& extent,
                const ConstraintRequests& requests, const PoseState& state,
-               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch);
+               const SceneOptions& options, const renderer::View& view, SceneOverlays* scratch,
+               const AnimationOverlays* animation = nullptr);
 
 // The ground plane and the ladder that targets hold on to: a translucent quad with its outline,
 // 0.6 × model_size on each side of the ground's pivot, following its tilt; the rungs and their

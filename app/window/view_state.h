@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "app/core/ghost_poses.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"
@@ -25,6 +26,10 @@ struct LoadedModel {
   renderer::GpuModel gpu;
   SceneExtent extent;
   size_t file_clips = 0;  // model.clips from the file; one more while clips play together
+  GhostCache ghosts;      // onion skins and the trail of this model
+  // Follow root: where the root joint was in the last frame shown (model space), while following.
+  bool root_seen = false;
+  glm::vec3 root_previous{0.0f};
 };
 
 // What the view shows (Display panel, View menu).

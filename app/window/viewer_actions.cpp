@@ -214,7 +214,11 @@ void Viewer::LookAlongAndFrame(ViewPreset preset) {
 
 void Viewer::FrameCamera() {
   const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
-  if (!bounds.empty()) camera_.Frame(bounds.min, bounds.max, viewport_.aspect());
+  if (bounds.empty()) return;
+  camera_.Frame(bounds.min, bounds.max, viewport_.aspect());
+  applied_lift_ =
+      GroundLiftNow();  // the bounds are in model space: the camera looks at them raised
+  camera_.target.y += applied_lift_;
 }
 
 void Viewer::FrameSelected() {
@@ -234,6 +238,8 @@ void Viewer::FrameSelected() {
   }
   const glm::vec3 pad(std::max(glm::length(hi - lo) * 0.25f, current_->extent.size * 0.03f));
   camera_.Frame(lo - pad, hi + pad, viewport_.aspect());
+  applied_lift_ = GroundLiftNow();  // model-space bounds, seen raised as FrameCamera does
+  camera_.target.y += applied_lift_;
 }
 
 void Viewer::Undo() {
@@ -401,7 +407,7 @@ void Viewer::WriteReadyTrace() {
   const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
   if (!bounds.empty()) {
     glm::vec2 lo(1e9f), hi(-1e9f);
-    const glm::mat4 view = camera_.View(), projection = camera_.Projection(viewport_.aspect());
+    const glm::mat4 view = ModelViewMatrix(), projection = camera_.Projection(viewport_.aspect());
     for (int corner = 0; corner < 8; ++corner) {
       const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
                         (corner & 2) ? bounds.max.y : bounds.min.y,

@@ -249,7 +249,7 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
 
 void Viewer::PickJoint(const glm::vec2& cursor_px) {
   // The bone under the cursor, else the joint weighing most on the mesh there.
-  const PickView view{camera_.View(), camera_.Projection(viewport_.aspect()), viewport_};
+  const PickView view{ModelViewMatrix(), camera_.Projection(viewport_.aspect()), viewport_};
   const assets::Model& model = current_->model;
   int joint = -1;
   if (display_.scene.skeleton || model.meshes.empty()) {

@@ -288,6 +288,7 @@ void Viewer::RunFrame(double dt_seconds) {
       camera_.distance = settings_.camera->distance;
       camera_.target = settings_.camera->target;
       camera_.ortho = settings_.camera->ortho;
+      applied_lift_ = GroundLiftNow();  // saved as seen, with the model on the ground or not
     }
   }
   Update(std::min(dt_seconds, 0.1));  // the pose follows the settings
@@ -343,6 +344,7 @@ void Viewer::Update(double dt_seconds) {
   stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
   current_->gpu.UpdatePose(state_.models);
   current_->gpu.UpdateMorphWeights(state_.morph_weights);
+  UpdateAnimationAids();
   RefreshHandles();
   stats_.update_ms.Add(MillisecondsSince(start));
 }
@@ -357,13 +359,52 @@ void Viewer::RefreshHandles() {
   }
 }
 
+void Viewer::UpdateAnimationAids() {
+  LoadedModel& loaded = *current_;
+  SceneOptions& scene = display_.scene;
+  // Place on ground: the camera moves with the model, so that it stays framed as the grid drops
+  // to its feet.
+  const float lift = GroundLiftNow();
+  if (lift != applied_lift_) {
+    camera_.target.y += lift - applied_lift_;
+    applied_lift_ = lift;
+  }
+  scene.ground_lift = lift;
+  loaded.ghosts.Update(loaded.model, playback_, edit_, scene.onion_count, scene.onion_step,
+                       scene.trail_joint);
+  const int root = RootMotionJoint(loaded.model);
+  if (display_.follow_root && root >= 0 && root < static_cast<int>(state_.models.size())) {
+    const glm::vec3 now(state_.models[static_cast<size_t>(root)][3]);
+    if (loaded.root_seen) FollowRoot(loaded.root_previous, now, &camera_);
+    loaded.root_previous = now;
+    loaded.root_seen = true;
+  } else {
+    loaded.root_seen = false;
+  }
+}
+
+float Viewer::GroundLiftNow() const {
+  return display_.on_ground ? current_->extent.ground_lift : 0.0f;
+}
+
+glm::mat4 Viewer::ModelViewMatrix() const { return LiftedView(camera_.View(), applied_lift_); }
+
 void Viewer::DrawView() {
   display_.scene.selected_joint = selection_.selected_joint;
   const renderer::View view = CurrentView();
   display_.scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
   display_.scene.active_chain = ActiveTwoBoneRequest();
+  AnimationOverlays animation;
+  animation.ghosts = &current_->ghosts.ghosts();
+  animation.trail = &current_->ghosts.trail();
+  animation.time = playback_.time;
+  const int trail_joint = current_->ghosts.trail().joint;
+  if (trail_joint >= 0 && trail_joint < static_cast<int>(state_.models.size())) {
+    animation.trail_now = glm::vec3(state_.models[static_cast<size_t>(trail_joint)][3]);
+    animation.mark_now = true;
+  }
   DrawScene(*renderer_, current_->gpu, current_->model, current_->extent, frame_.requests, state_,
-            display_.scene, view, &overlays_);
+            display_.scene, view, &overlays_, &animation);
   // The ground plane and the ladder the targets hold on to.
   DrawContacts(*renderer_, edit_.contacts, current_->extent.size, view, &contact_lines_,
                &contact_shapes_);
@@ -401,7 +442,7 @@ int Viewer::ActiveTwoBoneRequest() const {
 
 renderer::View Viewer::CurrentView() const {
   renderer::View view;
-  view.view = camera_.View();
+  view.view = ModelViewMatrix();
   view.projection = camera_.Projection(viewport_.aspect());
   view.viewport = {viewport_.width, viewport_.height};
   return view;
@@ -409,7 +450,7 @@ renderer::View Viewer::CurrentView() const {
 
 HandlesView Viewer::CurrentHandlesView() const {
   HandlesView view;
-  view.view = camera_.View();
+  view.view = ModelViewMatrix();
   view.projection = camera_.Projection(viewport_.aspect());
   view.viewport = viewport_;
   view.active_chain = selection_.active_chain;
@@ -420,7 +461,7 @@ HandlesView Viewer::CurrentHandlesView() const {
 }
 
 Ray Viewer::CursorRay(const glm::vec2& cursor_px) const {
-  return RayFromPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_,
+  return RayFromPixel(ModelViewMatrix(), camera_.Projection(viewport_.aspect()), viewport_,
                       cursor_px.x, cursor_px.y);
 }
 
@@ -430,7 +471,7 @@ glm::vec2 Viewer::ToPixels(int x, int y) const {
 
 glm::vec2 Viewer::ToWindow(const glm::vec3& world) const {
   glm::vec2 px(-1.0f);
-  ProjectToPixel(camera_.View(), camera_.Projection(viewport_.aspect()), viewport_, world, &px);
+  ProjectToPixel(ModelViewMatrix(), camera_.Projection(viewport_.aspect()), viewport_, world, &px);
   return px / pixel_ratio_;
 }
 

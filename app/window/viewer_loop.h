@@ -60,9 +60,15 @@ class Viewer {
   // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
   // under the cursor; -1 when neither is a two-bone chain.
   int ActiveTwoBoneRequest() const;
-  void FrameSelected();
-  void DrawViewOverlays();  // the legend and the axis gizmo  // the camera on the selected joint's bones (no selection: the model)
+  void FrameSelected();     // the camera on the selected joint's bones (no selection: the model)
+  void DrawViewOverlays();  // the legend and the axis gizmo
+  // Onion skins and trail, place on ground and follow root, after the pose of the frame.
+  void UpdateAnimationAids();
   void DrawView();
+  // The camera's view with the model raised onto the grid (place on ground): model space → eye.
+  // Everything drawn or picked in model space goes through it.
+  glm::mat4 ModelViewMatrix() const;
+  float GroundLiftNow() const;  // world units the model is raised by now (0 when off)
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
   Ray CursorRay(const glm::vec2& cursor_px) const;
@@ -148,8 +154,9 @@ class Viewer {
 
   // View state.
   OrbitCamera camera_;
-  Viewport viewport_;      // drawable size in pixels
-  float pixel_ratio_ = 1;  // drawable pixels per window coordinate (mouse events)
+  float applied_lift_ = 0.0f;  // the lift camera_.target was last adjusted for
+  Viewport viewport_;          // drawable size in pixels
+  float pixel_ratio_ = 1;      // drawable pixels per window coordinate (mouse events)
   DisplaySettings display_;
   Selection selection_;
   JointSearch joint_search_;

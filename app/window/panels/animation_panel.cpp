@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/core/ghost_poses.h"
 #include "app/window/panels/panel_util.h"
 
 namespace app {
@@ -20,9 +21,55 @@ void ClipLabel(const assets::Model& model, int c, char* out, size_t size) {
   }
 }
 
+// Onion skins (on/off, count, spacing) and the trail of the selected joint.
+void DrawOnionRows(const assets::Model& model, int selected_joint, DisplaySettings* display) {
+  SceneOptions& scene = display->scene;
+  // The count comes back as it was when the ghosts are turned on again.
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID remembered = ImGui::GetID("onion count");
+  bool onion = scene.onion_count > 0;
+  if (ImGui::Checkbox("Onion skins", &onion)) {
+    scene.onion_count = onion ? std::clamp(storage->GetInt(remembered, 2), 1, kMaxOnionCount) : 0;
+  }
+  Tip("Ghosts of the skeleton a few frames before (red) and after (green) the current time, "
+      "fainter "
+      "further away; with the IK as it is now.");
+  if (onion) {
+    int count = scene.onion_count;
+    if (ImGui::SliderInt("Ghosts", &count, 1, kMaxOnionCount, "%d each side")) {
+      scene.onion_count = std::clamp(count, 1, kMaxOnionCount);
+      storage->SetInt(remembered, scene.onion_count);
+    }
+    Tip("How many ghosts on each side of the current time.");
+    if (ImGui::SliderInt("Spacing", &scene.onion_step, 1, 30, "%d frame(s)")) {
+      scene.onion_step = std::clamp(scene.onion_step, 1, 120);
+    }
+    Tip("Frames of the clip between two ghosts.");
+  }
+  bool trail = scene.trail_joint >= 0;
+  const bool can_start = trail || selected_joint >= 0;
+  if (!can_start) ImGui::BeginDisabled();
+  if (ImGui::Checkbox("Trail of the selected joint", &trail)) {
+    scene.trail_joint = trail ? selected_joint : -1;
+  }
+  if (!can_start) ImGui::EndDisabled();
+  Tip(can_start ? "The path of the selected joint over the clip (or the loop range), a tick per "
+                  "frame: red before the current time, green after."
+                : "Select a joint first (click a bone, or in the Joints section).");
+  if (trail && scene.trail_joint >= 0 && scene.trail_joint < model.skeleton.joint_count()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", model.skeleton.name(scene.trail_joint).c_str());
+  }
+}
+
 }  // namespace
 
-void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback) {
+void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback,
+                        DisplaySettings* display, int selected_joint) {
+  // The trail follows the selection while it is on, whether the section is open or not.
+  if (display && display->scene.trail_joint >= 0 && selected_joint >= 0) {
+    display->scene.trail_joint = selected_joint;
+  }
   const bool open = ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen);
   Tip("The model's clips: which one plays, with which others, how fast. Play, step and scrub on "
       "the timeline at the bottom.");
@@ -94,6 +141,7 @@ void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* pl
   }
   ImGui::SliderFloat("Speed", &p.speed, -2.0f, 2.0f, "%.2fx");
   Tip("Playback speed; negative plays backwards. Ctrl+click to type a value.");
+  if (display) DrawOnionRows(model, selected_joint, display);
 }
 
 }  // namespace app

@@ -104,8 +104,11 @@ float StatusLineHeight();
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
 void DrawDisplayPanel(DisplaySettings* display, Requests* out);
 // The clip (one of the first `file_clips` of the model, -1: all), the clips played with it (they
-// go into playback->together, the chosen one first; the loop combines them), the speed.
-void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback);
+// go into playback->together, the chosen one first; the loop combines them), the speed; with
+// `display`, the onion skins (count, spacing) and the trail of `selected_joint` (while on,
+// display->scene.trail_joint follows the selection).
+void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback,
+                        DisplaySettings* display = nullptr, int selected_joint = -1);
 // Blend shapes (only for a model with morph targets): per mesh a slider per target showing its
 // weight this frame (keyed weights as they play); moving one sets it by hand (undoable), "clear"
 // gives the clip's back.

@@ -19,6 +19,21 @@ constexpr float kMaxWidthFraction = 0.6f;  // of the window, so the view keeps r
 
 float StatusLineHeight() { return ImGui::GetFrameHeight(); }
 
+namespace {
+
+// Under the Display section (while it is open): where the camera and the model stand.
+void DrawStagingRows(DisplaySettings* display) {
+  if (ImGui::GetStateStorage()->GetInt(ImGui::GetID("Display"), 1) == 0) return;
+  ImGui::Checkbox("Stand on ground", &display->on_ground);
+  Tip("Raise (or lower) the model so that the lowest point of its rest pose stands on the grid, "
+      "for models whose origin is at the hips.");
+  SameLineIfFits(CheckboxWidth("Follow root"));
+  ImGui::Checkbox("Follow root", &display->follow_root);
+  Tip("The camera moves along with the root joint, so a walk with root motion stays in view.");
+}
+
+}  // namespace
+
 void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayout* layout,
                    Requests* out) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -40,7 +55,9 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   ImGui::PushTextWrapPos(0.0f);
   DrawModelPanel(in.model, edits.edit->chains.size());
   DrawDisplayPanel(edits.display, out);
-  DrawAnimationPanel(in.model, in.file_clips, edits.playback);
+  DrawStagingRows(edits.display);
+  DrawAnimationPanel(in.model, in.file_clips, edits.playback, edits.display,
+                     edits.selection->selected_joint);
   DrawBlendShapesPanel(in, edits.edit, out);
   DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
   DrawContactsPanel(in.extent.size, edits.edit, out);
