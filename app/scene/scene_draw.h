@@ -48,7 +48,7 @@ struct SceneOptions {
 struct SceneExtent {
   float size = 1.0f;  // bounding-box diagonal of the rest pose, at least a small positive number
   glm::vec3 center{0.0f};
-  float ground_lift = 0.0f;       // GroundLift of the rest bounds
+  float ground_lift = 0.0f;      // GroundLift of the rest bounds
   std::vector<BoneClass> bones;  // per joint (ClassifyBones)
 };
 SceneExtent MeasureModel(const assets::Model& model);

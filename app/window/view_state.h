@@ -35,11 +35,11 @@ struct LoadedModel {
 // What the view shows (Display panel, View menu).
 struct DisplaySettings {
   SceneOptions scene;
-  bool show_handles = true;   // the IK target handles
-  bool show_weights = false;  // the selected joint's skin weights as a heat map on the mesh
-  bool show_timeline = true;  // the timeline along the bottom
-  bool on_ground = false;     // the model lifted so that its lowest rest point is on the grid
-  bool follow_root = false;   // the camera's target follows the root joint
+  bool show_handles = true;     // the IK target handles
+  bool show_weights = false;    // the selected joint's skin weights as a heat map on the mesh
+  bool show_timeline = true;    // the timeline along the bottom
+  bool on_ground = false;       // the model lifted so that its lowest rest point is on the grid
+  bool follow_root = false;     // the camera's target follows the root joint
   bool show_axis_gizmo = true;  // the axes in the view's corner; click one to look along it
 };
 

@@ -439,8 +439,9 @@ void Viewer::WriteReadyTrace() {
     joints_px[current_->model.skeleton.name(bone.joint)] = Json::array({px.x, px.y});
   }
   if (display_.show_axis_gizmo) {
-    ready["axis_gizmo"] = {{"center", Json::array({layout_.axis_gizmo_center.x, layout_.axis_gizmo_center.y})},
-                           {"radius", layout_.axis_gizmo_radius}};
+    ready["axis_gizmo"] = {
+        {"center", Json::array({layout_.axis_gizmo_center.x, layout_.axis_gizmo_center.y})},
+        {"radius", layout_.axis_gizmo_radius}};
   }
   trace_.Write(ready);
 }

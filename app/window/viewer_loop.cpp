@@ -422,19 +422,18 @@ void Viewer::DrawViewOverlays() {
     LegendEntry entries[kMaxLegendEntries];
     const int count = LegendEntries(current_->model, current_->extent, frame_.requests, state_,
                                     display_.scene, entries);
-    DrawLegend(entries, count, {layout_.panel_right + 10.0f * scale, layout_.timeline_top - 10.0f * scale});
+    DrawLegend(entries, count,
+               {layout_.panel_right + 10.0f * scale, layout_.timeline_top - 10.0f * scale});
   }
   if (display_.show_axis_gizmo) {
     layout_.axis_gizmo_radius = 36.0f * scale;
     layout_.axis_gizmo_center = {display.x - 58.0f * scale, layout_.menu_height + 58.0f * scale};
-    DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius,
-                  &requests_);
+    DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius, &requests_);
   }
 }
 
 int Viewer::ActiveTwoBoneRequest() const {
-  const int chain =
-      selection_.active_chain >= 0 ? selection_.active_chain : selection_.hover_chain;
+  const int chain = selection_.active_chain >= 0 ? selection_.active_chain : selection_.hover_chain;
   if (chain < 0 || size_t(chain) >= frame_.chain_requests.size()) return -1;
   const RequestIndex& request = frame_.chain_requests[size_t(chain)];
   return request.kind == ConstraintKind::kTwoBone ? request.index : -1;
