@@ -76,11 +76,13 @@ void BuildAnimationOverlays(const assets::Model& model, const AnimationOverlays&
 
 void DrawAnimationOverlays(renderer::Renderer& renderer, const assets::Model& model,
                            const AnimationOverlays& animation, float model_size,
-                           const renderer::View& view, renderer::DebugLines* scratch_ghosts,
+                           const renderer::View& view, bool xray,
+                           renderer::DebugLines* scratch_ghosts,
                            renderer::DebugLines* scratch_trail) {
   BuildAnimationOverlays(model, animation, model_size, scratch_ghosts, scratch_trail);
   if (!scratch_ghosts->empty()) {
-    renderer.DrawLines(*scratch_ghosts, view, renderer::DepthMode::kHiddenDimmed);
+    renderer.DrawLines(*scratch_ghosts, view,
+                       xray ? renderer::DepthMode::kOnTop : renderer::DepthMode::kHiddenDimmed);
   }
   if (!scratch_trail->empty())
     renderer.DrawLines(*scratch_trail, view, renderer::DepthMode::kOnTop);

@@ -20,9 +20,10 @@ struct AnimationOverlays {
   bool mark_now = false;
 };
 
-// Colours: past ghosts and trail, future ones (alpha is set per ghost).
-inline constexpr glm::vec4 kGhostPastColor{1.0f, 0.38f, 0.3f, 1.0f};
-inline constexpr glm::vec4 kGhostFutureColor{0.35f, 0.95f, 0.45f, 1.0f};
+// Colours: past ghosts and trail pink, future ones cyan (alpha is set per ghost) — hues no bone
+// is drawn in (bones.h).
+inline constexpr glm::vec4 kGhostPastColor{1.0f, 0.4f, 0.85f, 1.0f};
+inline constexpr glm::vec4 kGhostFutureColor{0.25f, 0.9f, 0.95f, 1.0f};
 
 // The opacity of a ghost `offset` frames away among ghosts from `nearest` to `farthest` frames
 // away: 0.65 for the nearest down to 0.15 for the farthest (0.65 when all are as near).
@@ -36,11 +37,13 @@ void BuildAnimationOverlays(const assets::Model& model, const AnimationOverlays&
                             float model_size, renderer::DebugLines* ghost_lines,
                             renderer::DebugLines* trail_lines);
 
-// Builds them and draws them into the bound framebuffer: the ghosts depth-tested and dimmed where
-// hidden, the trail on top. The scratch buffers are reused between frames.
+// Builds them and draws them into the bound framebuffer: the ghosts on top with `xray` (as the
+// bones are), else depth-tested and dimmed where hidden; the trail on top. The scratch buffers
+// are reused between frames.
 void DrawAnimationOverlays(renderer::Renderer& renderer, const assets::Model& model,
                            const AnimationOverlays& animation, float model_size,
-                           const renderer::View& view, renderer::DebugLines* scratch_ghosts,
+                           const renderer::View& view, bool xray,
+                           renderer::DebugLines* scratch_ghosts,
                            renderer::DebugLines* scratch_trail);
 
 // The joint whose motion carries the character (root motion): the first bone without a bone

@@ -32,7 +32,7 @@ constexpr glm::vec4 kLeft{0.3f, 0.55f, 1.0f, 1.0f};
 constexpr glm::vec4 kRight{1.0f, 0.38f, 0.42f, 1.0f};
 constexpr glm::vec4 kHelper{0.55f, 0.55f, 0.58f, 1.0f};
 constexpr glm::vec4 kActiveChain{1.0f, 0.62f, 0.12f, 1.0f};
-constexpr glm::vec4 kSelected{0.75f, 1.0f, 1.0f, 1.0f};
+constexpr glm::vec4 kSelected{1.0f, 1.0f, 1.0f, 1.0f};
 }  // namespace bone_colors
 
 // One drawn bone: joint `joint` owns the segment from `head` to `tail` (its child's position, or a

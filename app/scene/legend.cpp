@@ -100,6 +100,17 @@ int LegendEntries(const assets::Model& model, const SceneExtent& extent,
     list.Add("weight 0 to 1", glm::vec4(0.1f, 0.2f, 0.95f, 1.0f), LegendShape::kGradient,
              glm::vec4(0.95f, 0.1f, 0.05f, 1.0f));
   }
+  const bool onion = options.onion_count > 0, trail = options.trail_joint >= 0;
+  if (onion && trail) {
+    list.Add("earlier frames (ghosts, trail)", kGhostPastColor, LegendShape::kLine);
+    list.Add("later frames (ghosts, trail)", kGhostFutureColor, LegendShape::kLine);
+  } else if (onion) {
+    list.Add("ghost of an earlier frame", kGhostPastColor, LegendShape::kLine);
+    list.Add("ghost of a later frame", kGhostFutureColor, LegendShape::kLine);
+  } else if (trail) {
+    list.Add("trail before now", kGhostPastColor, LegendShape::kLine);
+    list.Add("trail after now", kGhostFutureColor, LegendShape::kLine);
+  }
   AddTwoBoneEntries(requests, state, options, &list);
   if (options.ik_overlay && !requests.fabrik.empty()) {
     list.Add("FABRIK chain", oc::kFabrik, LegendShape::kLine);

@@ -272,8 +272,8 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
   }
   // Ghosts and trail under the current skeleton and the IK marks.
   if (animation) {
-    DrawAnimationOverlays(renderer, model, *animation, model_size, view, &scratch->ghost_lines,
-                          &scratch->trail_lines);
+    DrawAnimationOverlays(renderer, model, *animation, model_size, view, xray,
+                          &scratch->ghost_lines, &scratch->trail_lines);
   }
   if (xray) renderer.DrawShapes(scratch->bones, view, renderer::DepthMode::kSolidOnTop);
   renderer.DrawLines(scratch->lines, view, renderer::DepthMode::kHiddenDimmed);

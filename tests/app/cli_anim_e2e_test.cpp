@@ -46,20 +46,21 @@ Image Render(const std::vector<std::string>& args, const std::string& name) {
   return image;
 }
 
-// Pixels of the past ghosts' red (1, 0.38, 0.3) and the future ones' green (0.35, 0.95, 0.45),
-// blended over the dark background: clearly red or clearly green.
+// Pixels of the past ghosts' pink (1, 0.4, 0.85) and the future ones' cyan (0.25, 0.9, 0.95),
+// blended over the dark background; neither is a bone's colour (green, blue, red, grey, orange,
+// white), shaded or not.
 void CountGhostPixels(const Image& image, int* red, int* green) {
   *red = *green = 0;
   for (int y = 0; y < image.height; ++y) {
     for (int x = 0; x < image.width; ++x) {
-      const glm::ivec3 p = image.At(x, y);
-      *red += p.r > 110 && p.r > 2 * p.g && p.r > 2 * p.b;
-      *green += p.g > 110 && p.g > p.r + 50 && p.g > p.b + 40;
+      const glm::vec3 p(image.At(x, y));
+      *red += p.r > 110 && p.b > 0.6f * p.r && p.g < 0.6f * p.r;
+      *green += p.g > 110 && p.r < 0.4f * p.g && p.b > 0.7f * p.g && p.g > 0.8f * p.b;
     }
   }
 }
 
-TEST(CliRenderAnimation, OnionSkinsAndTrailDrawPastRedAndFutureGreen) {
+TEST(CliRenderAnimation, OnionSkinsAndTrailDrawPastPinkAndFutureCyan) {
   const std::vector<std::string> common = {"--size", "400x300", "--anim", "0",
                                            "--time", "0.5",     "--view", "right"};
   std::vector<std::string> plain = common, onion = common, trail = common;

@@ -49,8 +49,8 @@ TEST(Legend, ListsOnlyWhatIsDrawn) {
   options.ik_overlay = true;
   options.joint_limits = true;
   app::LegendEntry entries[app::kMaxLegendEntries];
-  int count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
-                                 entries);
+  int count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
   std::vector<std::string> labels = Labels(entries, count);
   EXPECT_TRUE(Has(labels, "solved limb"));
   EXPECT_TRUE(Has(labels, "target, reached"));
@@ -64,8 +64,8 @@ TEST(Legend, ListsOnlyWhatIsDrawn) {
   options.active_chain = 0;
   options.skeleton = true;
   options.reach_shell = true;
-  count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
-                             entries);
+  count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
   labels = Labels(entries, count);
   EXPECT_TRUE(Has(labels, "knee circle"));
   EXPECT_TRUE(Has(labels, "knee before the solve"));
@@ -88,16 +88,32 @@ TEST(Legend, ListsOnlyWhatIsDrawn) {
   }
   // The active chain without a pole: no pole entry.
   options.active_chain = 1;
-  count = app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options,
-                             entries);
+  count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
   EXPECT_FALSE(Has(Labels(entries, count), "pole"));
+  // Onion skins and a trail: earlier and later frames in their colours.
+  options.onion_count = 2;
+  options.trail_joint = frame.model.skeleton.Find("LeftHand");
+  count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
+  labels = Labels(entries, count);
+  ASSERT_TRUE(Has(labels, "earlier frames"));
+  for (int i = 0; i < count; ++i) {
+    const std::string& label = labels[size_t(i)];
+    if (label.rfind("earlier", 0) == 0) {
+      EXPECT_EQ(entries[i].color, app::kGhostPastColor);
+    }
+    if (label.rfind("later", 0) == 0) {
+      EXPECT_EQ(entries[i].color, app::kGhostFutureColor);
+    }
+  }
   // Nothing drawn, nothing listed.
   app::SceneOptions nothing;
   nothing.ik_overlay = false;
   nothing.joint_limits = false;
-  EXPECT_EQ(app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, nothing,
-                               entries),
-            0);
+  EXPECT_EQ(
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, nothing, entries),
+      0);
 }
 
 }  // namespace
