@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "ik/limbs.h"
+
 namespace app {
 
 namespace {
@@ -43,6 +45,22 @@ std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
     classes[size_t(j)].side = SideOfName(model.skeleton.name(j));
     // A skeleton with no skin: no joint can be told to be a helper.
     classes[size_t(j)].deforms = model.meshes.empty();
+  }
+  // Joints whose names say no side take the side of the arm or leg they belong to (limbs found by
+  // topology and mirror symmetry for unnamed rigs such as CesiumMan's), down to the fingers.
+  const bool any_bone =
+      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
+  for (const ik::Limb& limb :
+       ik::DetectLimbs(model.skeleton, any_bone ? &model.is_bone : nullptr)) {
+    if (limb.side == ik::LimbSide::kCenter || limb.chain.start < 0) continue;
+    const BoneSide side = limb.side == ik::LimbSide::kLeft ? BoneSide::kLeft : BoneSide::kRight;
+    std::vector<int> stack{limb.chain.start};
+    while (!stack.empty()) {
+      const int j = stack.back();
+      stack.pop_back();
+      if (classes[size_t(j)].side == BoneSide::kCenter) classes[size_t(j)].side = side;
+      for (int c : model.skeleton.children(j)) stack.push_back(c);
+    }
   }
   for (const assets::Mesh& mesh : model.meshes) {
     std::vector<char> used(mesh.bone_joints.size(), 0);

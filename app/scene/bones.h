@@ -18,7 +18,9 @@ enum class BoneSide { kCenter, kLeft, kRight };
 // lone L or R between separators (upper_arm.L, Bip01 R Thigh, l_hand); else kCenter. Case-blind.
 BoneSide SideOfName(const std::string& name);
 
-// Per joint, what kind of bone it is; measured once per model.
+// Per joint, what kind of bone it is; measured once per model. The side comes from the name
+// (SideOfName), else from the arm or leg the joint is part of (ik::DetectLimbs, which also finds
+// the limbs of unnamed rigs by their mirror symmetry).
 struct BoneClass {
   bool deforms = false;  // some vertex has a non-zero weight on it (every joint without meshes)
   BoneSide side = BoneSide::kCenter;

@@ -6,20 +6,30 @@
 
 #include "app/scene/picking.h"
 #include "assets/builtin_character.h"
+#include "assets/importer.h"
 #include "ik/kinematics.h"
+#include "ik/limbs.h"
+#include "tests/test_paths.h"
 
 namespace {
 
 TEST(SideOfName, CommonNamingSchemesAreRead) {
   using app::BoneSide;
   const std::pair<const char*, BoneSide> cases[] = {
-      {"mixamorig:LeftArm", BoneSide::kLeft},  {"RightUpLeg", BoneSide::kRight},
-      {"upper_arm.L", BoneSide::kLeft},        {"thigh.R", BoneSide::kRight},
-      {"Bip01 L Thigh", BoneSide::kLeft},      {"Bip01 R Clavicle", BoneSide::kRight},
-      {"l_hand", BoneSide::kLeft},             {"hand_r", BoneSide::kRight},
-      {"Hips", BoneSide::kCenter},             {"Spine1", BoneSide::kCenter},
-      {"Clavicle", BoneSide::kCenter},         {"Root", BoneSide::kCenter},
-      {"LR_mixed L R", BoneSide::kCenter},     {"leftright", BoneSide::kCenter},
+      {"mixamorig:LeftArm", BoneSide::kLeft},
+      {"RightUpLeg", BoneSide::kRight},
+      {"upper_arm.L", BoneSide::kLeft},
+      {"thigh.R", BoneSide::kRight},
+      {"Bip01 L Thigh", BoneSide::kLeft},
+      {"Bip01 R Clavicle", BoneSide::kRight},
+      {"l_hand", BoneSide::kLeft},
+      {"hand_r", BoneSide::kRight},
+      {"Hips", BoneSide::kCenter},
+      {"Spine1", BoneSide::kCenter},
+      {"Clavicle", BoneSide::kCenter},
+      {"Root", BoneSide::kCenter},
+      {"LR_mixed L R", BoneSide::kCenter},
+      {"leftright", BoneSide::kCenter},
   };
   for (const auto& [name, side] : cases) EXPECT_EQ(app::SideOfName(name), side) << name;
 }
@@ -45,6 +55,34 @@ TEST(ClassifyBones, JointsWithoutWeightAreHelpers) {
   classes = app::ClassifyBones(model);
   EXPECT_FALSE(classes[size_t(hand)].deforms);
   EXPECT_TRUE(classes[size_t(model.skeleton.Find("LeftForeArm"))].deforms);
+}
+
+// CesiumMan's joints have no names: its limbs, found by symmetry, give the sides.
+TEST(ClassifyBones, UnnamedLimbsTakeTheirSideFromTheirSymmetry) {
+  const std::string path =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  if (path.empty()) GTEST_SKIP() << "../shared/models is not here: CesiumMan is needed";
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const assets::Model& model = *loaded.model;
+  const std::vector<app::BoneClass> classes = app::ClassifyBones(model);
+  int left = 0, right = 0;
+  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
+    const app::BoneSide expected =
+        limb.side == ik::LimbSide::kLeft ? app::BoneSide::kLeft : app::BoneSide::kRight;
+    for (int j : {limb.chain.start, limb.chain.mid, limb.chain.end}) {
+      EXPECT_EQ(classes[size_t(j)].side, expected) << model.skeleton.name(j);
+    }
+    (expected == app::BoneSide::kLeft ? left : right) += 3;
+  }
+  EXPECT_EQ(left, 6) << "an arm and a leg on each side";
+  EXPECT_EQ(right, 6);
+  // The spine stays in the middle.
+  const ik::Skeleton& s = model.skeleton;
+  int middle = 0;
+  for (int j = 0; j < s.joint_count(); ++j)
+    middle += classes[size_t(j)].side == app::BoneSide::kCenter;
+  EXPECT_GE(middle, 3);
 }
 
 TEST(BoneSegments, EachJointOwnsTheBonesToItsChildrenAndLeavesGetAStub) {
