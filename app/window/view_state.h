@@ -5,10 +5,12 @@
 #include <chrono>
 #include <string>
 
+#include "app/core/flip_risk.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"
 #include "assets/model.h"
+#include "assets/weight_check.h"
 #include "renderer/gpu_model.h"
 
 namespace app {
@@ -25,6 +27,10 @@ struct LoadedModel {
   renderer::GpuModel gpu;
   SceneExtent extent;
   size_t file_clips = 0;  // model.clips from the file; one more while clips play together
+  assets::WeightProblems weight_problems;  // CheckWeights(model), once per load
+  // Per chain of the edit, the solved knee's jump since the last frame (the flip-risk meter);
+  // updated once per evaluated frame, started afresh with each model.
+  std::vector<KneeJump> knee_jumps;
 };
 
 // What the view shows (Display panel, View menu).

@@ -40,6 +40,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   ImGui::PushTextWrapPos(0.0f);
   DrawModelPanel(in.model, edits.edit->chains.size());
   DrawDisplayPanel(edits.display, out);
+  DrawWeightsPanel(in, *edits.selection, edits.display, out);
   DrawAnimationPanel(in.model, in.file_clips, edits.playback);
   DrawBlendShapesPanel(in, edits.edit, out);
   DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
