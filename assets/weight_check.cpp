@@ -2,7 +2,10 @@
 // vertex lists and totals, and the posed bounds of those vertices for framing them.
 #include "assets/weight_check.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 
 namespace assets {
 
@@ -46,6 +49,16 @@ uint8_t VertexFlags(const Mesh& mesh, size_t v) {
   return std::abs(sum - 1.0f) > 1e-3f ? kWeightNotNormalized : 0;
 }
 
+// How many distinct positions (bit for bit) the listed vertices have.
+uint64_t DistinctPositions(const Mesh& mesh, const std::vector<uint32_t>& list) {
+  std::vector<std::array<uint32_t, 3>> bits(list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::memcpy(bits[i].data(), &mesh.positions[list[i]], sizeof(glm::vec3));
+  }
+  std::sort(bits.begin(), bits.end());
+  return static_cast<uint64_t>(std::unique(bits.begin(), bits.end()) - bits.begin());
+}
+
 }  // namespace
 
 WeightProblems CheckWeights(const Model& model) {
@@ -62,9 +75,11 @@ WeightProblems CheckWeights(const Model& model) {
       for (int k = 0; k < kWeightProblemKinds; ++k) {
         if (f & kBits[k]) {
           out.meshes[m].vertices[static_cast<size_t>(k)].push_back(static_cast<uint32_t>(v));
-          ++out.totals[static_cast<size_t>(k)];
         }
       }
+    }
+    for (size_t k = 0; k < kWeightProblemKinds; ++k) {
+      out.totals[k] += DistinctPositions(mesh, out.meshes[m].vertices[k]);
     }
   }
   return out;

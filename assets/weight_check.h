@@ -31,17 +31,21 @@ struct MeshWeightProblems {
 };
 
 struct WeightProblems {
-  std::vector<MeshWeightProblems> meshes;              // one per Model::meshes, in order
-  std::array<uint64_t, kWeightProblemKinds> totals{};  // vertices per kind over all meshes
+  std::vector<MeshWeightProblems> meshes;  // one per Model::meshes, in order
+  // Vertices per kind over all meshes, counted as the file's vertices: within a mesh, vertices at
+  // bit-identical positions count once (Assimp's readers split a source vertex into one per face
+  // corner, and corners that differ in normal or uv stay apart after welding).
+  std::array<uint64_t, kWeightProblemKinds> totals{};
 
   uint64_t count(WeightProblem problem) const { return totals[static_cast<int>(problem)]; }
 };
 
-// The problems of every mesh, counted in the loaded meshes' vertices (after the importer welded
-// identical ones): from Mesh::weight_flags (what the importer saw in the file before repairing)
+// The problems of every mesh (vertex lists in the loaded meshes' vertices, totals in distinct
+// positions): from Mesh::weight_flags (what the importer saw in the file before repairing)
 // when it has one per vertex, else from the weights themselves (all zero: unweighted; a sum off
 // by more than 1e-3: not normalised), for meshes the importer found clean or that code built. A
-// vertex is unweighted or not normalised, not both. Linear in the vertex count; never fails.
+// vertex is unweighted or not normalised, not both. Linear in the vertex count plus a sort
+// of the problem vertices; never fails.
 WeightProblems CheckWeights(const Model& model);
 
 // World-space bounds of the vertices with `problem`, skinned on the CPU with the model-space
