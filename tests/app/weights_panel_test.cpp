@@ -100,7 +100,10 @@ TEST(WeightsPanel, IdleFramesAllocateNothing) {
   selection.selected_joint = 1;
   app::Requests requests;
   requests.reserve(4);
-  const auto draw = [&] { app::DrawWeightsPanel(scene.Input(), selection, &display, &requests); };
+  // A std::function made once: converting the lambda each frame would allocate in the test.
+  const HeadlessUi::Draw draw = [&] {
+    app::DrawWeightsPanel(scene.Input(), selection, &display, &requests);
+  };
   ui.MouseAway();
   for (int i = 0; i < 3; ++i) ui.Frame(draw);
   const long before = app::HeapAllocations();
