@@ -125,8 +125,8 @@ void DrawTwoBoneMeters(const FrameInput& in, int chain, const ChainSettings& set
                              ? &(*in.knee_jumps)[chain]
                              : nullptr;
   if (jump) {
-    ImGui::Text("knee moved %.3g %s (%.1f%% of the limb) since the last frame", double(jump->jump),
-                units, double(jump->jump_fraction * 100.0f));
+    ImGui::Text("knee jump %.3g %s (%.1f%% of the limb)", double(jump->jump), units,
+                double(jump->jump_fraction * 100.0f));
     Tip("How far the solved knee (elbow) moved between the last two frames: a sudden jump while\n"
         "the target moves smoothly is a flip or a pop.");
   }
