@@ -54,7 +54,9 @@ void UpdateKneeJump(const ik::TwoBoneIkResult* result, KneeJump* jump) {
 void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state,
                      std::vector<KneeJump>* jumps) {
   const size_t chains = frame.chain_requests.size();
-  if (jumps->size() != chains) jumps->resize(chains);
+  // A chain added or removed shifts the indices: start every chain afresh rather than compare
+  // one chain's knee with another's.
+  if (jumps->size() != chains) jumps->assign(chains, KneeJump());
   for (size_t i = 0; i < chains; ++i) {
     UpdateKneeJump(TwoBoneResultOf(frame, state, static_cast<int>(i)), &(*jumps)[i]);
   }

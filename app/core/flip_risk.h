@@ -50,9 +50,9 @@ inline constexpr float kKneeJumpWarnFraction = 0.1f;
 // which forgets the last knee so that the next solve does not count a jump).
 void UpdateKneeJump(const ik::TwoBoneIkResult* result, KneeJump* jump);
 
-// Once per evaluated frame: resizes *jumps to the edit's chain count (new entries without a last
-// knee) and updates each two-bone chain's entry from its solve; other chains' entries are reset.
-// Allocates only when the chain count grows.
+// Once per evaluated frame: when the edit's chain count changed, starts *jumps afresh (one entry
+// per chain, without a last knee), then updates each two-bone chain's entry from its solve; other
+// chains' entries are reset. Allocates only when the chain count grows.
 void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state,
                      std::vector<KneeJump>* jumps);
 
