@@ -29,7 +29,7 @@ const char* const kProblemTips[assets::kWeightProblemKinds] = {
 
 void DrawInfluenceKey() {
   for (int count = 1; count <= 8; ++count) {
-    char label[4];
+    char label[16];
     std::snprintf(label, sizeof(label), count < 8 ? "%d" : "%d+", count);
     if (count > 1) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
     ImGui::TextColored(KeyColor(kInfluenceKey[count]), "%s", label);
