@@ -116,6 +116,28 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
   }
 }
 
+void RecordWeightFlags(const std::vector<uint8_t>& flags, Mesh* mesh) {
+  mesh->weight_flags = std::vector<uint8_t>();
+  const size_t n = mesh->positions.size();
+  if (flags.size() != n) return;
+  constexpr uint8_t kProblems = kRepairRenormalised | kRepairUnweighted | kRepairOverEight;
+  size_t first = 0;
+  while (first < n && (flags[first] & kProblems) == 0) ++first;
+  if (first == n) return;  // the common case: one pass over the flags, nothing stored
+  mesh->weight_flags.assign(n, 0);
+  for (size_t i = first; i < n; ++i) {
+    const uint8_t f = flags[i];
+    uint8_t out = 0;
+    if (f & kRepairUnweighted) {
+      out = kWeightUnweighted;  // all-zero weights also count as "not summing to 1": not repeated
+    } else if (f & kRepairRenormalised) {
+      out = kWeightNotNormalized;
+    }
+    if (f & kRepairOverEight) out |= kWeightTooMany;
+    mesh->weight_flags[i] = out;
+  }
+}
+
 void CountWeightRepairs(const Mesh& mesh, const std::vector<uint8_t>& flags,
                         const std::vector<uint8_t>& counts, bool by_position,
                         WeightRepairCounts* out) {

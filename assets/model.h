@@ -13,6 +13,9 @@
 
 namespace assets {
 
+// Skin influences kept per vertex; past that the largest are kept and renormalised.
+inline constexpr int kMaxInfluences = 8;
+
 // A morph target (blend shape): per-vertex offsets added to the mesh's bind-time vertices, scaled
 // by the target's weight, before skinning: p = position + Σ_t w_t · positions_t (normals alike,
 // renormalised after skinning).
@@ -21,6 +24,12 @@ struct MorphTarget {
   std::vector<glm::vec3> positions;  // POSITION deltas, one per vertex (mesh space)
   std::vector<glm::vec3> normals;    // NORMAL deltas, one per vertex, or empty when none
 };
+
+// Bits of Mesh::weight_flags. An unweighted vertex is not also flagged kWeightNotNormalized.
+inline constexpr uint8_t kWeightUnweighted =
+    1;  // no influence, or all weights 0: bound to its node
+inline constexpr uint8_t kWeightNotNormalized = 2;  // weights summed more than 1e-3 away from 1
+inline constexpr uint8_t kWeightTooMany = 4;        // more than kMaxInfluences: the largest kept
 
 // A triangle mesh skinned to the model's skeleton. Every mesh is drawn through skinning: a mesh
 // that is not skinned in the file has one bone (the node that carries it, identity inverse bind)
@@ -43,6 +52,10 @@ struct Mesh {
   // otherwise one per vertex.
   std::vector<glm::u16vec4> extra_joints;
   std::vector<glm::vec4> extra_weights;
+  // Per vertex, the skin-weight problems the importer found in the file before repairing them
+  // (kWeight* bits below, OR-ed), or empty when it found none (the built-in character, clean
+  // files). See assets/weight_check.h for counts and vertex lists.
+  std::vector<uint8_t> weight_flags;
   std::vector<uint32_t> indices;  // triangles
   // Mesh bone b is skeleton joint bone_joints[b] with inverse bind matrix bone_inverse_binds[b]
   // (S⁻¹: mesh space -> joint space at bind time). Skinned position:
@@ -135,7 +148,6 @@ struct Clip {
 // Skin influences as the importer found them, counted in the file's vertices (a glTF accessor's
 // vertices; for formats whose meshes Assimp splits per face corner, distinct source vertices).
 // Up to kMaxInfluences per vertex are kept; past that the largest are kept and renormalised.
-inline constexpr int kMaxInfluences = 8;
 struct InfluenceStats {
   uint64_t over_four = 0;   // vertices with more than four influences (all of them, up to eight)
   uint64_t over_eight = 0;  // vertices with more than eight: the eight largest kept

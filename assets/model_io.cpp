@@ -334,6 +334,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   r->Array(&mesh->weights, "mesh weights");
   r->Array(&mesh->extra_joints, "mesh extra joints");
   r->Array(&mesh->extra_weights, "mesh extra weights");
+  r->Array(&mesh->weight_flags, "mesh weight flags");
   r->Array(&mesh->indices, "mesh indices");
   r->Array(&mesh->bone_joints, "mesh bone joints");
   r->Array(&mesh->bone_inverse_binds, "mesh inverse binds");
@@ -344,7 +345,8 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   if (mesh->normals.size() != n || (!mesh->uvs.empty() && mesh->uvs.size() != n) ||
       mesh->joints.size() != n || mesh->weights.size() != n ||
       mesh->extra_joints.size() != mesh->extra_weights.size() ||
-      (!mesh->extra_weights.empty() && mesh->extra_weights.size() != n)) {
+      (!mesh->extra_weights.empty() && mesh->extra_weights.size() != n) ||
+      (!mesh->weight_flags.empty() && mesh->weight_flags.size() != n)) {
     return fail("has per-vertex arrays of different lengths");
   }
   if (mesh->indices.size() % 3 != 0) return fail("has an index count that is not a multiple of 3");
@@ -486,6 +488,7 @@ void WriteModel(Writer* writer, const Model& model) {
     w.Array(m.weights);
     w.Array(m.extra_joints);
     w.Array(m.extra_weights);
+    w.Array(m.weight_flags);
     w.Array(m.indices);
     w.Array(m.bone_joints);
     w.Array(m.bone_inverse_binds);

@@ -320,6 +320,7 @@ void SceneConverter::AddMesh(Mesh mesh, std::vector<uint8_t>* flags, std::vector
   if (count_repairs) {
     for (uint8_t f : *flags) repaired_normals_ += (f & kRepairNormal) ? 1 : 0;
   }
+  RecordWeightFlags(*flags, &mesh);
   model_->meshes.push_back(std::move(mesh));
 }
 

@@ -126,6 +126,8 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   const GLintptr weights = layout.Add(mesh.weights);
   const GLintptr extra_joints = layout.Add(mesh.extra_joints);
   const GLintptr extra_weights = layout.Add(mesh.extra_weights);
+  gpu.weight_flags = mesh.weight_flags.size() == mesh.positions.size() && !mesh.positions.empty();
+  const GLintptr weight_flags = layout.Add(mesh.weight_flags);
   gpu.extra_influences = !mesh.extra_weights.empty();
   const size_t bones = mesh.bone_joints.size();
   const std::vector<glm::u16vec4> clamped_joints = ClampedJoints(mesh.joints, bones);
@@ -145,6 +147,7 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   UploadBlock(GL_ARRAY_BUFFER, extra_joints,
               clamped_extra.empty() ? mesh.extra_joints : clamped_extra);
   UploadBlock(GL_ARRAY_BUFFER, extra_weights, mesh.extra_weights);
+  if (gpu.weight_flags) UploadBlock(GL_ARRAY_BUFFER, weight_flags, mesh.weight_flags);
   FloatAttribute(attrib::kPosition, 3, positions);
   FloatAttribute(attrib::kNormal, 3, normals);
   if (mesh.uvs.empty()) {
@@ -162,6 +165,11 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
     glVertexAttribIPointer(attrib::kExtraJoints, 4, GL_UNSIGNED_SHORT, 0,
                            reinterpret_cast<const void*>(extra_joints));
     FloatAttribute(attrib::kExtraWeights, 4, extra_weights);
+  }
+  if (gpu.weight_flags) {
+    glEnableVertexAttribArray(attrib::kWeightFlags);
+    glVertexAttribIPointer(attrib::kWeightFlags, 1, GL_UNSIGNED_BYTE, 0,
+                           reinterpret_cast<const void*>(weight_flags));
   }
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.index_buffer.id());
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,

@@ -26,6 +26,7 @@ struct GpuMesh {
   std::vector<glm::mat4> bone_inverse_binds;  // as assets::Mesh::bone_inverse_binds
   int material = -1;                          // index into GpuModel::materials(), -1: default
   bool extra_influences = false;  // influences five to eight bound at attrib::kExtraJoints/Weights
+  bool weight_flags = false;      // assets::Mesh::weight_flags bound at attrib::kWeightFlags
   // Morph targets: their deltas in a texture buffer (see shaders/skinning.glsl), and the targets
   // with a non-zero weight as (index, weight) pairs in another; no buffers for a mesh without
   // targets, and morph_active_count 0 whenever nothing is to be blended.

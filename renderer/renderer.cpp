@@ -101,7 +101,7 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     m.key_direction = m.program.Uniform("u_key_direction");
     m.base_color = m.program.Uniform("u_base_color");
     m.opacity = m.program.Uniform("u_opacity");
-    m.show_weights = m.program.Uniform("u_show_weights");
+    m.weight_view = m.program.Uniform("u_weight_view");
     m.weight_bone = m.program.Uniform("u_weight_bone");
     m.palette_offset = m.program.Uniform("u_palette_offset");
     m.extra_influences = m.program.Uniform("u_extra_influences");
@@ -222,7 +222,14 @@ void Renderer::DrawModel(const GpuModel& model, const View& view, const ModelSty
   const glm::vec3 key = glm::normalize(glm::mat3(eye_to_world) * kKeyDirectionEye);
   glUniform3fv(m.key_direction, 1, glm::value_ptr(key));
   glUniform1f(m.opacity, style.opacity);
-  glUniform1i(m.show_weights, style.weight_joint >= 0 ? 1 : 0);
+  // 0 material colours, 1 the joint's heat map, 2 influence counts, 3 weight problems.
+  const int weight_view = style.weight_problems ? 3
+                          : style.influences    ? 2
+                          : style.weight_joint >= 0 ? 1
+                                                    : 0;
+  glUniform1i(m.weight_view, weight_view);
+  // Meshes without weight flags read the attribute's constant value: no problems.
+  glVertexAttribI4ui(attrib::kWeightFlags, 0, 0, 0, 0);
   glActiveTexture(GL_TEXTURE0 + kPaletteUnit);
   glBindTexture(GL_TEXTURE_BUFFER, model.palette_texture());
 

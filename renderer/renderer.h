@@ -51,6 +51,14 @@ struct ModelStyle {
   bool wireframe = false;  // edges only, 1 px
   // Skeleton joint whose skin weights are shown as a blue-to-red heat map; -1 for none.
   int weight_joint = -1;
+  // Each vertex coloured by how many joints move it with a non-zero weight: 1 blue, 2 cyan,
+  // 3 green, 4 yellow, 5 orange, 6 red-orange, 7 red, 8 crimson; unweighted vertices magenta.
+  // Wins over weight_joint.
+  bool influences = false;
+  // The weight problems the importer found (assets::Mesh::weight_flags) bright on a grey body:
+  // unweighted magenta, more than 8 influences red, weights not summing to 1 yellow. Wins over
+  // both views above.
+  bool weight_problems = false;
 };
 
 // Skinned vertices read back from the GPU, per mesh of the model in order.
@@ -89,7 +97,7 @@ class Renderer {
 
   struct ModelProgram {
     Program program;
-    GLint view_projection, eye, key_direction, base_color, opacity, show_weights, weight_bone,
+    GLint view_projection, eye, key_direction, base_color, opacity, weight_view, weight_bone,
         palette_offset, extra_influences, palette, base_texture;
     GLint morph_count, morph_vertices;
   };

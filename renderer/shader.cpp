@@ -26,6 +26,7 @@ std::string Prelude() {
       {"ATTRIB_WEIGHTS", attrib::kWeights},
       {"ATTRIB_EXTRA_JOINTS", attrib::kExtraJoints},
       {"ATTRIB_EXTRA_WEIGHTS", attrib::kExtraWeights},
+      {"ATTRIB_WEIGHT_FLAGS", attrib::kWeightFlags},
       {"ATTRIB_COLOR", attrib::kColor},
       {"ATTRIB_WIDTH", attrib::kWidth},
       {"ATTRIB_AXIS", attrib::kAxis},

@@ -16,6 +16,9 @@ constexpr GLuint kWeights = 4;   // vec4
 // has them (u_extra_influences).
 constexpr GLuint kExtraJoints = 9;    // uvec4, as kJoints
 constexpr GLuint kExtraWeights = 10;  // vec4
+// assets::Mesh::weight_flags (one unsigned byte per vertex, integer attribute), bound only when
+// the mesh has them; otherwise the draw sets the attribute's constant value to 0.
+constexpr GLuint kWeightFlags = 11;  // uint
 // Debug geometry (line.vert, shape.vert); kPosition is shared.
 constexpr GLuint kColor = 5;   // vec4
 constexpr GLuint kWidth = 6;   // float, pixels

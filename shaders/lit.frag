@@ -5,13 +5,14 @@ in vec3 v_position_world;
 in vec3 v_normal_world;
 in vec2 v_uv;
 in float v_weight;
+in vec3 v_weight_color;
 
 uniform vec4 u_base_color;         // material base colour * style tint
 uniform sampler2D u_base_texture;  // white when the material has none
 uniform vec3 u_eye_world;
 uniform vec3 u_key_direction;      // world space, unit, from the surface towards the light
 uniform float u_opacity;
-uniform bool u_show_weights;
+uniform int u_weight_view;  // 0 materials, 1 heat map of v_weight, 2 and 3 v_weight_color
 
 out vec4 frag_color;
 
@@ -32,7 +33,8 @@ void main() {
   if (!gl_FrontFacing) n = -n;
 
   vec4 albedo = u_base_color * texture(u_base_texture, v_uv);
-  if (u_show_weights) albedo = vec4(WeightColor(v_weight), 1.0);
+  if (u_weight_view == 1) albedo = vec4(WeightColor(v_weight), 1.0);
+  if (u_weight_view >= 2) albedo = vec4(v_weight_color, 1.0);
 
   vec3 sky = vec3(0.42, 0.45, 0.5), ground = vec3(0.16, 0.14, 0.12);
   vec3 ambient = mix(ground, sky, 0.5 + 0.5 * n.y);

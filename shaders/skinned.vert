@@ -1,18 +1,46 @@
-// Skinned mesh, vertex stage: blends the morph targets into the bind-time vertex, skins it with its (up to eight) palette matrices
-// and passes world-space position and normal to lit.frag.
+// Skinned mesh, vertex stage: blends the morph targets into the bind-time vertex, skins it with
+// its (up to eight) palette matrices, passes world-space position and normal to lit.frag, and
+// picks the colour of the influence-count and weight-problem views.
 #include "skinning.glsl"
 
 layout(location = ATTRIB_POSITION) in vec3 a_position;
 layout(location = ATTRIB_NORMAL) in vec3 a_normal;
 layout(location = ATTRIB_UV) in vec2 a_uv;
+// assets::Mesh::weight_flags: 1 unweighted, 2 not summing to 1, 4 more than 8 influences.
+layout(location = ATTRIB_WEIGHT_FLAGS) in uint a_weight_flags;
 
 uniform mat4 u_view_projection;
 uniform int u_weight_bone;  // mesh bone whose weight is shown as a heat map, -1 for none
+uniform int u_weight_view;  // 0 materials, 1 heat map, 2 influence counts, 3 weight problems
 
 out vec3 v_position_world;
 out vec3 v_normal_world;
 out vec2 v_uv;
 out float v_weight;
+out vec3 v_weight_color;  // the influence-count or problem colour (views 2 and 3)
+
+// Discrete colours for 0..8 influences: magenta for none, then blue, cyan, green, yellow, orange,
+// red-orange, red, crimson, so that each step reads apart from its neighbours.
+const vec3 kInfluenceColors[9] = vec3[9](
+    vec3(1.0, 0.0, 1.0), vec3(0.12, 0.3, 0.95), vec3(0.05, 0.8, 0.9), vec3(0.15, 0.8, 0.2),
+    vec3(0.95, 0.88, 0.1), vec3(1.0, 0.55, 0.05), vec3(0.95, 0.3, 0.05), vec3(0.85, 0.05, 0.05),
+    vec3(0.55, 0.0, 0.2));
+
+int InfluenceCount() {
+  if ((a_weight_flags & 1u) != 0u) return 0;
+  int count = int(dot(vec4(notEqual(a_weights, vec4(0.0))), vec4(1.0)));
+  if (u_extra_influences != 0) {
+    count += int(dot(vec4(notEqual(a_extra_weights, vec4(0.0))), vec4(1.0)));
+  }
+  return clamp(count, 0, 8);
+}
+
+vec3 ProblemColor() {
+  if ((a_weight_flags & 1u) != 0u) return vec3(1.0, 0.0, 1.0);
+  if ((a_weight_flags & 4u) != 0u) return vec3(1.0, 0.1, 0.05);
+  if ((a_weight_flags & 2u) != 0u) return vec3(1.0, 0.85, 0.0);
+  return vec3(0.5);
+}
 
 void main() {
   vec3 bind_position = a_position;
@@ -24,5 +52,8 @@ void main() {
   v_normal_world = SkinNormal(skin, bind_normal);
   v_uv = a_uv;
   v_weight = BoneWeight(u_weight_bone);
+  v_weight_color = u_weight_view == 2 ? kInfluenceColors[InfluenceCount()]
+                   : u_weight_view == 3 ? ProblemColor()
+                                        : vec3(0.0);
   gl_Position = u_view_projection * vec4(position.xyz, 1.0);
 }

@@ -30,6 +30,7 @@
 #include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
+#include "assets/weight_check.h"
 #include "ik/limbs.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
@@ -193,6 +194,12 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
             static_cast<unsigned long long>(influences.over_eight),
             static_cast<unsigned long long>(influences.dropped));
   }
+  const assets::WeightProblems problems = assets::CheckWeights(model);
+  Appendf(
+      &text, "weight problems: %llu unweighted, %llu not summing to 1, %llu over 8 influences\n",
+      static_cast<unsigned long long>(problems.count(assets::WeightProblem::kUnweighted)),
+      static_cast<unsigned long long>(problems.count(assets::WeightProblem::kNotNormalized)),
+      static_cast<unsigned long long>(problems.count(assets::WeightProblem::kTooManyInfluences)));
   Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "assets/weight_check.h"
 #include "ik/limbs.h"
 #include "ik/transform.h"
 
@@ -234,6 +235,14 @@ Json InfoJson(const assets::Model& model) {
   info["influences"] = {{"vertices_over_four", model.influences.over_four},
                         {"vertices_over_eight", model.influences.over_eight},
                         {"dropped", model.influences.dropped}};
+  // Counted in the loaded meshes' vertices; see assets::CheckWeights.
+  const assets::WeightProblems problems = assets::CheckWeights(model);
+  Json weight_problems = Json::object();
+  for (int k = 0; k < assets::kWeightProblemKinds; ++k) {
+    const auto kind = static_cast<assets::WeightProblem>(k);
+    weight_problems[assets::WeightProblemKey(kind)] = problems.count(kind);
+  }
+  info["weights_problems"] = std::move(weight_problems);
   Json joints = Json::array();
   for (int i = 0; i < skeleton.joint_count(); ++i) {
     joints.push_back({{"name", skeleton.name(i)},

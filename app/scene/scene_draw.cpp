@@ -255,6 +255,7 @@ void DrawScene(renderer::Renderer& renderer, const renderer::GpuModel& gpu_model
   renderer.BeginFrame(view);
   renderer::ModelStyle style;
   style.weight_joint = options.weight_joint;
+  style.influences = options.influences, style.weight_problems = options.weight_problems;
   if (options.mesh && options.mesh_opacity >= 1.0f) renderer.DrawModel(gpu_model, view, style);
   if (options.grid) {
     renderer::GridParams grid = renderer::GridForModelSize(model_size);

@@ -31,6 +31,7 @@ struct SceneOptions {
   int selected_joint = -1;  // highlighted when >= 0
   int weight_joint = -1;    // >= 0: the mesh shows this joint's skin weights (blue 0 → red 1)
   bool influences = false;  // the mesh coloured by how many joints move each vertex
+  bool weight_problems = false;  // the mesh grey with its weight-problem vertices bright
   bool legend = false;      // a key to the marks drawn
   int onion_count = 0;      // ghosts of the pose on each side of the current time (0: none)
   int onion_step = 1;       // frames between ghosts

@@ -6,10 +6,12 @@
 #include <string>
 
 #include "app/core/ghost_poses.h"
+#include "app/core/flip_risk.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"
 #include "assets/model.h"
+#include "assets/weight_check.h"
 #include "renderer/gpu_model.h"
 
 namespace app {
@@ -30,6 +32,10 @@ struct LoadedModel {
   // Follow root: where the root joint was in the last frame shown (model space), while following.
   bool root_seen = false;
   glm::vec3 root_previous{0.0f};
+  assets::WeightProblems weight_problems;  // CheckWeights(model), once per load
+  // Per chain of the edit, the solved knee's jump since the last frame (the flip-risk meter);
+  // updated once per evaluated frame, started afresh with each model.
+  std::vector<KneeJump> knee_jumps;
 };
 
 // What the view shows (Display panel, View menu).

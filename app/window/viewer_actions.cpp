@@ -18,6 +18,25 @@
 
 namespace app {
 
+namespace {
+
+// Frames the posed vertices with weight problem `kind` (assets::WeightProblem), skinned on the
+// CPU with the pose and morph weights of `state`, in a box at least a twentieth of the model wide
+// (a single vertex still gives a view). False, camera untouched, for a bad kind or no vertices.
+bool FrameProblemVertices(const LoadedModel& loaded, const PoseState& state, int kind, float aspect,
+                          OrbitCamera* camera) {
+  if (kind < 0 || kind >= assets::kWeightProblemKinds) return false;
+  const assets::Bounds bounds = assets::ProblemBounds(loaded.model, loaded.weight_problems,
+                                                      static_cast<assets::WeightProblem>(kind),
+                                                      state.models, &state.morph_weights);
+  if (bounds.empty()) return false;
+  const glm::vec3 half = glm::max(bounds.size() * 0.5f, glm::vec3(loaded.extent.size * 0.025f));
+  camera->Frame(bounds.center() - half, bounds.center() + half, aspect);
+  return true;
+}
+
+}  // namespace
+
 void Viewer::CarryOut(const Requests& requests) {
   for (const Request& request : requests) {
     switch (request.kind) {
@@ -70,7 +89,13 @@ void Viewer::CarryOut(const Requests& requests) {
         FrameSelected();
         WriteCameraTrace("frame");
         break;
-      case RequestKind::kFrameVertices:  // issue 13: framing problem vertices
+      case RequestKind::kFrameVertices:
+        if (FrameProblemVertices(*current_, state_, request.index, viewport_.aspect(), &camera_)) {
+          applied_lift_ = GroundLiftNow();  // model-space vertices, seen raised
+          camera_.target.y += applied_lift_;
+          display_.scene.weight_problems = true;  // so that the user sees what was framed
+          WriteCameraTrace("frame");
+        }
         break;
       case RequestKind::kViewPreset:
         LookAlongAndFrame(static_cast<ViewPreset>(request.index));
@@ -166,6 +191,7 @@ void Viewer::PollLoading() {
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
   loaded->extent = MeasureModel(loaded->model);
+  loaded->weight_problems = assets::CheckWeights(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
   current_->file_clips = current_->model.clips.size();

@@ -312,8 +312,8 @@ void Viewer::DrawUi() {
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count(), camera_.ortho};
   DrawMenuBar(menu, {&display_, &ui_, &help_open_, &log_}, &layout_, &requests_);
-  const FrameInput in{model, current_->extent, frame_, state_,
-                      static_cast<int>(current_->file_clips)};
+  FrameInput in{model, current_->extent, frame_, state_, static_cast<int>(current_->file_clips)};
+  in.weight_problems = &current_->weight_problems, in.knee_jumps = &current_->knee_jumps;
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
                 &requests_);
   if (display_.show_timeline) {
@@ -342,6 +342,7 @@ void Viewer::Update(double dt_seconds) {
   const auto solve_start = Clock::now();
   EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
   stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
+  UpdateKneeJumps(frame_, state_, &current_->knee_jumps);
   current_->gpu.UpdatePose(state_.models);
   current_->gpu.UpdateMorphWeights(state_.morph_weights);
   UpdateAnimationAids();

@@ -49,6 +49,11 @@ void InsertInfluence(float weight, uint16_t slot, int kept, glm::vec4* top, glm:
 void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int node,
                          std::vector<uint8_t>* flags);
 
+// Sets mesh->weight_flags from the repair flags (one per vertex) as the kWeight* bits of
+// assets/model.h, or empties it when no vertex had a weight problem (so clean meshes carry
+// nothing).
+void RecordWeightFlags(const std::vector<uint8_t>& flags, Mesh* mesh);
+
 // Vertices with each kind of weight repair, and the influences dropped past the eighth.
 struct WeightRepairCounts {
   uint64_t over_four = 0, over_eight = 0, dropped = 0, renormalised = 0, unweighted = 0;

@@ -825,4 +825,98 @@ TEST(CliImportCrashes, MalformedFilesExitTwoWithinFiveSeconds) {
   EXPECT_THAT(r.err, HasSubstr(huge));
 }
 
+// ---- Weight problems in `info` (issue 13) ----
+
+std::string Base64(const std::vector<uint8_t>& bytes) {
+  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const uint32_t n = (uint32_t(bytes[i]) << 16) |
+                       (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0u) |
+                       (i + 2 < bytes.size() ? uint32_t(bytes[i + 2]) : 0u);
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
+
+// Two triangles skinned to a chain of ten joints: vertex 1 has no weight, vertex 2 weights
+// summing to 0.6, vertex 3 nine influences; the others are clean.
+std::string WeightProblemsGltf() {
+  std::vector<uint8_t> data;
+  const auto put = [&](const void* p, size_t n) {
+    data.insert(data.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+  };
+  json views = json::array(), accessors = json::array();
+  const auto add = [&](const void* p, size_t n, int type, const char* kind, size_t count) {
+    views.push_back({{"buffer", 0}, {"byteOffset", data.size()}, {"byteLength", n}});
+    put(p, n);
+    accessors.push_back({{"bufferView", views.size() - 1},
+                         {"componentType", type},
+                         {"type", kind},
+                         {"count", count}});
+    return static_cast<int>(accessors.size() - 1);
+  };
+  const float positions[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, 3, 0, 0, 2, 1, 0};
+  const int position = add(positions, sizeof(positions), 5126, "VEC3", 6);
+  accessors[position]["min"] = {0, 0, 0};
+  accessors[position]["max"] = {3, 1, 0};
+  const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
+  const int index = add(indices, sizeof(indices), 5123, "SCALAR", 6);
+  uint16_t joints[3][24] = {};
+  float weights[3][24] = {};
+  weights[0][0] = 1.0f;                        // vertex 0: clean
+  weights[0][8] = 0.3f, weights[0][9] = 0.3f;  // vertex 2: sums to 0.6
+  joints[0][9] = 1;
+  for (int k = 0; k < 9; ++k) {  // vertex 3: nine influences
+    joints[k / 4][12 + k % 4] = static_cast<uint16_t>(k);
+    weights[k / 4][12 + k % 4] = 1.0f / 9.0f;
+  }
+  weights[0][16] = 1.0f, weights[0][20] = 1.0f;  // vertices 4 and 5: clean
+  json attributes = {{"POSITION", position}};
+  for (int set = 0; set < 3; ++set) {
+    attributes["JOINTS_" + std::to_string(set)] =
+        add(joints[set], sizeof(joints[set]), 5123, "VEC4", 6);
+    attributes["WEIGHTS_" + std::to_string(set)] =
+        add(weights[set], sizeof(weights[set]), 5126, "VEC4", 6);
+  }
+  json nodes = json::array();
+  for (int j = 0; j < 10; ++j) {
+    json node = {{"name", "j" + std::to_string(j)}};
+    if (j + 1 < 10) node["children"] = {j + 1};
+    nodes.push_back(node);
+  }
+  nodes.push_back({{"name", "body"}, {"mesh", 0}, {"skin", 0}});
+  const json doc = {
+      {"asset", {{"version", "2.0"}}},
+      {"scene", 0},
+      {"scenes", {{{"nodes", {0, 10}}}}},
+      {"nodes", nodes},
+      {"meshes", {{{"primitives", {{{"attributes", attributes}, {"indices", index}}}}}}},
+      {"skins", {{{"joints", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}}}},
+      {"bufferViews", views},
+      {"accessors", accessors},
+      {"buffers",
+       {{{"byteLength", data.size()},
+         {"uri", "data:application/octet-stream;base64," + Base64(data)}}}}};
+  return doc.dump();
+}
+
+TEST(CliInfo, ReportsWeightProblemsByKind) {
+  const std::string path = TempPath("weight-problems.gltf");
+  WriteFile(path, WeightProblemsGltf());
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  EXPECT_EQ(info["weights_problems"],
+            json({{"unweighted", 1}, {"not_normalized", 1}, {"too_many_influences", 1}}));
+  const testproc::Result text = testproc::Skelview({"info", path});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("weight problems: 1 unweighted, 1 not summing to 1, 1 over 8"));
+  // The built-in character is clean.
+  EXPECT_EQ(RunJson({"info", "--json"})["weights_problems"],
+            json({{"unweighted", 0}, {"not_normalized", 0}, {"too_many_influences", 0}}));
+}
+
 }  // namespace

@@ -20,6 +20,11 @@ std::string Length(float value, const char* units);
 void DrawTwoBoneOptions(const ik::TwoBoneIkResult* result, float model_size, ChainSettings* chain,
                         Requests* out);
 void DrawTwoBoneEnd(const ik::TwoBoneIkResult* result, ChainSettings* chain, Requests* out);
+// Two-bone chain `chain`'s live meters: the flip-risk bar (angle of the pole, else the knee, to
+// the start→target line), the knee's jump since the last frame with a warning when either is
+// risky, and while soft IK is on the soft curve (an item "##soft curve": softened reach against
+// target distance, the identity line, the soft start and the current target as a dot).
+void DrawTwoBoneMeters(const FrameInput& in, int chain, const ChainSettings& settings);
 
 // Body handles: hold (pin) or free, the body solve's result, and the body options of the edit
 // (how much hips and spine help).

@@ -163,6 +163,7 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   }
   if (chain.kind != ConstraintKind::kBody) DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
+  if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneMeters(in, i, chain);
   if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
   Tip("Put the target back on the hand or foot (R over the handle does the same); one undo step.");
   SameLineIfFits(ButtonWidth("Remove"));

@@ -61,6 +61,10 @@ struct FrameInput {
   // How many of model.clips are the file's (-1: all); the viewer appends the clips played
   // together (Animation ▸ Play with) as one more.
   int file_clips = -1;
+  // The model's weight problems (assets::CheckWeights), or null: the Weights panel shows none.
+  const assets::WeightProblems* weight_problems = nullptr;
+  // Per chain, the knee's jump since the last frame (UpdateKneeJumps), or null: not shown.
+  const std::vector<KneeJump>* knee_jumps = nullptr;
 };
 
 // The menu bar: File (open, recent, reload, export, screenshot, quit), Edit (undo, redo, reset
@@ -103,6 +107,11 @@ float StatusLineHeight();
 // The side panel's sections, in order.
 void DrawModelPanel(const assets::Model& model, size_t chain_count);
 void DrawDisplayPanel(DisplaySettings* display, Requests* out);
+// Weights: the selected joint's heat map (with the joint's name), the influence-count view with
+// its colour key, the problem view, and per problem kind (assets::WeightProblem) its vertex count
+// and a Frame button (disabled at 0) asking kFrameVertices with index = the kind.
+void DrawWeightsPanel(const FrameInput& in, const Selection& selection, DisplaySettings* display,
+                      Requests* out);
 // The clip (one of the first `file_clips` of the model, -1: all), the clips played with it (they
 // go into playback->together, the chosen one first; the loop combines them), the speed; with
 // `display`, the onion skins (count, spacing) and the trail of `selected_joint` (while on,

@@ -56,6 +56,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   DrawModelPanel(in.model, edits.edit->chains.size());
   DrawDisplayPanel(edits.display, out);
   DrawStagingRows(edits.display);
+  DrawWeightsPanel(in, *edits.selection, edits.display, out);
   DrawAnimationPanel(in.model, in.file_clips, edits.playback, edits.display,
                      edits.selection->selected_joint);
   DrawBlendShapesPanel(in, edits.edit, out);
