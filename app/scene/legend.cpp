@@ -96,9 +96,24 @@ int LegendEntries(const assets::Model& model, const SceneExtent& extent,
                   const SceneOptions& options, LegendEntry* out) {
   EntryList list(out);
   AddBoneEntries(model, extent, requests, options, &list);
-  if (options.weight_joint >= 0) {
+  if (options.weight_joint >= 0 && !options.influences && !options.weight_problems) {
     list.Add("weight 0 to 1", glm::vec4(0.1f, 0.2f, 0.95f, 1.0f), LegendShape::kGradient,
              glm::vec4(0.95f, 0.1f, 0.05f, 1.0f));
+  }
+  if (options.weight_problems) {
+    static const char* const kProblems[3] = {"unweighted vertex", "weights not summing to 1",
+                                             "more than 8 influences"};
+    for (int k = 0; k < 3; ++k) {
+      list.Add(kProblems[k], glm::vec4(renderer::kProblemColors[k], 1.0f), LegendShape::kSquare);
+    }
+  } else if (options.influences) {
+    static const char* const kCounts[9] = {"no influence", "1 influence",  "2 influences",
+                                           "3 influences", "4 influences", "5 influences",
+                                           "6 influences", "7 influences", "8 influences"};
+    for (int k = 1; k <= 8; ++k) {
+      list.Add(kCounts[k], glm::vec4(renderer::kInfluenceColors[k], 1.0f), LegendShape::kSquare);
+    }
+    list.Add(kCounts[0], glm::vec4(renderer::kInfluenceColors[0], 1.0f), LegendShape::kSquare);
   }
   const bool onion = options.onion_count > 0, trail = options.trail_joint >= 0;
   if (onion && trail) {

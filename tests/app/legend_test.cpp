@@ -107,6 +107,26 @@ TEST(Legend, ListsOnlyWhatIsDrawn) {
       EXPECT_EQ(entries[i].color, app::kGhostFutureColor);
     }
   }
+  // The influence-count view: a swatch per count in the renderer's colours; the problem view
+  // replaces it.
+  options.influences = true;
+  count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
+  labels = Labels(entries, count);
+  ASSERT_TRUE(Has(labels, "4 influences"));
+  for (int i = 0; i < count; ++i) {
+    if (labels[size_t(i)] == "4 influences") {
+      EXPECT_EQ(glm::vec3(entries[i].color), renderer::kInfluenceColors[4]);
+    }
+  }
+  options.weight_problems = true;
+  count =
+      app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
+  labels = Labels(entries, count);
+  EXPECT_FALSE(Has(labels, "4 influences"));
+  EXPECT_TRUE(Has(labels, "unweighted vertex"));
+  EXPECT_TRUE(Has(labels, "more than 8 influences"));
+  options.influences = options.weight_problems = false;
   // Nothing drawn, nothing listed.
   app::SceneOptions nothing;
   nothing.ik_overlay = false;

@@ -10,16 +10,7 @@ namespace app {
 
 namespace {
 
-// The influence-count view's colours (shaders/skinned.vert), for its key.
-constexpr float kInfluenceKey[9][3] = {
-    {1.0f, 0.0f, 1.0f},   {0.12f, 0.3f, 0.95f},  {0.05f, 0.8f, 0.9f},
-    {0.15f, 0.8f, 0.2f},  {0.95f, 0.88f, 0.1f},  {1.0f, 0.55f, 0.05f},
-    {0.95f, 0.3f, 0.05f}, {0.85f, 0.05f, 0.05f}, {0.55f, 0.0f, 0.2f}};
-// The problem view's colours, by assets::WeightProblem.
-constexpr float kProblemKey[assets::kWeightProblemKinds][3] = {
-    {1.0f, 0.0f, 1.0f}, {1.0f, 0.85f, 0.0f}, {1.0f, 0.1f, 0.05f}};
-
-ImVec4 KeyColor(const float (&rgb)[3]) { return ImVec4(rgb[0], rgb[1], rgb[2], 1.0f); }
+ImVec4 KeyColor(const glm::vec3& rgb) { return ImVec4(rgb.r, rgb.g, rgb.b, 1.0f); }
 
 const char* const kProblemTips[assets::kWeightProblemKinds] = {
     "Vertices no joint moves (no influence, or every weight 0): they follow the mesh's node.",
@@ -32,10 +23,10 @@ void DrawInfluenceKey() {
     char label[16];
     std::snprintf(label, sizeof(label), count < 8 ? "%d" : "%d+", count);
     if (count > 1) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::TextColored(KeyColor(kInfluenceKey[count]), "%s", label);
+    ImGui::TextColored(KeyColor(renderer::kInfluenceColors[count]), "%s", label);
   }
   ImGui::SameLine();
-  ImGui::TextColored(KeyColor(kInfluenceKey[0]), "none");
+  ImGui::TextColored(KeyColor(renderer::kInfluenceColors[0]), "none");
 }
 
 }  // namespace
@@ -73,8 +64,8 @@ void DrawWeightsPanel(const FrameInput& in, const Selection& selection, DisplayS
                    : "Point the camera at these vertices and show the problems.");
     ImGui::SameLine();
     ImGui::TextColored(
-        count > 0 ? KeyColor(kProblemKey[k]) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s: %llu",
-        assets::WeightProblemLabel(kind), count);
+        count > 0 ? KeyColor(renderer::kProblemColors[k]) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+        "%s: %llu", assets::WeightProblemLabel(kind), count);
     Tip(kProblemTips[k]);
     ImGui::PopID();
   }
