@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace assets {
 
@@ -88,39 +89,117 @@ void SampleClipMorphs(const Model& model, const Clip& clip, float time_seconds,
   }
 }
 
+namespace {
+
+static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "vec3 arrays are read as float arrays");
+
+// Targets are added a few at a time so the sums are read and written once per group rather than
+// once per target; the additions keep the one-target-at-a-time order, so results are identical.
+constexpr size_t kGroup = 4;
+// Floats per block: the block of sums stays in the first-level cache while every group of
+// deltas streams through it.
+constexpr size_t kBlock = 3 * 1024;
+
+// Four floats as one SIMD register (GCC/Clang vector extension): -O2's cost model does not
+// vectorise these loops by itself.
+typedef float Float4 __attribute__((vector_size(16)));
+
+Float4 Load4(const float* p) {
+  Float4 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+void Store4(float* p, Float4 v) { std::memcpy(p, &v, sizeof(v)); }
+
+// out[i] += w[0]·d[0][i] + ... + w[k-1]·d[k-1][i] for i in [begin, end), added one target after
+// the other (so the sums equal adding the targets separately); k is 1..kGroup.
+void AddGroup(float* __restrict out, size_t begin, size_t end, const float* const* d,
+              const float* w, size_t k) {
+  const float* dk[kGroup];
+  float wk[kGroup];
+  for (size_t j = 0; j < kGroup; ++j) {
+    dk[j] = d[std::min(j, k - 1)];
+    wk[j] = j < k ? w[j] : 0.0f;
+  }
+  size_t i = begin;
+  const Float4 w0 = Float4{} + wk[0], w1 = Float4{} + wk[1], w2 = Float4{} + wk[2],
+               w3 = Float4{} + wk[3];
+  switch (k) {
+    case 4:
+      for (; i + 4 <= end; i += 4) {
+        Store4(out + i, (((Load4(out + i) + w0 * Load4(dk[0] + i)) + w1 * Load4(dk[1] + i)) +
+                         w2 * Load4(dk[2] + i)) +
+                            w3 * Load4(dk[3] + i));
+      }
+      break;
+    case 3:
+      for (; i + 4 <= end; i += 4) {
+        Store4(out + i, ((Load4(out + i) + w0 * Load4(dk[0] + i)) + w1 * Load4(dk[1] + i)) +
+                            w2 * Load4(dk[2] + i));
+      }
+      break;
+    case 2:
+      for (; i + 4 <= end; i += 4) {
+        Store4(out + i, (Load4(out + i) + w0 * Load4(dk[0] + i)) + w1 * Load4(dk[1] + i));
+      }
+      break;
+    default:
+      for (; i + 4 <= end; i += 4) Store4(out + i, Load4(out + i) + w0 * Load4(dk[0] + i));
+      break;
+  }
+  for (; i < end; ++i) {
+    for (size_t j = 0; j < k; ++j) out[i] += wk[j] * dk[j][i];
+  }
+}
+
+// Adds Σ weights[t] · deltas[t] to `sums` (all `floats` long), block by block.
+void AddWeightedDeltas(float* sums, size_t floats, const std::vector<const float*>& deltas,
+                       const std::vector<float>& weights) {
+  for (size_t begin = 0; begin < floats; begin += kBlock) {
+    const size_t end = std::min(floats, begin + kBlock);
+    for (size_t g = 0; g < deltas.size(); g += kGroup) {
+      AddGroup(sums, begin, end, deltas.data() + g, weights.data() + g,
+               std::min(kGroup, deltas.size() - g));
+    }
+  }
+}
+
+}  // namespace
+
 bool BlendMorphTargets(const Mesh& mesh, const std::vector<float>& weights,
                        std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals) {
   const size_t n = mesh.positions.size();
   const size_t count = std::min(mesh.targets.size(), weights.size());
+  const bool has_normals = mesh.normals.size() == n;
+  // The contributing targets' deltas and weights, in target order.
+  std::vector<const float*> position_deltas, normal_deltas;
+  std::vector<float> position_weights, normal_weights;
   bool any = false;
-  for (size_t t = 0; t < count && !any; ++t) {
+  for (size_t t = 0; t < count; ++t) {
+    const float w = weights[t];
+    if (w == 0.0f || !std::isfinite(w)) continue;
     const MorphTarget& target = mesh.targets[t];
-    any = weights[t] != 0.0f && std::isfinite(weights[t]) &&
-          (target.positions.size() == n || target.normals.size() == n);
+    any = any || target.positions.size() == n || target.normals.size() == n;
+    if (target.positions.size() == n && n > 0) {
+      position_deltas.push_back(&target.positions.front().x);
+      position_weights.push_back(w);
+    }
+    if (has_normals && target.normals.size() == n && n > 0) {
+      normal_deltas.push_back(&target.normals.front().x);
+      normal_weights.push_back(w);
+    }
   }
   if (!any) return false;
-  const bool has_normals = mesh.normals.size() == n;
   positions->assign(mesh.positions.begin(), mesh.positions.end());
   if (has_normals) {
     normals->assign(mesh.normals.begin(), mesh.normals.end());
   } else {
     normals->clear();
   }
-  for (size_t t = 0; t < count; ++t) {
-    const float w = weights[t];
-    if (w == 0.0f || !std::isfinite(w)) continue;
-    const MorphTarget& target = mesh.targets[t];
-    if (target.positions.size() == n) {
-      glm::vec3* p = positions->data();
-      const glm::vec3* d = target.positions.data();
-      for (size_t v = 0; v < n; ++v) p[v] += w * d[v];
-    }
-    if (has_normals && target.normals.size() == n) {
-      glm::vec3* p = normals->data();
-      const glm::vec3* d = target.normals.data();
-      for (size_t v = 0; v < n; ++v) p[v] += w * d[v];
-    }
-  }
+  if (n == 0) return true;
+  AddWeightedDeltas(&positions->front().x, 3 * n, position_deltas, position_weights);
+  if (has_normals) AddWeightedDeltas(&normals->front().x, 3 * n, normal_deltas, normal_weights);
   return true;
 }
 

@@ -349,7 +349,9 @@ bool SceneConverter::CountInstance(size_t vertices, size_t triangles, std::strin
 }
 
 void SceneConverter::ConvertAnimations() {
-  WarnMorphAnimations(scene_, &warnings_);
+  // glTF files take their clips, weights channels included, from the glTF reader.
+  if (native_) WarnMorphAnimations(scene_, &warnings_);
+  MorphAnimationSkips morph_skips;
   size_t dropped_keys = 0;
   std::set<std::string> unknown_nodes;
   for (unsigned a = 0; a < scene_->mNumAnimations; ++a) {
@@ -417,6 +419,7 @@ void SceneConverter::ConvertAnimations() {
         clip.channels.push_back(std::move(anim));
       }
     }
+    if (!native_) ConvertMorphAnimation(source, tps, names_, model_->meshes, &clip, &morph_skips);
     const double declared = source->mDuration / tps;
     if (std::isfinite(declared) && declared > static_cast<double>(clip.duration) &&
         declared < 1e6) {
@@ -424,6 +427,7 @@ void SceneConverter::ConvertAnimations() {
     }
     model_->clips.push_back(std::move(clip));
   }
+  WarnMorphAnimationSkips(morph_skips, &warnings_);
   if (dropped_keys > 0) {
     warnings_.push_back("dropped " + Plural(dropped_keys, "animation key", "animation keys") +
                         " with non-increasing times or non-finite values");

@@ -183,6 +183,18 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   if (morphed > 0) {
     Appendf(&text, "morph targets: %zu on %zu %s\n", targets, morphed,
             morphed == 1 ? "mesh" : "meshes");
+    // Each mesh's targets with their default weights ("#I" for an unnamed target).
+    for (const assets::Mesh& mesh : model.meshes) {
+      if (mesh.targets.empty()) continue;
+      std::string list;
+      for (size_t t = 0; t < mesh.targets.size(); ++t) {
+        const std::string& name = mesh.targets[t].name;
+        const float weight = t < mesh.target_weights.size() ? mesh.target_weights[t] : 0.0f;
+        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : name) + " " +
+                ShortestFloatText(weight);
+      }
+      Appendf(&text, "  %-24s %s\n", mesh.name.c_str(), list.c_str());
+    }
   }
   const assets::InfluenceStats& influences = model.influences;
   if (influences.over_four > 0) {

@@ -1,6 +1,7 @@
 // Builds the command line's JSON documents.
 #include "app/core/json_output.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,6 +15,15 @@ double Rounded(float value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.8g", static_cast<double>(value));
   return std::strtod(buffer, nullptr);
+}
+
+std::string ShortestFloatText(float value) {
+  char buffer[32];
+  for (int digits = 1; digits <= 9; ++digits) {  // 9 significant digits round-trip any float
+    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, static_cast<double>(value));
+    if (std::strtof(buffer, nullptr) == value) break;
+  }
+  return buffer;
 }
 
 Json ToJson(const glm::vec3& v) { return Json::array({Rounded(v.x), Rounded(v.y), Rounded(v.z)}); }
@@ -215,13 +225,16 @@ Json InfoJson(const assets::Model& model) {
                     {"textures", model.textures.size()}};
   Json meshes = Json::array();
   for (const assets::Mesh& mesh : model.meshes) {
-    // Morph targets with their names ("" when unnamed) and default weights.
+    // Morph targets with their names ("" when unnamed) and default weights, the latter as the
+    // float's shortest decimal (0.72, not the widened 0.7200000286102295).
     Json targets = Json::array();
     for (size_t t = 0; t < mesh.targets.size(); ++t) {
+      const float weight = t < mesh.target_weights.size() ? mesh.target_weights[t] : 0.0f;
       targets.push_back(
           {{"name", mesh.targets[t].name},
-           {"default_weight",
-            t < mesh.target_weights.size() ? static_cast<double>(mesh.target_weights[t]) : 0.0}});
+           {"default_weight", std::isfinite(weight)
+                                  ? std::strtod(ShortestFloatText(weight).c_str(), nullptr)
+                                  : 0.0}});
     }
     meshes.push_back({{"name", mesh.name},
                       {"skinned", mesh.skinned},

@@ -15,6 +15,10 @@ using Json = nlohmann::ordered_json;
 // A float rounded to 8 significant digits, so the output stays readable ("0.1", not
 // "0.10000000149011612"); exact to well under 1e-7 relative.
 double Rounded(float value);
+// The shortest decimal text that reads back as the same float ("0.72" for 0.72f, where widening
+// to double prints 0.7200000286102295); "nan"/"inf" forms for non-finite values. For weights the
+// user typed or the file stores, printed as given.
+std::string ShortestFloatText(float value);
 Json ToJson(const glm::vec3& v);
 Json ToJson(const glm::quat& q);  // [x, y, z, w]
 

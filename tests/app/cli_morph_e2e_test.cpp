@@ -104,8 +104,13 @@ TEST(CliMorph, InfoListsTargetsWithNamesAndDefaultWeights) {
   EXPECT_NEAR(targets[0]["default_weight"].get<double>(), 0.72, 1e-6);
   EXPECT_EQ(targets[1]["name"], "Out");
   EXPECT_NEAR(targets[1]["default_weight"].get<double>(), 0.28, 1e-6);
+  // Printed as the float's shortest decimal, not widened to 0.7200000286102295.
+  const testproc::Result raw = testproc::Skelview({"info", "--json", path}, 60.0);
+  EXPECT_THAT(raw.out, HasSubstr("\"default_weight\": 0.72\n"));
+  EXPECT_THAT(raw.out, HasSubstr("\"default_weight\": 0.28\n"));
   const testproc::Result text = testproc::Skelview({"info", path}, 60.0);
   EXPECT_THAT(text.out, HasSubstr("morph targets: 2 on 1 mesh"));
+  EXPECT_THAT(text.out, HasSubstr(" Up 0.72, Out 0.28\n"));
 }
 
 TEST(CliMorph, DefaultWeightsMoveTheRestPoseOnBothSkinningPaths) {

@@ -353,3 +353,69 @@ TEST(MorphTargets, ExportRoundTripsTargetsWeightsNamesAndChannels) {
 
 }  // namespace
 }  // namespace assets
+
+namespace assets {
+namespace {
+
+// Targets added one at a time (the definition in morph.h), for comparison with the grouped,
+// blocked blend.
+void BlendOneByOne(const Mesh& mesh, const std::vector<float>& weights, std::vector<glm::vec3>* p,
+                   std::vector<glm::vec3>* n) {
+  *p = mesh.positions;
+  *n = mesh.normals;
+  for (size_t t = 0; t < mesh.targets.size() && t < weights.size(); ++t) {
+    const float w = weights[t];
+    if (w == 0.0f || !std::isfinite(w)) continue;
+    const MorphTarget& target = mesh.targets[t];
+    for (size_t v = 0; v < p->size(); ++v) {
+      if (target.positions.size() == p->size()) (*p)[v] += w * target.positions[v];
+      if (target.normals.size() == n->size()) (*n)[v] += w * target.normals[v];
+    }
+  }
+}
+
+TEST(MorphTargets, BlendEqualsAddingTheTargetsOneByOne) {
+  // 1,501 vertices: more than one block of sums and a tail that is not a multiple of four
+  // floats; 11 targets, some skipped (zero, NaN, wrong length, no normals), so the groups of
+  // contributing targets come in every size.
+  Mesh mesh;
+  const size_t vertices = 1501;
+  auto value = [](size_t i, size_t salt) {
+    return static_cast<float>((i * 7919 + salt * 104729) % 2003) / 1001.0f - 1.0f;
+  };
+  for (size_t v = 0; v < vertices; ++v) {
+    mesh.positions.emplace_back(value(v, 1), value(v, 2), value(v, 3));
+    mesh.normals.emplace_back(value(v, 4), value(v, 5), value(v, 6));
+  }
+  const std::vector<float> weights = {0.5f, 0.0f,  -0.25f, std::nanf(""), 1.5f, 0.125f,
+                                      2.0f, -1.0f, 0.75f,  0.3f,          0.9f};
+  for (size_t t = 0; t < weights.size(); ++t) {
+    MorphTarget target;
+    const size_t count = t == 4 ? vertices - 1 : vertices;  // target 4: wrong length
+    for (size_t v = 0; v < count; ++v) {
+      target.positions.emplace_back(value(v, 10 * t + 7), value(v, 10 * t + 8), 0.0f);
+      if (t != 6) target.normals.emplace_back(0.0f, value(v, 10 * t + 9), value(v, t));
+    }
+    mesh.targets.push_back(std::move(target));
+  }
+  std::vector<glm::vec3> p, n, want_p, want_n;
+  ASSERT_TRUE(BlendMorphTargets(mesh, weights, &p, &n));
+  BlendOneByOne(mesh, weights, &want_p, &want_n);
+  ASSERT_EQ(p.size(), vertices);
+  ASSERT_EQ(n.size(), vertices);
+  for (size_t v = 0; v < vertices; ++v) {
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_NEAR(p[v][c], want_p[v][c], 1e-6f) << "position " << v;
+      ASSERT_NEAR(n[v][c], want_n[v][c], 1e-6f) << "normal " << v;
+    }
+  }
+  // Only the targets past weights.size() differ: a shorter weight vector ignores them.
+  const std::vector<float> first_three(weights.begin(), weights.begin() + 3);
+  ASSERT_TRUE(BlendMorphTargets(mesh, first_three, &p, &n));
+  BlendOneByOne(mesh, first_three, &want_p, &want_n);
+  EXPECT_NEAR(p[vertices - 1].x, want_p[vertices - 1].x, 1e-6f);
+  EXPECT_NEAR(n[vertices - 1].y, want_n[vertices - 1].y, 1e-6f);
+}
+
+}  // namespace
+}  // namespace assets

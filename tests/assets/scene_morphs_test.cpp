@@ -1,6 +1,6 @@
 // Assimp's anim meshes (FBX blend shapes, Collada morph controllers) become morph targets: deltas
-// from the base mesh with their names and weights; bad ones kept empty with a warning; a warning
-// for morph-weight animations Assimp carries.
+// from the base mesh with their names and weights; bad ones kept empty with a warning; Assimp's
+// morph-weight animations (FBX blend-shape channels) become clip weight tracks.
 #include "assets/internal/scene_morphs.h"
 
 #include <assimp/anim.h>
@@ -10,6 +10,10 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace assets {
 namespace {
@@ -120,6 +124,116 @@ TEST(SceneMorphs, MorphWeightAnimationsAreNamedInAWarning) {
   warnings.clear();
   WarnMorphAnimations(&empty, &warnings);
   EXPECT_TRUE(warnings.empty());
+}
+
+// Sets `key` to `time` (ticks) with (target, weight) pairs.
+void SetKey(aiMeshMorphKey* key, double time,
+            const std::vector<std::pair<unsigned, double>>& values) {
+  key->mTime = time;
+  key->mNumValuesAndWeights = static_cast<unsigned>(values.size());
+  key->mValues = new unsigned[values.size()];
+  key->mWeights = new double[values.size()];
+  for (size_t i = 0; i < values.size(); ++i) {
+    key->mValues[i] = values[i].first;
+    key->mWeights[i] = values[i].second;
+  }
+}
+
+// An aiAnimation whose morph channels are `channels` (name, keys), owned by it.
+struct MorphAnimationSource {
+  aiAnimation animation;
+  explicit MorphAnimationSource(const std::vector<std::string>& names) {
+    animation.mNumMorphMeshChannels = static_cast<unsigned>(names.size());
+    animation.mMorphMeshChannels = new aiMeshMorphAnim*[names.size()];
+    for (size_t c = 0; c < names.size(); ++c) {
+      animation.mMorphMeshChannels[c] = new aiMeshMorphAnim();
+      animation.mMorphMeshChannels[c]->mName = names[c];
+    }
+  }
+  aiMeshMorphAnim* Channel(size_t c, unsigned keys) {
+    aiMeshMorphAnim* channel = animation.mMorphMeshChannels[c];
+    channel->mNumKeys = keys;
+    channel->mKeys = new aiMeshMorphKey[keys];
+    return channel;
+  }
+};
+
+Mesh MeshWithTargets(int node, size_t targets, float default_weight) {
+  Mesh mesh;
+  mesh.node = node;
+  mesh.positions.assign(2, glm::vec3(0.0f));
+  mesh.targets.resize(targets);
+  mesh.target_weights.assign(targets, default_weight);
+  return mesh;
+}
+
+TEST(SceneMorphs, FbxBlendShapeChannelsBecomeWeightTracksInSeconds) {
+  // As Assimp names an FBX model's blend-shape channels: "MODEL*GEOMETRY". The model's geometry
+  // is split into two meshes (two materials); a mesh on another node has targets too.
+  MorphAnimationSource source({"Face*0"});
+  aiMeshMorphAnim* channel = source.Channel(0, 3);
+  SetKey(&channel->mKeys[0], 0.0, {{0, 0.2}, {1, 0.0}});
+  SetKey(&channel->mKeys[1], 12.0, {{0, 0.8}});  // target 1 has no key here
+  SetKey(&channel->mKeys[2], 24.0, {{0, 0.4}, {1, 1.0}});
+  const std::vector<std::string> nodes = {"RootNode", "Face", "Other"};
+  const std::vector<Mesh> meshes = {MeshWithTargets(1, 2, 0.0f), MeshWithTargets(2, 2, 0.0f),
+                                    MeshWithTargets(1, 2, 0.0f)};
+  Clip clip;
+  MorphAnimationSkips skips;
+  ConvertMorphAnimation(&source.animation, 24.0, nodes, meshes, &clip, &skips);
+  ASSERT_EQ(clip.morph_channels.size(), 2u);
+  EXPECT_EQ(clip.morph_channels[0].mesh, 0);
+  EXPECT_EQ(clip.morph_channels[1].mesh, 2);
+  for (const MorphAnimation& track : clip.morph_channels) {
+    EXPECT_EQ(track.width, 2);
+    EXPECT_EQ(track.interpolation, Interpolation::kLinear);
+    EXPECT_EQ(track.times, (std::vector<float>{0.0f, 0.5f, 1.0f}));
+    // Target 1 between its keys at 0 and 1 s is interpolated at 0.5 s.
+    EXPECT_EQ(track.values, (std::vector<float>{0.2f, 0.0f, 0.8f, 0.5f, 0.4f, 1.0f}));
+  }
+  EXPECT_FLOAT_EQ(clip.duration, 1.0f);
+  EXPECT_TRUE(skips.unmatched.empty());
+  EXPECT_EQ(skips.dropped_keys, 0u);
+  std::vector<std::string> warnings;
+  WarnMorphAnimationSkips(skips, &warnings);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(SceneMorphs, UnkeyedTargetsKeepTheirDefaultAndPlainNodeNamesMatch) {
+  MorphAnimationSource source({"Face"});
+  SetKey(&source.Channel(0, 1)->mKeys[0], 3.0, {{1, 0.6}});
+  const std::vector<Mesh> meshes = {MeshWithTargets(0, 3, 0.25f)};
+  Clip clip;
+  MorphAnimationSkips skips;
+  ConvertMorphAnimation(&source.animation, 2.0, {"Face"}, meshes, &clip, &skips);
+  ASSERT_EQ(clip.morph_channels.size(), 1u);
+  EXPECT_EQ(clip.morph_channels[0].times, (std::vector<float>{1.5f}));
+  EXPECT_EQ(clip.morph_channels[0].values, (std::vector<float>{0.25f, 0.6f, 0.25f}));
+}
+
+TEST(SceneMorphs, UnmatchedChannelsAndBadKeysAreLeftOutAndNamed) {
+  MorphAnimationSource source({"Face*1", "Nobody", "Face*0"});
+  SetKey(&source.Channel(0, 1)->mKeys[0], 0.0, {{0, 0.5}});
+  SetKey(&source.Channel(1, 1)->mKeys[0], 0.0, {{0, 0.5}});
+  aiMeshMorphAnim* channel = source.Channel(2, 4);
+  SetKey(&channel->mKeys[0], 0.0, {{0, 0.5}, {7, 0.5}});  // target 7: the mesh has 1
+  SetKey(&channel->mKeys[1], 10.0, {{0, std::nan("")}});
+  SetKey(&channel->mKeys[2], 5.0, {{0, 1.0}});
+  SetKey(&channel->mKeys[3], 2.0, {{0, 0.1}});  // before the key at 5 ticks
+  const std::vector<Mesh> meshes = {MeshWithTargets(0, 1, 0.0f)};
+  Clip clip;
+  MorphAnimationSkips skips;
+  ConvertMorphAnimation(&source.animation, 10.0, {"Face"}, meshes, &clip, &skips);
+  ASSERT_EQ(clip.morph_channels.size(), 1u);
+  EXPECT_EQ(clip.morph_channels[0].times, (std::vector<float>{0.0f, 0.5f}));
+  EXPECT_EQ(clip.morph_channels[0].values, (std::vector<float>{0.5f, 1.0f}));
+  EXPECT_EQ(skips.unmatched, (std::set<std::string>{"Face*1", "Nobody"}));
+  EXPECT_EQ(skips.dropped_keys, 2u);
+  EXPECT_EQ(skips.unknown_targets, 1u);
+  std::vector<std::string> warnings;
+  WarnMorphAnimationSkips(skips, &warnings);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_NE(warnings[0].find("'Face*1'"), std::string::npos) << warnings[0];
 }
 
 }  // namespace

@@ -55,6 +55,34 @@ def make_tiny_offsets():
     bpy.context.scene.collection.objects.link(base)
 
 
+def make_shape_keys():
+    """A plane with two shape keys whose values are keyed over a second (24 fps): "Smile" lifts
+    every vertex, "Blink" moves one corner; their weights differ at every sampled time."""
+    bpy.ops.mesh.primitive_plane_add(size=2.0)
+    face = bpy.context.active_object
+    face.name = "Face"
+    face.shape_key_add(name="Basis")
+    smile = face.shape_key_add(name="Smile")
+    for point in smile.data:
+        point.co.z += 0.5
+    blink = face.shape_key_add(name="Blink")
+    blink.data[0].co.x += 1.0
+    scene = bpy.context.scene
+    scene.render.fps = 24
+    scene.frame_start, scene.frame_end = 1, 25
+    for frame, smile_value, blink_value in ((1, 0.2, 0.0), (13, 0.8, 0.5), (25, 0.4, 1.0)):
+        smile.value, blink.value = smile_value, blink_value
+        smile.keyframe_insert("value", frame=frame)
+        blink.keyframe_insert("value", frame=frame)
+
+
+def clip_start_and_fps_of_shape_keys(starts):
+    for key in bpy.data.shape_keys:
+        ad = key.animation_data
+        if ad and ad.action:
+            starts.append(ad.action.frame_range[0])
+
+
 def export_file(path):
     ext = os.path.splitext(path)[1].lower()
     bpy.ops.object.select_all(action="SELECT")
@@ -82,6 +110,7 @@ def clip_start_and_fps():
         ad = obj.animation_data
         if ad and ad.action:
             starts.append(ad.action.frame_range[0])
+    clip_start_and_fps_of_shape_keys(starts)
     return (min(starts) if starts else float(scene.frame_start)), fps
 
 
@@ -125,7 +154,7 @@ def main():
     parser.add_argument("--json", required=True, help="output JSON file")
     parser.add_argument("sources", nargs="+",
                         help="NAME=FILE: a model to import and export (FILE @tiny: a scene of "
-                        "small offsets made here)")
+                        "small offsets made here, @shapes: keyed shape keys)")
     args = parser.parse_args(argv)
     times = [float(t) for t in args.times.split(",")]
     os.makedirs(args.out_dir, exist_ok=True)
@@ -135,6 +164,8 @@ def main():
         reset()
         if path == "@tiny":
             make_tiny_offsets()
+        elif path == "@shapes":
+            make_shape_keys()
         else:
             import_file(path)
         exported = []
