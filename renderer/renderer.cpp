@@ -223,8 +223,8 @@ void Renderer::DrawModel(const GpuModel& model, const View& view, const ModelSty
   glUniform3fv(m.key_direction, 1, glm::value_ptr(key));
   glUniform1f(m.opacity, style.opacity);
   // 0 material colours, 1 the joint's heat map, 2 influence counts, 3 weight problems.
-  const int weight_view = style.weight_problems ? 3
-                          : style.influences    ? 2
+  const int weight_view = style.weight_problems     ? 3
+                          : style.influences        ? 2
                           : style.weight_joint >= 0 ? 1
                                                     : 0;
   glUniform1i(m.weight_view, weight_view);

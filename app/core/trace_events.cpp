@@ -136,8 +136,8 @@ Json ScreenshotEvent(const std::string& path) {
 Json SelectEvent(const ik::Skeleton& skeleton, int joint) {
   Json event;
   event["event"] = "select";
-  event["joint"] = joint >= 0 && joint < skeleton.joint_count() ? Json(skeleton.name(joint))
-                                                                 : Json(nullptr);
+  event["joint"] =
+      joint >= 0 && joint < skeleton.joint_count() ? Json(skeleton.name(joint)) : Json(nullptr);
   return event;
 }
 

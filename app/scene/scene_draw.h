@@ -31,13 +31,13 @@ struct SceneOptions {
   int selected_joint = -1;  // highlighted when >= 0
   int weight_joint = -1;    // >= 0: the mesh shows this joint's skin weights (blue 0 → red 1)
   bool influences = false;  // the mesh coloured by how many joints move each vertex
-  bool weight_problems = false;  // the mesh grey with its weight-problem vertices bright
-  bool legend = false;      // a key to the marks drawn
-  int onion_count = 0;      // ghosts of the pose on each side of the current time (0: none)
-  int onion_step = 1;       // frames between ghosts
-  int trail_joint = -1;     // >= 0: this joint's motion over the clip
-  int active_chain = -1;    // the two-bone chain whose shells and knee circle are drawn
-  bool all_chains = false;  // shells and knee circles of every chain
+  bool weight_problems = false;     // the mesh grey with its weight-problem vertices bright
+  bool legend = false;              // a key to the marks drawn
+  int onion_count = 0;              // ghosts of the pose on each side of the current time (0: none)
+  int onion_step = 1;               // frames between ghosts
+  int trail_joint = -1;             // >= 0: this joint's motion over the clip
+  int active_chain = -1;            // the two-bone chain whose shells and knee circle are drawn
+  bool all_chains = false;          // shells and knee circles of every chain
   bool axes_selected_only = false;  // joint axes of the selected joint only
   // World units the model is raised by (place on ground): the view passed to DrawScene already
   // carries it (LiftedView); the grid stays at world y = 0.

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <string>
 
-#include "app/core/ghost_poses.h"
 #include "app/core/flip_risk.h"
+#include "app/core/ghost_poses.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"

@@ -342,9 +342,9 @@ TEST(CliRender, BadViewAndShowExitTwo) {
 TEST(CliRender, TheLegendExplainsTheMarksInTheCorner) {
   auto light_pixels_in_corner = [](const std::string& show) {
     const std::string out = TempPath("legend-" + std::to_string(show.size()) + ".png");
-    const testproc::Result r = testproc::Skelview(
-        {"render", "-o", out, "--size", "640x480", "--show", show, "--ik",
-         "LeftHand=0.5,1.3,0.3,pole=0.5,1.0,-0.5"});
+    const testproc::Result r =
+        testproc::Skelview({"render", "-o", out, "--size", "640x480", "--show", show, "--ik",
+                            "LeftHand=0.5,1.3,0.3,pole=0.5,1.0,-0.5"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const Image image = LoadPng(out);
     int light = 0, dark = 0;

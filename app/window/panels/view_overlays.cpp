@@ -44,9 +44,9 @@ void DrawSwatch(ImDrawList* draw, const LegendEntry& entry, const ImVec2& min, c
       draw->AddLine(ImVec2(mid.x, mid.y - h), ImVec2(mid.x, mid.y + h), color, 2.5f);
       break;
     case LegendShape::kBone:  // an octahedron's side view, head at the left
-      draw->AddQuadFilled(ImVec2(min.x, mid.y), ImVec2(min.x + (max.x - min.x) * 0.2f, min.y + 1.0f),
-                          ImVec2(max.x, mid.y), ImVec2(min.x + (max.x - min.x) * 0.2f, max.y - 1.0f),
-                          color);
+      draw->AddQuadFilled(
+          ImVec2(min.x, mid.y), ImVec2(min.x + (max.x - min.x) * 0.2f, min.y + 1.0f),
+          ImVec2(max.x, mid.y), ImVec2(min.x + (max.x - min.x) * 0.2f, max.y - 1.0f), color);
       break;
     case LegendShape::kGradient:
       draw->AddRectFilledMultiColor(ImVec2(min.x, min.y + 2.0f), ImVec2(max.x, max.y - 2.0f), color,
@@ -111,10 +111,10 @@ void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius,
   ImGui::SetNextWindowPos(ImVec2(center.x - side * 0.5f, center.y - side * 0.5f));
   ImGui::SetNextWindowSize(ImVec2(side, side));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
-  const ImGuiWindowFlags flags =
-      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoMove |
-      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoNav;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoNav;
   const bool open = ImGui::Begin(kAxisGizmoName, nullptr, flags);
   ImGui::PopStyleVar();
   if (!open) return ImGui::End();
@@ -159,8 +159,7 @@ void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius,
   if (hovered >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     // Clicking the axis the view already looks along turns to the other side, as in Blender.
     const glm::vec3 toward_camera = glm::transpose(glm::mat3(view))[2];
-    const bool already =
-        glm::dot(toward_camera, kGizmoAxes[hovered].direction) > 0.999f;
+    const bool already = glm::dot(toward_camera, kGizmoAxes[hovered].direction) > 0.999f;
     const ViewPreset preset =
         already ? kGizmoAxes[hovered].opposite : kGizmoAxes[hovered].looks_from;
     Ask(out, RequestKind::kViewPreset, {}, false, static_cast<int>(preset));
