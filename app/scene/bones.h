@@ -44,7 +44,8 @@ struct BoneSegment {
   glm::vec3 head{0.0f}, tail{0.0f};
 };
 // The bones shown for a pose (`models`: one model-space matrix per joint): only joints marked in
-// model.is_bone when any is, else every joint. *out is cleared first.
+// model.is_bone when any is, else every joint; each joint's bones next to each other, joints in
+// skeleton order. *out is cleared first.
 void BoneSegments(const assets::Model& model, const std::vector<glm::mat4>& models,
                   std::vector<BoneSegment>* out);
 

@@ -186,7 +186,7 @@ void AddJointAxes(const assets::Model& model, const PoseState& state, const Scen
   auto add = [&](int j, float length) {
     out->xray_lines.AddAxes(state.models[size_t(j)], glm::clamp(length, shortest, longest));
   };
-  // The length of each joint's first bone from the segments (drawn or not, they were built).
+  // The length of a joint's first bone from the segments (drawn or not, they were built).
   auto bone_length = [&](int j) {
     for (const BoneSegment& bone : out->segments) {
       if (bone.joint == j) return glm::length(bone.tail - bone.head) * 0.6f;
@@ -198,11 +198,12 @@ void AddJointAxes(const assets::Model& model, const PoseState& state, const Scen
     if (j >= 0 && j < skeleton.joint_count()) add(j, 2.0f * bone_length(j));
     return;
   }
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  for (int j = 0; j < skeleton.joint_count(); ++j) {
-    if (any_bone && !model.is_bone[size_t(j)]) continue;
-    add(j, bone_length(j));
+  // Every drawn bone's joint once: BoneSegments lists each joint's bones together.
+  int last = -1;
+  for (const BoneSegment& bone : out->segments) {
+    if (bone.joint == last) continue;
+    last = bone.joint;
+    add(bone.joint, glm::length(bone.tail - bone.head) * 0.6f);
   }
 }
 

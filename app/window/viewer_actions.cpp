@@ -20,18 +20,19 @@ namespace app {
 
 namespace {
 
-// Frames the posed vertices with weight problem `kind` (assets::WeightProblem), skinned on the
-// CPU with the pose and morph weights of `state`, in a box at least a twentieth of the model wide
-// (a single vertex still gives a view). False, camera untouched, for a bad kind or no vertices.
-bool FrameProblemVertices(const LoadedModel& loaded, const PoseState& state, int kind, float aspect,
-                          OrbitCamera* camera) {
+// The box about the posed vertices with weight problem `kind` (assets::WeightProblem), skinned on
+// the CPU with the pose and morph weights of `state`, at least a twentieth of the model wide (a
+// single vertex still gives a view). False for a bad kind or no such vertices.
+bool ProblemBox(const LoadedModel& loaded, const PoseState& state, int kind, glm::vec3* lo,
+                glm::vec3* hi) {
   if (kind < 0 || kind >= assets::kWeightProblemKinds) return false;
   const assets::Bounds bounds = assets::ProblemBounds(loaded.model, loaded.weight_problems,
                                                       static_cast<assets::WeightProblem>(kind),
                                                       state.models, &state.morph_weights);
   if (bounds.empty()) return false;
   const glm::vec3 half = glm::max(bounds.size() * 0.5f, glm::vec3(loaded.extent.size * 0.025f));
-  camera->Frame(bounds.center() - half, bounds.center() + half, aspect);
+  *lo = bounds.center() - half;
+  *hi = bounds.center() + half;
   return true;
 }
 
@@ -90,9 +91,8 @@ void Viewer::CarryOut(const Requests& requests) {
         WriteCameraTrace("frame");
         break;
       case RequestKind::kFrameVertices:
-        if (FrameProblemVertices(*current_, state_, request.index, viewport_.aspect(), &camera_)) {
-          applied_lift_ = GroundLiftNow();  // model-space vertices, seen raised
-          camera_.target.y += applied_lift_;
+        if (glm::vec3 lo, hi; ProblemBox(*current_, state_, request.index, &lo, &hi)) {
+          FrameBox(lo, hi);
           display_.scene.weight_problems = true;  // so that the user sees what was framed
           WriteCameraTrace("frame");
         }
@@ -240,10 +240,12 @@ void Viewer::LookAlongAndFrame(ViewPreset preset) {
 
 void Viewer::FrameCamera() {
   const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
-  if (bounds.empty()) return;
-  camera_.Frame(bounds.min, bounds.max, viewport_.aspect());
-  applied_lift_ =
-      GroundLiftNow();  // the bounds are in model space: the camera looks at them raised
+  if (!bounds.empty()) FrameBox(bounds.min, bounds.max);
+}
+
+void Viewer::FrameBox(const glm::vec3& lo, const glm::vec3& hi) {
+  camera_.Frame(lo, hi, viewport_.aspect());
+  applied_lift_ = GroundLiftNow();  // the box is in model space: the camera looks at it raised
   camera_.target.y += applied_lift_;
 }
 
@@ -263,9 +265,7 @@ void Viewer::FrameSelected() {
     hi = glm::max(hi, glm::max(bone.head, bone.tail));
   }
   const glm::vec3 pad(std::max(glm::length(hi - lo) * 0.25f, current_->extent.size * 0.03f));
-  camera_.Frame(lo - pad, hi + pad, viewport_.aspect());
-  applied_lift_ = GroundLiftNow();  // model-space bounds, seen raised as FrameCamera does
-  camera_.target.y += applied_lift_;
+  FrameBox(lo - pad, hi + pad);
 }
 
 void Viewer::Undo() {

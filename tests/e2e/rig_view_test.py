@@ -5,22 +5,10 @@ view already looks along it); the legend appears when asked for.
 Usage: rig_view_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
-
-
-def named(events, name):
-    return [e for e in events if e["event"] == name]
-
-
-def crop(path, box, out):
-    """Writes the box (x, y, w, h) of an image to `out` and returns `out`."""
-    x, y, w, h = box
-    subprocess.run(["convert", path, "-crop", f"{w}x{h}+{x}+{y}", "+repage", out], check=True)
-    return out
 
 
 class RigViewTest(xs.XvfbTestCase):
@@ -71,7 +59,7 @@ class RigViewTest(xs.XvfbTestCase):
         top = viewer.wait_event("camera")
         self.assertAlmostEqual(top["pitch"], 90, places=3)
         # The gizmo took the clicks: none of them orbited the camera.
-        self.assertEqual([e["by"] for e in named(viewer.events(), "camera")
+        self.assertEqual([e["by"] for e in xs.named(viewer.events(), "camera")
                           if e["by"] == "orbit"], [])
         self.assertEqual(viewer.quit(), 0)
 
@@ -86,7 +74,7 @@ class RigViewTest(xs.XvfbTestCase):
             self.assertEqual(viewer.quit(), 0)
         # The legend sits at the view's bottom-left, above the timeline (the status line, whose
         # timings change, is left out).
-        crops = [crop(s, (350, 300, 400, 300), s + ".legend.png") for s in shots]
+        crops = [xs.crop(s, (350, 300, 400, 300), s + ".legend.png") for s in shots]
         self.assertGreater(xs.differing_pixels(crops[0], crops[1]), 500, "no legend drawn")
 
 if __name__ == "__main__":

@@ -25,17 +25,6 @@ OVER_VIEW = (700, 300)
 OPEN_PATH_FIELD = (500, 116)
 
 
-def named(events, name):
-    return [e for e in events if e["event"] == name]
-
-
-def crop(path, box, out):
-    """Writes the box (x, y, w, h) of an image to `out` and returns `out`."""
-    x, y, w, h = box
-    subprocess.run(["convert", path, "-crop", f"{w}x{h}+{x}+{y}", "+repage", out], check=True)
-    return out
-
-
 class WorkspaceTest(xs.XvfbTestCase):
     def test_escape_closes_an_open_menu_and_keys_wait_while_it_is_open(self):
         viewer = self.start()
@@ -47,7 +36,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.key("r")  # now it reaches the scene
         viewer.wait_event("reset")
         viewer.wait_frames()
-        self.assertEqual(len(named(viewer.events(), "reset")), 1, viewer.events())
+        self.assertEqual(len(xs.named(viewer.events(), "reset")), 1, viewer.events())
         self.assertEqual(viewer.quit(), 0)
 
     def test_wheel_over_the_panel_scrolls_it_and_never_zooms(self):
@@ -55,7 +44,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.wait_event("ready")
         viewer.find_window()
         panel = (8, 30, 350, 560)
-        before = crop(viewer.screenshot(os.path.join(self.shots, "before.png")), panel,
+        before = xs.crop(viewer.screenshot(os.path.join(self.shots, "before.png")), panel,
                       os.path.join(self.shots, "panel-before.png"))
         viewer.move(*OVER_VIEW)
         viewer.wait_frames()
@@ -65,10 +54,10 @@ class WorkspaceTest(xs.XvfbTestCase):
                        str(OVER_PANEL[1]), "click", "--repeat", "4", "--delay", "0", "5",
                        idempotent=False)
         viewer.wait_frames()
-        after = crop(viewer.screenshot(os.path.join(self.shots, "after.png")), panel,
+        after = xs.crop(viewer.screenshot(os.path.join(self.shots, "after.png")), panel,
                      os.path.join(self.shots, "panel-after.png"))
         self.assertGreater(xs.differing_pixels(before, after), 2000, "the panel did not scroll")
-        self.assertEqual(named(viewer.events(), "camera"), [], "the wheel over the panel zoomed")
+        self.assertEqual(xs.named(viewer.events(), "camera"), [], "the wheel over the panel zoomed")
         # Over the view the wheel zooms.
         viewer.move(*OVER_VIEW)
         viewer.wait_frames()
@@ -138,7 +127,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         # Nothing edited yet would quit at once; after a drag Ctrl+Q asks instead.
         self.drag_left_foot(viewer, ready)
         self.assertIsNone(viewer.quit(discard=False))
-        asked = named(viewer.events(), "confirm")[-1]
+        asked = xs.named(viewer.events(), "confirm")[-1]
         self.assertEqual(asked["then"], "quit")
         viewer.screenshot(os.path.join(self.shots, "unsaved-question.png"))
         viewer.key("Escape")  # cancel: the viewer keeps working on the model
@@ -149,14 +138,14 @@ class WorkspaceTest(xs.XvfbTestCase):
         asked = viewer.wait_event("confirm")
         self.assertEqual(asked["then"], "open")
         self.assertEqual(asked["path"], good)
-        self.assertEqual(named(viewer.events(), "load_started"), [])
+        self.assertEqual(xs.named(viewer.events(), "load_started"), [])
         viewer.click(*asked["discard"])
         self.assertEqual(viewer.wait_event("discard")["then"], "open")
         self.assertEqual(viewer.wait_event("load_done")["model"], good)
         # The new model has no edits: quitting does not ask.
-        asked_before = len(named(viewer.events(), "confirm"))
+        asked_before = len(xs.named(viewer.events(), "confirm"))
         self.assertEqual(viewer.quit(discard=False), 0)
-        self.assertEqual(len(named(viewer.events(), "confirm")), asked_before)
+        self.assertEqual(len(xs.named(viewer.events(), "confirm")), asked_before)
 
     def test_exporting_the_edits_means_quitting_does_not_ask(self):
         viewer = self.start(size="1000x620")
@@ -170,9 +159,9 @@ class WorkspaceTest(xs.XvfbTestCase):
         self.assertTrue(os.path.isabs(exported["path"]), exported["path"])
         self.assertTrue(exported["path"].endswith("skelview-character-skelview.glb"))
         self.assertTrue(os.path.exists(exported["path"]))
-        asked_before = len(named(viewer.events(), "confirm"))
+        asked_before = len(xs.named(viewer.events(), "confirm"))
         self.assertEqual(viewer.quit(discard=False), 0)
-        self.assertEqual(len(named(viewer.events(), "confirm")), asked_before)
+        self.assertEqual(len(xs.named(viewer.events(), "confirm")), asked_before)
         # The message says where the file went, in full (stdout is read once the viewer is gone).
         self.assertIn("exported " + exported["path"], viewer.output())
 
@@ -186,7 +175,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.move(*OVER_VIEW)
         viewer.wait_frames(60)  # idle: no input, nothing playing
         self.assertEqual(viewer.quit(), 0)
-        idle = named(viewer.events(), "exit")[0]["idle_allocations"]
+        idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
         self.assertGreater(idle["frames"], 20, idle)
         self.assertEqual(idle["max"], 0, idle)
         self.assertEqual(idle["total"], 0, idle)
@@ -198,7 +187,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         middle = (400, 150, 400, 300)  # right of the panel, where the help is centred
 
         def shot(name):
-            return crop(viewer.screenshot(os.path.join(self.shots, name + ".png")), middle,
+            return xs.crop(viewer.screenshot(os.path.join(self.shots, name + ".png")), middle,
                         os.path.join(self.shots, name + "-middle.png"))
 
         plain = shot("plain")

@@ -811,6 +811,18 @@ def count_pixels(path, condition):
                if condition(r / 255.0, g / 255.0, b / 255.0))
 
 
+def named(events, name):
+    """The trace events called `name`, in order."""
+    return [e for e in events if e["event"] == name]
+
+
+def crop(path, box, out):
+    """Writes the box (x, y, w, h) of an image to `out` and returns `out`."""
+    x, y, w, h = box
+    subprocess.run(["convert", path, "-crop", f"{w}x{h}+{x}+{y}", "+repage", out], check=True)
+    return out
+
+
 def differing_pixels(a, b, fuzz="10%"):
     """How many pixels differ between two images of the same size by more than `fuzz`."""
     proc = subprocess.run(["compare", "-metric", "AE", "-fuzz", fuzz, a, b, "null:"],
