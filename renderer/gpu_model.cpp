@@ -171,10 +171,29 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
     glVertexAttribIPointer(attrib::kWeightFlags, 1, GL_UNSIGNED_BYTE, 0,
                            reinterpret_cast<const void*>(weight_flags));
   }
+  if (!mesh.targets.empty()) {
+    // The draws read the blended vertices (position, normal interleaved; UpdateMorphWeights
+    // fills them), and the blend pass reads the unblended ones through blend_input.
+    gpu.morphed_buffer = MakeBuffer();
+    glBindBuffer(GL_ARRAY_BUFFER, gpu.morphed_buffer.id());
+    constexpr GLsizei kStride = 2 * sizeof(glm::vec3);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.positions.size()) * kStride, nullptr,
+                 GL_DYNAMIC_COPY);
+    glVertexAttribPointer(attrib::kPosition, 3, GL_FLOAT, GL_FALSE, kStride, nullptr);
+    glVertexAttribPointer(attrib::kNormal, 3, GL_FLOAT, GL_FALSE, kStride,
+                          reinterpret_cast<const void*>(sizeof(glm::vec3)));
+  }
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.index_buffer.id());
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)),
                mesh.indices.empty() ? nullptr : mesh.indices.data(), GL_STATIC_DRAW);
+  if (!mesh.targets.empty()) {
+    gpu.blend_input = MakeVertexArray();
+    glBindVertexArray(gpu.blend_input.id());
+    glBindBuffer(GL_ARRAY_BUFFER, gpu.vertex_buffer.id());
+    FloatAttribute(attrib::kPosition, 3, positions);
+    FloatAttribute(attrib::kNormal, 3, normals);
+  }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   return gpu;
@@ -271,6 +290,20 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
     }
   }
 
+  const bool has_targets = std::any_of(model.meshes.begin(), model.meshes.end(),
+                                       [](const assets::Mesh& m) { return !m.targets.empty(); });
+  if (has_targets) {
+    std::optional<Program> blend =
+        Program::FromFiles({"morph_blend.vert", "", "", {"v_position", "v_normal"}}, error);
+    if (!blend) return std::nullopt;
+    gpu.morph_blend_ = std::move(*blend);
+    gpu.morph_count_uniform_ = gpu.morph_blend_.Uniform("u_morph_count");
+    gpu.morph_vertices_uniform_ = gpu.morph_blend_.Uniform("u_morph_vertices");
+    gpu.morph_blend_.Use();
+    glUniform1i(gpu.morph_blend_.Uniform("u_morph_deltas"), 0);
+    glUniform1i(gpu.morph_blend_.Uniform("u_morph_active"), 1);
+    glUseProgram(0);
+  }
   int offset = 0;
   for (const assets::Mesh& mesh : model.meshes) {
     gpu.meshes_.push_back(UploadMesh(mesh));
@@ -310,6 +343,7 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
 }
 
 void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
+  bool pass_set_up = false;
   std::vector<glm::vec2> active;
   for (size_t m = 0; m < meshes_.size(); ++m) {
     GpuMesh& mesh = meshes_[m];
@@ -320,13 +354,43 @@ void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
       const float w = weights[m][t];
       if (w != 0.0f && std::isfinite(w)) active.emplace_back(static_cast<float>(t), w);
     }
+    if (mesh.morph_blended && active == mesh.morph_active) continue;
+    mesh.morph_active = active;
     mesh.morph_active_count = static_cast<int>(active.size());
-    if (active.empty()) continue;
-    glBindBuffer(GL_TEXTURE_BUFFER, mesh.morph_active_buffer.id());
-    glBufferSubData(GL_TEXTURE_BUFFER, 0,
-                    static_cast<GLsizeiptr>(active.size() * sizeof(glm::vec2)), active.data());
+    mesh.morph_blended = true;
+    if (mesh.vertex_count == 0) continue;
+    if (!active.empty()) {
+      glBindBuffer(GL_TEXTURE_BUFFER, mesh.morph_active_buffer.id());
+      glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                      static_cast<GLsizeiptr>(active.size() * sizeof(glm::vec2)), active.data());
+    }
+    if (!pass_set_up) {
+      morph_blend_.Use();
+      glEnable(GL_RASTERIZER_DISCARD);
+      pass_set_up = true;
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_active_texture.id());
+    glUniform1i(morph_count_uniform_, mesh.morph_active_count);
+    glUniform1i(morph_vertices_uniform_, mesh.vertex_count);
+    glBindVertexArray(mesh.blend_input.id());
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, mesh.morphed_buffer.id());
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
+    glEndTransformFeedback();
   }
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  if (!pass_set_up) return;
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glDisable(GL_RASTERIZER_DISCARD);
+  glUseProgram(0);
 }
 
 bool GpuModel::UpdatePose(const std::vector<glm::mat4>& joint_models) {

@@ -11,6 +11,7 @@
 #include "assets/model.h"
 #include "assets/morph.h"
 #include "renderer/gl_object.h"
+#include "renderer/shader.h"
 
 namespace renderer {
 
@@ -27,15 +28,21 @@ struct GpuMesh {
   int material = -1;                          // index into GpuModel::materials(), -1: default
   bool extra_influences = false;  // influences five to eight bound at attrib::kExtraJoints/Weights
   bool weight_flags = false;      // assets::Mesh::weight_flags bound at attrib::kWeightFlags
-  // Morph targets: their deltas in a texture buffer (see shaders/skinning.glsl), and the targets
-  // with a non-zero weight as (index, weight) pairs in another; no buffers for a mesh without
-  // targets, and morph_active_count 0 whenever nothing is to be blended.
+  // Morph targets (see shaders/morph_blend.vert): the deltas in a texture buffer, the targets
+  // with a non-zero weight as (index, weight) texels in another, and the blended bind-time
+  // vertices (position, normal interleaved) that vertex_array reads as its positions and normals.
+  // Blending runs once per change of weights, so a draw costs the same with targets as without.
+  // No buffers for a mesh without targets; its vertex_array reads vertex_buffer.
   int target_count = 0;
   Buffer morph_delta_buffer;
   Texture morph_delta_texture;
   Buffer morph_active_buffer;
   Texture morph_active_texture;
-  int morph_active_count = 0;
+  Buffer morphed_buffer;
+  VertexArray blend_input;              // the unblended positions and normals, for the blend pass
+  std::vector<glm::vec2> morph_active;  // the (index, weight) pairs morphed_buffer was blended with
+  int morph_active_count = 0;           // morph_active.size()
+  bool morph_blended = false;           // morphed_buffer holds a blend
 };
 
 struct GpuMaterial {
@@ -48,11 +55,11 @@ class GpuModel {
   GpuModel() = default;
 
   // Uploads the meshes, textures and materials and sets the palette to the skeleton's rest pose.
-  // Needs a current context after LoadGl. Fails (nullopt, reason in *error) when a mesh's
-  // morph deltas exceed GL_MAX_TEXTURE_BUFFER_SIZE, a mesh's
-  // attribute arrays have different lengths, an index points past its mesh's vertices, a joint
-  // index past its mesh's bones, a bone names a joint the skeleton lacks, a texture's byte count
-  // does not match its size, or the palette exceeds GL_MAX_TEXTURE_BUFFER_SIZE. A model without
+  // Needs a current context after LoadGl. Fails (nullopt, reason in *error) when a mesh's morph
+  // deltas exceed GL_MAX_TEXTURE_BUFFER_SIZE, a mesh's attribute arrays have different lengths,
+  // an index points past its mesh's vertices, a joint index past its mesh's bones, a bone names a
+  // joint the skeleton lacks, a texture's byte count does not match its size, the palette exceeds
+  // GL_MAX_TEXTURE_BUFFER_SIZE, or the blend-shape program does not build. A model without
   // meshes is valid: it uploads nothing and draws nothing (draw its skeleton with DebugLines).
   // Texture coordinates: (0, 0) is the first (top) row of the image, as in glTF.
   static std::optional<GpuModel> Create(const assets::Model& model, std::string* error);
@@ -64,7 +71,10 @@ class GpuModel {
 
   // Sets the morph-target weights the next draws blend with: weights[m] for mesh m (one per
   // target; missing, short or non-finite entries count as 0). Create sets each mesh's defaults
-  // (assets::Mesh::target_weights). Meshes without targets ignore theirs.
+  // (assets::Mesh::target_weights). Meshes without targets ignore theirs. A mesh whose non-zero
+  // weights changed is blended again on the GPU (a transform-feedback pass); the others cost
+  // nothing, so calling this every frame is cheap. A blend changes the current program, vertex
+  // array and texture units 0 and 1, and leaves none of them bound.
   void UpdateMorphWeights(const assets::MorphWeights& weights);
 
   int joint_count() const { return joint_count_; }
@@ -81,6 +91,10 @@ class GpuModel {
   std::vector<GpuMesh> meshes_;
   std::vector<GpuMaterial> materials_;
   std::vector<Texture> textures_;
+  // The blend pass (shaders/morph_blend.vert); compiled only for a model with morph targets.
+  Program morph_blend_;
+  GLint morph_count_uniform_ = -1;
+  GLint morph_vertices_uniform_ = -1;
   Buffer palette_buffer_;
   Texture palette_texture_;
   std::vector<glm::mat4> palette_;

@@ -14,29 +14,6 @@ namespace {
 
 constexpr GLint kBaseTextureUnit = 0;
 constexpr GLint kPaletteUnit = 1;
-constexpr GLint kMorphDeltaUnit = 2;
-constexpr GLint kMorphActiveUnit = 3;
-
-// Looks up the morph uniforms of a program using skinning.glsl and points its samplers at their
-// units; the program must be in use.
-void InitMorphUniforms(const Program& program, GLint* count, GLint* vertices) {
-  *count = program.Uniform("u_morph_count");
-  *vertices = program.Uniform("u_morph_vertices");
-  glUniform1i(program.Uniform("u_morph_deltas"), kMorphDeltaUnit);
-  glUniform1i(program.Uniform("u_morph_active"), kMorphActiveUnit);
-}
-
-// Sets a mesh's morph uniforms and binds its buffers when it has targets to blend; a mesh without
-// only sets the count to 0 (the shader then fetches nothing).
-void BindMorphTargets(const GpuMesh& mesh, GLint count, GLint vertices) {
-  glUniform1i(count, mesh.morph_active_count);
-  if (mesh.morph_active_count == 0) return;
-  glUniform1i(vertices, mesh.vertex_count);
-  glActiveTexture(GL_TEXTURE0 + kMorphDeltaUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
-  glActiveTexture(GL_TEXTURE0 + kMorphActiveUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_active_texture.id());
-}
 // Opacity of the hidden parts of DepthMode::kHiddenDimmed geometry.
 constexpr float kHiddenAlpha = 0.33f;
 // The slice of the depth range kSolidOnTop draws into, in front of everything else.
@@ -110,7 +87,6 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     m.program.Use();
     glUniform1i(m.palette, kPaletteUnit);
     glUniform1i(m.base_texture, kBaseTextureUnit);
-    InitMorphUniforms(m.program, &m.morph_count, &m.morph_vertices);
   }
   {
     std::optional<Program> p = Program::FromFiles(
@@ -123,7 +99,6 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     c.palette = c.program.Uniform("u_palette");
     c.program.Use();
     glUniform1i(c.palette, kPaletteUnit);
-    InitMorphUniforms(c.program, &c.morph_count, &c.morph_vertices);
   }
   auto color_program = [&](const char* vertex, const char* geometry, const char* fragment,
                            ColorProgram* out) -> bool {
@@ -253,7 +228,6 @@ void Renderer::DrawModel(const GpuModel& model, const View& view, const ModelSty
         }
       }
       glUniform1i(m.weight_bone, weight_bone);
-      BindMorphTargets(mesh, m.morph_count, m.morph_vertices);
       glBindVertexArray(mesh.vertex_array.id());
       glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
     }
@@ -376,7 +350,6 @@ bool Renderer::SkinOnGpu(const GpuModel& model, SkinnedMeshes* out, std::string*
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, capture_buffer_.id());
     glUniform1i(capture_.palette_offset, mesh.palette_offset);
     glUniform1i(capture_.extra_influences, mesh.extra_influences ? 1 : 0);
-    BindMorphTargets(mesh, capture_.morph_count, capture_.morph_vertices);
     glBindVertexArray(mesh.vertex_array.id());
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, mesh.vertex_count);

@@ -109,12 +109,10 @@ class Renderer {
     Program program;
     GLint view_projection, eye, key_direction, base_color, opacity, weight_view, weight_bone,
         palette_offset, extra_influences, palette, base_texture;
-    GLint morph_count, morph_vertices;
   };
   struct CaptureProgram {
     Program program;
     GLint palette_offset, extra_influences, palette;
-    GLint morph_count, morph_vertices;
   };
   struct ColorProgram {  // lines and shapes
     Program program;

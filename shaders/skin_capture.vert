@@ -9,12 +9,9 @@ out vec3 v_position_world;
 out vec3 v_normal_world;
 
 void main() {
-  vec3 bind_position = a_position;
-  vec3 bind_normal = a_normal;
-  ApplyMorphTargets(bind_position, bind_normal);
   mat4 skin = SkinMatrix();
-  v_position_world = (skin * vec4(bind_position, 1.0)).xyz;
-  vec3 n = SkinNormal(skin, bind_normal);
+  v_position_world = (skin * vec4(a_position, 1.0)).xyz;
+  vec3 n = SkinNormal(skin, a_normal);
   float length2 = dot(n, n);
   v_normal_world = length2 > 0.0 ? n * inversesqrt(length2) : vec3(0.0);
   gl_Position = vec4(v_position_world, 1.0);

@@ -1,6 +1,7 @@
-// Skinned mesh, vertex stage: blends the morph targets into the bind-time vertex, skins it with
-// its (up to eight) palette matrices, passes world-space position and normal to lit.frag, and
-// picks the colour of the influence-count and weight-problem views.
+// Skinned mesh, vertex stage: skins the bind-time vertex (with its blend shapes, which
+// morph_blend.vert applied to a_position/a_normal) with its (up to eight) palette matrices, passes
+// world-space position and normal to lit.frag, and picks the colour of the influence-count and
+// weight-problem views.
 #include "skinning.glsl"
 
 layout(location = ATTRIB_POSITION) in vec3 a_position;
@@ -43,13 +44,10 @@ vec3 ProblemColor() {
 }
 
 void main() {
-  vec3 bind_position = a_position;
-  vec3 bind_normal = a_normal;
-  ApplyMorphTargets(bind_position, bind_normal);
   mat4 skin = SkinMatrix();
-  vec4 position = skin * vec4(bind_position, 1.0);
+  vec4 position = skin * vec4(a_position, 1.0);
   v_position_world = position.xyz;
-  v_normal_world = SkinNormal(skin, bind_normal);
+  v_normal_world = SkinNormal(skin, a_normal);
   v_uv = a_uv;
   v_weight = BoneWeight(u_weight_bone);
   v_weight_color = u_weight_view == 2 ? kInfluenceColors[InfluenceCount()]

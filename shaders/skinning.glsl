@@ -13,25 +13,6 @@ layout(location = ATTRIB_WEIGHTS) in vec4 a_weights;
 layout(location = ATTRIB_EXTRA_JOINTS) in uvec4 a_extra_joints;
 layout(location = ATTRIB_EXTRA_WEIGHTS) in vec4 a_extra_weights;
 
-// Morph targets, blended into the bind-time vertex before skinning. u_morph_deltas holds two
-// RGBA32F texels per (target, vertex), at 2 * (target * u_morph_vertices + vertex): the position
-// delta, then the normal delta. u_morph_active lists the targets with a non-zero weight as
-// (target index, weight) texels; u_morph_count of them (0 for a mesh without targets or with
-// every weight 0, which then fetches nothing).
-uniform samplerBuffer u_morph_deltas;
-uniform samplerBuffer u_morph_active;
-uniform int u_morph_count;
-uniform int u_morph_vertices;
-
-void ApplyMorphTargets(inout vec3 position, inout vec3 normal) {
-  for (int i = 0; i < u_morph_count; ++i) {
-    vec2 entry = texelFetch(u_morph_active, i).xy;
-    int base = 2 * (int(entry.x) * u_morph_vertices + gl_VertexID);
-    position += entry.y * texelFetch(u_morph_deltas, base).xyz;
-    normal += entry.y * texelFetch(u_morph_deltas, base + 1).xyz;
-  }
-}
-
 // Palette matrix of mesh bone `bone`: T[joint] * inverse_bind[bone] (model space at bind -> now).
 mat4 PaletteMatrix(uint bone) {
   int base = 4 * (u_palette_offset + int(bone));

@@ -1,6 +1,8 @@
-// Morph targets on the GPU (skinned.vert / skin_capture.vert, deltas in a texture buffer) blend
-// like the CPU path (assets::SkinMesh) within float error: default weights at rest, any weights
-// in a posed rig, a clip's weights as it plays, and nothing for meshes without targets.
+// Morph targets on the GPU (deltas in a texture buffer, blended by morph_blend.vert into the
+// vertices skinned.vert and skin_capture.vert read) blend like the CPU path (assets::SkinMesh)
+// within float error: default weights at rest, any weights in a posed rig, a clip's weights as it
+// plays, and nothing for meshes without targets. The draws show the blend, which runs only when
+// the weights change.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include "assets/morph.h"
 #include "assets/skinning.h"
 #include "renderer/gpu_model.h"
+#include "renderer/offscreen.h"
 #include "renderer/renderer.h"
 #include "tests/renderer/gl_test_context.h"
 #include "tests/renderer/test_rigs.h"
@@ -160,6 +163,90 @@ TEST_F(MorphGpuTest, MeshesWithoutTargetsHaveNoMorphBuffers) {
   ASSERT_TRUE(r->SkinOnGpu(*gpu, &skinned, &error)) << error;
   const renderer::SkinnedMeshes cpu = CpuSkin(model, model.skeleton.rest_models(), zeros);
   EXPECT_LT(MaxDistance(skinned.positions, cpu.positions), 1e-5f);
+}
+
+// Mean x of the pixels where `image` differs from `empty`, the frame drawn without the model.
+float CoverageCenterX(const rendertest::Image& image, const rendertest::Image& empty) {
+  double sum = 0.0;
+  int count = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      if (rendertest::ColorDistance(image.At(x, y), empty.At(x, y)) > 30) {
+        sum += x;
+        ++count;
+      }
+    }
+  }
+  EXPECT_GT(count, 200);
+  return count > 0 ? static_cast<float>(sum / count) : 0.0f;
+}
+
+// Transform-feedback primitives UpdateMorphWeights writes: the vertices it blends.
+GLuint64 VerticesBlended(renderer::GpuModel* gpu, const assets::MorphWeights& weights) {
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+  gpu->UpdateMorphWeights(weights);
+  glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+  GLuint64 written = 0;
+  glGetQueryObjectui64v(query, GL_QUERY_RESULT, &written);
+  glDeleteQueries(1, &query);
+  return written;
+}
+
+TEST_F(MorphGpuTest, DrawsShowTheBlendWhichRunsOnlyWhenTheWeightsChange) {
+  // The tube with one target that moves every vertex 0.5 along +x.
+  assets::Model tube = rendertest::MakeTube();
+  assets::MorphTarget shift;
+  shift.name = "shift";
+  shift.positions.assign(tube.meshes[0].positions.size(), glm::vec3(0.5f, 0.0f, 0.0f));
+  tube.meshes[0].targets.push_back(shift);
+  tube.meshes[0].target_weights.push_back(0.0f);
+  std::string error;
+  std::optional<renderer::Renderer> r = renderer::Renderer::Create(&error);
+  ASSERT_TRUE(r) << error;
+  std::optional<renderer::GpuModel> gpu = renderer::GpuModel::Create(tube, &error);
+  ASSERT_TRUE(gpu) << error;
+  constexpr int kSize = 200;
+  std::optional<renderer::OffscreenTarget> target =
+      renderer::OffscreenTarget::Create(kSize, kSize, &error);
+  ASSERT_TRUE(target) << error;
+  const renderer::View view = rendertest::LookAt({0.0f, 0.8f, 4.0f}, {0.0f, 0.8f, 0.0f}, kSize);
+  const auto render = [&](bool with_model) {
+    target->Bind();
+    r->BeginFrame(view);
+    if (with_model) r->DrawModel(*gpu, view);
+    rendertest::Image image{kSize, kSize, target->ReadPixels()};
+    renderer::OffscreenTarget::BindDefault();
+    return image;
+  };
+  const rendertest::Image empty = render(false);
+  const size_t vertices = tube.meshes[0].positions.size();
+
+  // Create blended the defaults; the same weights again blend nothing.
+  assets::MorphWeights weights{{0.0f}};
+  EXPECT_EQ(VerticesBlended(&*gpu, weights), 0u);
+  const float rest_x = CoverageCenterX(render(true), empty);
+  weights[0][0] = 1.0f;
+  EXPECT_EQ(VerticesBlended(&*gpu, weights), vertices);
+  EXPECT_EQ(VerticesBlended(&*gpu, weights), 0u);
+  const rendertest::Image shifted = render(true);
+  rendertest::SaveForInspection(shifted, "morph_shifted");
+  // 0.5 at 4 units with the test camera's field of view is well over ten pixels.
+  EXPECT_GT(CoverageCenterX(shifted, empty), rest_x + 10.0f);
+  // Back to 0: blended again, drawn where it started.
+  weights[0][0] = 0.0f;
+  EXPECT_EQ(VerticesBlended(&*gpu, weights), vertices);
+  // The blend pass leaves no state behind that would hide or skew the next draw.
+  EXPECT_FALSE(glIsEnabled(GL_RASTERIZER_DISCARD));
+  GLint program = -1, vertex_array = -1, feedback = -1;
+  glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vertex_array);
+  glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, &feedback);
+  EXPECT_EQ(program, 0);
+  EXPECT_EQ(vertex_array, 0);
+  EXPECT_EQ(feedback, 0);
+  EXPECT_NEAR(CoverageCenterX(render(true), empty), rest_x, 0.5f);
 }
 
 }  // namespace

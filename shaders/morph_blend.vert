@@ -1,0 +1,33 @@
+// Blend shapes, once per change of weights: the bind-time position and normal plus the active
+// targets' weighted deltas, captured by transform feedback into the buffer that skinned.vert and
+// skin_capture.vert then read as their a_position/a_normal. A draw therefore costs the same with
+// targets as without; the deltas are fetched once per vertex, not once per draw.
+
+layout(location = ATTRIB_POSITION) in vec3 a_position;
+layout(location = ATTRIB_NORMAL) in vec3 a_normal;
+
+// u_morph_deltas holds two RGBA32F texels per (target, vertex), at
+// 2 * (target * u_morph_vertices + vertex): the position delta, then the normal delta.
+// u_morph_active lists the targets with a non-zero weight as (target index, weight) texels,
+// u_morph_count of them (0 copies the vertex through).
+uniform samplerBuffer u_morph_deltas;
+uniform samplerBuffer u_morph_active;
+uniform int u_morph_count;
+uniform int u_morph_vertices;
+
+out vec3 v_position;
+out vec3 v_normal;
+
+void main() {
+  vec3 position = a_position;
+  vec3 normal = a_normal;
+  for (int i = 0; i < u_morph_count; ++i) {
+    vec2 entry = texelFetch(u_morph_active, i).xy;
+    int base = 2 * (int(entry.x) * u_morph_vertices + gl_VertexID);
+    position += entry.y * texelFetch(u_morph_deltas, base).xyz;
+    normal += entry.y * texelFetch(u_morph_deltas, base + 1).xyz;
+  }
+  v_position = position;
+  v_normal = normal;
+  gl_Position = vec4(position, 1.0);
+}
