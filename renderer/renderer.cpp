@@ -87,6 +87,8 @@ std::optional<Renderer> Renderer::Create(std::string* error) {
     m.program.Use();
     glUniform1i(m.palette, kPaletteUnit);
     glUniform1i(m.base_texture, kBaseTextureUnit);
+    glUniform3fv(m.program.Uniform("u_influence_colors"), 9, &kInfluenceColors[0].x);
+    glUniform3fv(m.program.Uniform("u_problem_colors"), 3, &kProblemColors[0].x);
   }
   {
     std::optional<Program> p = Program::FromFiles(

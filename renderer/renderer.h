@@ -42,9 +42,9 @@ struct Background {
   glm::vec3 bottom{0.1f, 0.105f, 0.115f};
 };
 
-// The colours of the weight views (as shaders/skinned.vert draws them), for keys and legends:
-// the influence-count view's by count (0 = unweighted, 8 = eight), and the problem view's by
-// assets::WeightProblem (unweighted, not summing to 1, more than eight).
+// The colours of the weight views (shaders/skinned.vert gets them as uniforms), for keys and
+// legends: the influence-count view's by count (0 = unweighted, 8 = eight), and the problem view's
+// by assets::WeightProblem (unweighted, not summing to 1, more than eight).
 constexpr glm::vec3 kInfluenceColors[9] = {
     {1.0f, 0.0f, 1.0f},   {0.12f, 0.3f, 0.95f},  {0.05f, 0.8f, 0.9f},
     {0.15f, 0.8f, 0.2f},  {0.95f, 0.88f, 0.1f},  {1.0f, 0.55f, 0.05f},

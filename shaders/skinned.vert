@@ -20,12 +20,11 @@ out vec2 v_uv;
 out float v_weight;
 out vec3 v_weight_color;  // the influence-count or problem colour (views 2 and 3)
 
-// Discrete colours for 0..8 influences: magenta for none, then blue, cyan, green, yellow, orange,
-// red-orange, red, crimson, so that each step reads apart from its neighbours.
-const vec3 kInfluenceColors[9] = vec3[9](
-    vec3(1.0, 0.0, 1.0), vec3(0.12, 0.3, 0.95), vec3(0.05, 0.8, 0.9), vec3(0.15, 0.8, 0.2),
-    vec3(0.95, 0.88, 0.1), vec3(1.0, 0.55, 0.05), vec3(0.95, 0.3, 0.05), vec3(0.85, 0.05, 0.05),
-    vec3(0.55, 0.0, 0.2));
+// The weight views' colours, set once from renderer::kInfluenceColors (by influence count, 0 to 8)
+// and renderer::kProblemColors (unweighted, not summing to 1, more than eight), so the keys and
+// legends drawn on the C++ side show exactly these.
+uniform vec3 u_influence_colors[9];
+uniform vec3 u_problem_colors[3];
 
 int InfluenceCount() {
   if ((a_weight_flags & 1u) != 0u) return 0;
@@ -37,9 +36,9 @@ int InfluenceCount() {
 }
 
 vec3 ProblemColor() {
-  if ((a_weight_flags & 1u) != 0u) return vec3(1.0, 0.0, 1.0);
-  if ((a_weight_flags & 4u) != 0u) return vec3(1.0, 0.1, 0.05);
-  if ((a_weight_flags & 2u) != 0u) return vec3(1.0, 0.85, 0.0);
+  if ((a_weight_flags & 1u) != 0u) return u_problem_colors[0];
+  if ((a_weight_flags & 4u) != 0u) return u_problem_colors[2];
+  if ((a_weight_flags & 2u) != 0u) return u_problem_colors[1];
   return vec3(0.5);
 }
 
@@ -50,7 +49,7 @@ void main() {
   v_normal_world = SkinNormal(skin, a_normal);
   v_uv = a_uv;
   v_weight = BoneWeight(u_weight_bone);
-  v_weight_color = u_weight_view == 2 ? kInfluenceColors[InfluenceCount()]
+  v_weight_color = u_weight_view == 2 ? u_influence_colors[InfluenceCount()]
                    : u_weight_view == 3 ? ProblemColor()
                                         : vec3(0.0);
   gl_Position = u_view_projection * vec4(position.xyz, 1.0);
