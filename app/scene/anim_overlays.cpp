@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/scene/bones.h"
+
 namespace app {
 
 namespace {
@@ -20,9 +22,7 @@ void AddGhosts(const assets::Model& model, const std::vector<GhostPose>& ghosts,
     nearest = std::min(nearest, std::abs(g.offset));
     farthest = std::max(farthest, std::abs(g.offset));
   }
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  const std::vector<bool>* bones = any_bone ? &model.is_bone : nullptr;
+  const std::vector<bool>* bones = ShownBones(model);
   lines->width = 3.0f;
   for (const GhostPose& g : ghosts) {
     const glm::vec4& base = g.offset < 0 ? kGhostPastColor : kGhostFutureColor;

@@ -48,10 +48,7 @@ std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
   }
   // Joints whose names say no side take the side of the arm or leg they belong to (limbs found by
   // topology and mirror symmetry for unnamed rigs such as CesiumMan's), down to the fingers.
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  for (const ik::Limb& limb :
-       ik::DetectLimbs(model.skeleton, any_bone ? &model.is_bone : nullptr)) {
+  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, ShownBones(model))) {
     if (limb.side == ik::LimbSide::kCenter || limb.chain.start < 0) continue;
     const BoneSide side = limb.side == ik::LimbSide::kLeft ? BoneSide::kLeft : BoneSide::kRight;
     std::vector<int> stack{limb.chain.start};
@@ -83,16 +80,23 @@ std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
   return classes;
 }
 
+const std::vector<bool>* ShownBones(const assets::Model& model) {
+  const bool any =
+      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
+  return any ? &model.is_bone : nullptr;
+}
+
+bool IsShownBone(const std::vector<bool>* shown, int j) {
+  return !shown || (j >= 0 && j < static_cast<int>(shown->size()) && (*shown)[size_t(j)]);
+}
+
 void BoneSegments(const assets::Model& model, const std::vector<glm::mat4>& models,
                   std::vector<BoneSegment>* out) {
   out->clear();
   const ik::Skeleton& skeleton = model.skeleton;
   const int n = std::min(skeleton.joint_count(), static_cast<int>(models.size()));
-  const bool any_bone =
-      std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
-  auto shown = [&](int j) {
-    return !any_bone || (j < static_cast<int>(model.is_bone.size()) && model.is_bone[size_t(j)]);
-  };
+  const std::vector<bool>* bones = ShownBones(model);
+  auto shown = [&](int j) { return IsShownBone(bones, j); };
   auto position = [&](int j) { return glm::vec3(models[size_t(j)][3]); };
   for (int j = 0; j < n; ++j) {
     if (!shown(j)) continue;

@@ -37,6 +37,12 @@ constexpr glm::vec4 kActiveChain{1.0f, 0.62f, 0.12f, 1.0f};
 constexpr glm::vec4 kSelected{1.0f, 1.0f, 1.0f, 1.0f};
 }  // namespace bone_colors
 
+// The joints drawn as bones: model.is_bone when some joint is one, else nullptr, meaning every
+// joint (a skeleton without skin). The form DebugLines::AddSkeleton and ik::DetectLimbs take.
+const std::vector<bool>* ShownBones(const assets::Model& model);
+// Whether joint `j` is drawn as a bone, given ShownBones' result.
+bool IsShownBone(const std::vector<bool>* shown, int j);
+
 // One drawn bone: joint `joint` owns the segment from `head` to `tail` (its child's position, or a
 // stub half its parent bone's length for a joint with no child).
 struct BoneSegment {

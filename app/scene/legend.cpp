@@ -1,7 +1,7 @@
 // Legend entries from the frame's options and results.
 #include "app/scene/legend.h"
 
-#include <algorithm>
+#include "app/scene/bones.h"
 
 namespace app {
 
@@ -29,10 +29,9 @@ void AddBoneEntries(const assets::Model& model, const SceneExtent& extent,
   const bool bones = options.skeleton || model.meshes.empty();
   if (bones) {
     bool side[3] = {false, false, false}, helper = false;
-    const bool any_bone =
-        std::find(model.is_bone.begin(), model.is_bone.end(), true) != model.is_bone.end();
+    const std::vector<bool>* shown = ShownBones(model);
     for (size_t j = 0; j < extent.bones.size(); ++j) {
-      if (any_bone && (j >= model.is_bone.size() || !model.is_bone[j])) continue;
+      if (!IsShownBone(shown, static_cast<int>(j))) continue;
       if (!extent.bones[j].deforms) {
         helper = true;
       } else {
