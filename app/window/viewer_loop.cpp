@@ -390,11 +390,15 @@ float Viewer::GroundLiftNow() const {
 
 glm::mat4 Viewer::ModelViewMatrix() const { return LiftedView(camera_.View(), applied_lift_); }
 
-void Viewer::DrawView() {
+void Viewer::SyncSceneSelection() {
   display_.scene.selected_joint = selection_.selected_joint;
-  const renderer::View view = CurrentView();
   display_.scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
   display_.scene.active_chain = ActiveTwoBoneRequest();
+}
+
+void Viewer::DrawView() {
+  SyncSceneSelection();
+  const renderer::View view = CurrentView();
   AnimationOverlays animation;
   animation.ghosts = &current_->ghosts.ghosts();
   animation.trail = &current_->ghosts.trail();
@@ -417,8 +421,7 @@ void Viewer::DrawView() {
 void Viewer::DrawViewOverlays() {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float scale = UiScaleOfFont();
-  display_.scene.selected_joint = selection_.selected_joint;
-  display_.scene.active_chain = ActiveTwoBoneRequest();
+  SyncSceneSelection();
   if (display_.scene.legend) {
     LegendEntry entries[kMaxLegendEntries];
     const int count = LegendEntries(current_->model, current_->extent, frame_.requests, state_,

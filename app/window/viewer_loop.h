@@ -60,6 +60,9 @@ class Viewer {
   // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
   // under the cursor; -1 when neither is a two-bone chain.
   int ActiveTwoBoneRequest() const;
+  // Copies this frame's selection into display_.scene: the selected joint (and its weights when
+  // they are shown) and the two-bone chain whose overlays show.
+  void SyncSceneSelection();
   void FrameSelected();  // the camera on the selected joint's bones (no selection: the model)
   // The camera on a model-space box, seen raised when the model stands on the ground.
   void FrameBox(const glm::vec3& lo, const glm::vec3& hi);
