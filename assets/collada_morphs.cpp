@@ -220,7 +220,9 @@ bool ReadController(TagScanner* scanner, const Tag& start, Scan* scan) {
       return true;
     }
     if (tag.closing) continue;
-    if (tag.name == "morph") {
+    if (tag.name == "skin") {
+      scan->skins.emplace_back(tag, std::string(LocalId(Attribute(tag, "source"))));
+    } else if (tag.name == "morph") {
       is_morph = true;
       morph.base_geometry = std::string(LocalId(Attribute(tag, "source")));
       morph.relative = Attribute(tag, "method") == "RELATIVE";
@@ -269,8 +271,6 @@ bool ScanDocument(std::string_view text, Scan* scan) {
         instance.end_end = tag.end;
         open_instances.pop_back();
       }
-    } else if (!tag.closing && tag.name == "skin") {
-      scan->skins.emplace_back(tag, std::string(LocalId(Attribute(tag, "source"))));
     } else if (!tag.closing && tag.name == "channel") {
       scan->channels.emplace_back(tag, std::string(Attribute(tag, "target")));
       scan->channel_samplers.emplace_back(LocalId(Attribute(tag, "source")));

@@ -28,6 +28,7 @@ struct DaeOptions {
   std::string method = "NORMALIZED";
   std::string weights = "0.25 0.5";
   bool instance_controller = true;  // else the node shows the base geometry (Blender's way)
+  bool skinned = false;  // a skin controller over the morph (Maya's way), to a joint "Bone"
   std::string channel_target = "Face-morph-weights";  // "" for no animation
   // Per channel (Raise, Widen): key times and weights.
   std::string times[2] = {"0 1 2", "0 2"};
@@ -90,8 +91,36 @@ std::string Animation(const DaeOptions& o) {
 // (+1 in z everywhere) and "Widen" (vertex 1 moved +1 in x), and optionally their weights
 // animated.
 std::string WriteDae(const std::string& name, const DaeOptions& o) {
-  const std::string instance = o.instance_controller ? "<instance_controller url=\"#Face-morph\"/>"
-                                                     : "<instance_geometry url=\"#Face-mesh\"/>";
+  const std::string instance =
+      o.skinned               ? "<instance_controller url=\"#Face-skin\"><skeleton>#Bone</skeleton>"
+                                "</instance_controller>"
+      : o.instance_controller ? "<instance_controller url=\"#Face-morph\"/>"
+                              : "<instance_geometry url=\"#Face-mesh\"/>";
+  const std::string identity = "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1";
+  const std::string skin =
+      !o.skinned
+          ? ""
+          : "<controller id=\"Face-skin\"><skin source=\"#Face-morph\"><bind_shape_matrix>" +
+                identity +
+                "</bind_shape_matrix><source id=\"Face-skin-joints\"><Name_array "
+                "id=\"Face-skin-joints-array\" count=\"1\">Bone</Name_array><technique_common>"
+                "<accessor source=\"#Face-skin-joints-array\" count=\"1\"><param name=\"JOINT\" "
+                "type=\"name\"/></accessor></technique_common></source><source "
+                "id=\"Face-skin-bind\"><float_array id=\"Face-skin-bind-array\" count=\"16\">" +
+                identity +
+                "</float_array><technique_common><accessor source=\"#Face-skin-bind-array\" "
+                "count=\"1\" stride=\"16\"><param name=\"TRANSFORM\" type=\"float4x4\"/>"
+                "</accessor></technique_common></source>" +
+                Source("Face-skin-w", "1", "WEIGHT") +
+                "<joints><input semantic=\"JOINT\" source=\"#Face-skin-joints\"/><input "
+                "semantic=\"INV_BIND_MATRIX\" source=\"#Face-skin-bind\"/></joints><vertex_weights "
+                "count=\"3\"><input semantic=\"JOINT\" source=\"#Face-skin-joints\" "
+                "offset=\"0\"/><input semantic=\"WEIGHT\" source=\"#Face-skin-w\" offset=\"1\"/>"
+                "<vcount>1 1 1</vcount><v>0 0 0 0 0 0</v></vertex_weights></skin></controller>";
+  const std::string bone =
+      o.skinned ? "<node id=\"Bone\" name=\"Bone\" sid=\"Bone\" type=\"JOINT\"><translate "
+                  "sid=\"t\">0 0 5</translate></node>"
+                : "";
   const std::string text =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<COLLADA "
       "xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
@@ -109,10 +138,10 @@ std::string WriteDae(const std::string& name, const DaeOptions& o) {
       Source("Face-morph-weights", o.weights, "MORPH_WEIGHT") +
       "<targets><input semantic=\"MORPH_TARGET\" source=\"#Face-morph-targets\"/><input "
       "semantic=\"MORPH_WEIGHT\" source=\"#Face-morph-weights\"/></targets></morph>"
-      "</controller></library_controllers>\n" +
-      Animation(o) +
-      "<library_visual_scenes><visual_scene id=\"Scene\"><node id=\"Face\" name=\"Face\">" +
-      instance +
+      "</controller>" +
+      skin + "</library_controllers>\n" + Animation(o) +
+      "<library_visual_scenes><visual_scene id=\"Scene\">" + bone +
+      "<node id=\"Face\" name=\"Face\">" + instance +
       "</node></visual_scene></library_visual_scenes>\n<scene><instance_visual_scene "
       "url=\"#Scene\"/></scene>\n</COLLADA>\n";
   const std::string path = testpaths::TempDir() + "/" + name;
@@ -162,6 +191,25 @@ TEST(ColladaMorph, NormalizedTargetsLoadWithNamesAndTheFileWeights) {
       return kBase[i] + 0.25f * (kRaise[i] - kBase[i]) + 0.5f * (kWiden[i] - kBase[i]);
     });
   }
+}
+
+TEST(ColladaMorph, SkinOverAMorphKeepsTheMeshAndItsTargets) {
+  // A <skin> whose source is the morph controller: Assimp 5.2.5 alone drops the mesh.
+  DaeOptions o;
+  o.skinned = true;
+  o.channel_target.clear();
+  std::vector<std::string> warnings;
+  const Model model = Load(WriteDae("skinned.dae", o), &warnings);
+  ASSERT_EQ(model.meshes.size(), 1u);
+  const Mesh& mesh = model.meshes[0];
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  ASSERT_EQ(mesh.bone_joints.size(), 1u);
+  EXPECT_EQ(model.skeleton.name(mesh.bone_joints[0]), "Bone");
+  ASSERT_EQ(mesh.targets.size(), 2u);
+  EXPECT_EQ(mesh.target_weights, (std::vector<float>{0.25f, 0.5f}));
+  ExpectBlend(mesh, mesh.target_weights, [](size_t i) {
+    return kBase[i] + 0.25f * (kRaise[i] - kBase[i]) + 0.5f * (kWiden[i] - kBase[i]);
+  });
 }
 
 TEST(ColladaMorph, ZeroWeightStaysZero) {
