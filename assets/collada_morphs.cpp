@@ -445,14 +445,13 @@ bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan
 
 namespace {
 
-// The node named `name` under `node`, or null.
-const aiNode* FindNode(const aiNode* node, const std::string& name) {
-  if (!node) return nullptr;
-  if (name == node->mName.C_Str()) return node;
+// Every node under `node` by name (the first of a name wins).
+void NodesByName(const aiNode* node, std::map<std::string, const aiNode*>* out) {
+  if (!node) return;
+  out->emplace(node->mName.C_Str(), node);
   for (unsigned c = 0; node->mChildren && c < node->mNumChildren; ++c) {
-    if (const aiNode* found = FindNode(node->mChildren[c], name)) return found;
+    NodesByName(node->mChildren[c], out);
   }
-  return nullptr;
 }
 
 // An anim mesh of `target`'s vertices (plus `base`'s for offsets) and normals (shapes only).
@@ -583,11 +582,16 @@ void AddWeightChannels(const ColladaMorphPlan& plan, const TargetSlots& slots, a
 
 }  // namespace
 
-void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets, aiScene* scene,
+void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets,
+                         uint64_t budget_bytes, aiScene* scene,
                          std::vector<std::string>* warnings) {
-  size_t lost_targets = 0;
+  size_t lost_targets = 0, over_budget = 0;
+  uint64_t bytes = 0;
   std::string lost_example;
   TargetSlots slots;
+  std::map<std::string, const aiNode*> target_nodes;
+  if (targets) NodesByName(targets->mRootNode, &target_nodes);
+  std::map<aiMesh*, std::vector<aiAnimMesh*>> added;  // appended at the end, once per mesh
   for (size_t m = 0; m < plan.morphs.size(); ++m) {
     const ColladaMorph& morph = plan.morphs[m];
     const size_t count = morph.target_geometries.size();
@@ -604,8 +608,8 @@ void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets, a
     }
     for (aiMesh* base : bases) slots[{base, m}].assign(count, -1);
     for (size_t t = 0; t < count; ++t) {
-      const aiNode* node =
-          targets ? FindNode(targets->mRootNode, ColladaTargetNodeName(m, t)) : nullptr;
+      const auto found = target_nodes.find(ColladaTargetNodeName(m, t));
+      const aiNode* node = found == target_nodes.end() ? nullptr : found->second;
       std::vector<const aiMesh*> shapes;
       for (unsigned i = 0; node && node->mMeshes && i < node->mNumMeshes; ++i) {
         if (node->mMeshes[i] < targets->mNumMeshes && targets->mMeshes[node->mMeshes[i]]) {
@@ -623,18 +627,32 @@ void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets, a
             shape->mNumFaces != bases[b]->mNumFaces) {
           continue;
         }
+        // Positions and normals here, their deltas in the Model.
+        bytes += uint64_t{shape->mNumVertices} * 4 * sizeof(aiVector3D);
+        if (bytes > budget_bytes) {
+          ++over_budget;
+          continue;
+        }
         const float weight = weighted ? morph.weights[t] : 0.0f;
+        std::vector<aiAnimMesh*>& list = added[bases[b]];
         slots[{bases[b], m}][t] =
-            static_cast<int>(bases[b]->mAnimMeshes ? bases[b]->mNumAnimMeshes : 0);
-        AppendAnimMeshes(bases[b], {MakeAnimMesh(*bases[b], *shape, morph.relative,
-                                                 morph.target_names[t], weight)});
+            static_cast<int>((bases[b]->mAnimMeshes ? bases[b]->mNumAnimMeshes : 0) + list.size());
+        list.push_back(
+            MakeAnimMesh(*bases[b], *shape, morph.relative, morph.target_names[t], weight));
         ++attached;
       }
-      if (attached == 0) {
+      if (attached == 0 && over_budget == 0) {
         ++lost_targets;
         if (lost_example.empty()) lost_example = morph.target_names[t];
       }
     }
+  }
+  for (auto& entry : added) AppendAnimMeshes(entry.first, entry.second);
+  if (over_budget > 0) {
+    warnings->push_back("left out " +
+                        Plural(over_budget, "Collada morph target", "Collada morph targets") +
+                        ": all targets would take more than " + std::to_string(budget_bytes >> 20) +
+                        " MiB (the file repeats targets)");
   }
   if (lost_targets > 0) {
     warnings->push_back(Plural(lost_targets, "Collada morph target", "Collada morph targets") +

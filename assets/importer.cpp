@@ -388,7 +388,8 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
             : ReadWithAssimp(path, raw_units, progress, files, &collada.targets_scene,
                              &target_importer, &refusals, &target_reason);
     if (progress->Cancelled()) return Fail(path, "cancelled");
-    AttachColladaMorphs(collada, targets, const_cast<aiScene*>(scene), &collada_warnings);
+    AttachColladaMorphs(collada, targets, DecodeBudget(file_size), const_cast<aiScene*>(scene),
+                        &collada_warnings);
   }
   Model model;
   model.source = path;

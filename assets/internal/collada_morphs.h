@@ -65,7 +65,9 @@ std::string ColladaTargetNodeName(size_t m, size_t t);
 // The weight tracks become aiMeshMorphAnim channels (named after each node showing a base mesh,
 // keys in the animation's ticks) of the scene's one animation, or of a new one named "Morph
 // weights" when the scene has none or several; left-out weight channels are named in a warning.
-void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets, aiScene* scene,
-                         std::vector<std::string>* warnings);
+// Targets past `budget_bytes` (their anim meshes and deltas, about 48 bytes per vertex in all)
+// are left out with a warning: a file may name one large geometry as a target many times.
+void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets,
+                         uint64_t budget_bytes, aiScene* scene, std::vector<std::string>* warnings);
 
 }  // namespace assets
