@@ -19,6 +19,7 @@
 #include <memory>
 #include <utility>
 
+#include "assets/internal/collada_morphs.h"
 #include "assets/internal/declared_counts.h"
 #include "assets/internal/fbx_properties.h"
 #include "assets/internal/gltf_reader.h"
@@ -359,17 +360,37 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &contents, &reason)) {
     return Fail(path, reason);
   }
-  // Assimp reads the file again itself (or the reader's patched copy).
+  // Assimp 5.2.5 fails on any Collada morph controller: it reads the file without them, and their
+  // targets from a second text that shows each target geometry (collada_morphs.cpp).
+  ColladaMorphPlan collada;
+  const bool collada_morphs =
+      !is_gltf && bytes.size() == file_size && PlanColladaMorphs(bytes, &collada);
+  // Assimp reads the file again itself (or the reader's or the plan's patched copy).
   bytes = std::vector<uint8_t>();
   if (progress->Cancelled()) return Fail(path, "cancelled");
 
-  progress->Stage(0.15f, 0.75f);
+  progress->Stage(0.15f, collada_morphs ? 0.6f : 0.75f);
   // What Assimp was refused (side files outside the folder, FIFOs...), for the user.
   std::vector<std::string> refusals;
   std::unique_ptr<Assimp::Importer> importer;
-  const aiScene* scene = ReadWithAssimp(path, raw_units, progress, files, &contents.patched,
+  const aiScene* scene = ReadWithAssimp(path, raw_units, progress, files,
+                                        collada_morphs ? &collada.loadable : &contents.patched,
                                         &importer, &refusals, &reason);
   if (!scene) return Fail(path, reason);
+  std::vector<std::string> collada_warnings;
+  if (collada_morphs) {
+    progress->Stage(0.6f, 0.75f);
+    std::unique_ptr<Assimp::Importer> target_importer;
+    std::string target_reason;
+    const aiScene* targets =
+        collada.targets_scene.empty()
+            ? nullptr
+            : ReadWithAssimp(path, raw_units, progress, files, &collada.targets_scene,
+                             &target_importer, &refusals, &target_reason);
+    if (progress->Cancelled()) return Fail(path, "cancelled");
+    AttachColladaMorphs(collada, targets, DecodeBudget(file_size), const_cast<aiScene*>(scene),
+                        &collada_warnings);
+  }
   Model model;
   model.source = path;
   const bool synthetic_root = is_gltf && contents.is_gltf2 && !contents.preorder_nodes.empty() &&
@@ -396,6 +417,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   importer->FreeScene();  // the Model holds everything now
   std::vector<std::string> warnings = contents.warnings;
   for (std::string& w : refusals) warnings.push_back(std::move(w));
+  for (std::string& w : collada_warnings) warnings.push_back(std::move(w));
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
   if (is_gltf && contents.is_gltf2) {
     ApplyGltfClips(contents, converter.skipped_root(), converter.joint_names(),

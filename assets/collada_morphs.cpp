@@ -1,0 +1,673 @@
+// Collada morph controllers read around Assimp 5.2.5: a scan of the file's tags finds them, the
+// text Assimp reads leaves them out, and a second text shows each target geometry on its own node
+// so that Assimp builds its vertices in the same order as the base's.
+#include "assets/internal/collada_morphs.h"
+
+#include <assimp/mesh.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "assets/internal/messages.h"
+
+namespace assets {
+namespace {
+
+constexpr char kTargetsScene[] = "skelview-morph-targets";
+
+// One start or end tag of the document.
+struct Tag {
+  size_t begin = 0;  // offset of '<'
+  size_t end = 0;    // offset after '>'
+  std::string_view name;
+  bool closing = false;
+  bool self_closing = false;
+  std::map<std::string_view, std::string_view> attributes;
+};
+
+// Steps through the tags of an XML text, skipping comments, CDATA, declarations and processing
+// instructions. Next() is false at the end or on a tag it cannot follow (then failed() is true).
+class TagScanner {
+ public:
+  explicit TagScanner(std::string_view text) : text_(text) {}
+
+  bool Next(Tag* tag) {
+    while (true) {
+      const size_t open = text_.find('<', pos_);
+      if (open == std::string_view::npos) return false;
+      const std::string_view rest = text_.substr(open);
+      const char* skip_to = rest.substr(0, 4) == "<!--"        ? "-->"
+                            : rest.substr(0, 9) == "<![CDATA[" ? "]]>"
+                            : rest.substr(0, 2) == "<?"        ? "?>"
+                            : rest.substr(0, 2) == "<!"        ? ">"
+                                                               : nullptr;
+      if (skip_to) {
+        const size_t close = text_.find(skip_to, open);
+        if (close == std::string_view::npos) return Fail();
+        pos_ = close + std::strlen(skip_to);
+        continue;
+      }
+      return ReadTag(open, tag);
+    }
+  }
+  bool failed() const { return failed_; }
+  std::string_view text() const { return text_; }
+
+ private:
+  bool Fail() {
+    failed_ = true;
+    return false;
+  }
+  static bool Space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+  static bool NameEnd(char c) { return Space(c) || c == '/' || c == '>' || c == '='; }
+
+  bool ReadTag(size_t open, Tag* tag) {
+    *tag = Tag();
+    tag->begin = open;
+    size_t p = open + 1;
+    if (p < text_.size() && text_[p] == '/') {
+      tag->closing = true;
+      ++p;
+    }
+    const size_t name_begin = p;
+    while (p < text_.size() && !NameEnd(text_[p])) ++p;
+    tag->name = text_.substr(name_begin, p - name_begin);
+    while (true) {
+      while (p < text_.size() && Space(text_[p])) ++p;
+      if (p >= text_.size()) return Fail();
+      if (text_[p] == '>') break;
+      if (text_[p] == '/' && p + 1 < text_.size() && text_[p + 1] == '>') {
+        tag->self_closing = true;
+        ++p;
+        break;
+      }
+      const size_t key_begin = p;
+      while (p < text_.size() && !NameEnd(text_[p])) ++p;
+      const std::string_view key = text_.substr(key_begin, p - key_begin);
+      while (p < text_.size() && Space(text_[p])) ++p;
+      if (key.empty() || p >= text_.size() || text_[p] != '=') return Fail();
+      ++p;
+      while (p < text_.size() && Space(text_[p])) ++p;
+      if (p >= text_.size() || (text_[p] != '"' && text_[p] != '\'')) return Fail();
+      const size_t close = text_.find(text_[p], p + 1);
+      if (close == std::string_view::npos) return Fail();
+      tag->attributes[key] = text_.substr(p + 1, close - p - 1);
+      p = close + 1;
+    }
+    tag->end = p + 1;
+    pos_ = tag->end;
+    return true;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  bool failed_ = false;
+};
+
+std::string_view Attribute(const Tag& tag, std::string_view key) {
+  const auto found = tag.attributes.find(key);
+  return found == tag.attributes.end() ? std::string_view() : found->second;
+}
+
+// A local URL "#id" as its id; empty for anything else.
+std::string_view LocalId(std::string_view url) {
+  return url.size() > 1 && url[0] == '#' ? url.substr(1) : std::string_view();
+}
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t p = 0;
+  while (p < text.size()) {
+    while (p < text.size() && std::strchr(" \t\r\n", text[p])) ++p;
+    const size_t begin = p;
+    while (p < text.size() && !std::strchr(" \t\r\n", text[p])) ++p;
+    if (p > begin) words.push_back(text.substr(begin, p - begin));
+  }
+  return words;
+}
+
+// Numbers of a <float_array>; false on a word that is no finite number.
+bool Floats(std::string_view text, std::vector<float>* values) {
+  values->clear();
+  for (std::string_view word : Words(text)) {
+    float v = 0.0f;
+    const auto result = std::from_chars(word.data(), word.data() + word.size(), v);
+    if (result.ec != std::errc() || result.ptr != word.data() + word.size() || !std::isfinite(v)) {
+      return false;
+    }
+    values->push_back(v);
+  }
+  return true;
+}
+
+// An edit of the document: bytes [begin, end) become `text`.
+struct Edit {
+  size_t begin;
+  size_t end;
+  std::string text;
+};
+
+std::vector<uint8_t> Apply(std::string_view text, std::vector<Edit> edits) {
+  std::sort(edits.begin(), edits.end(),
+            [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::vector<uint8_t> out;
+  out.reserve(text.size());
+  size_t at = 0;
+  for (const Edit& e : edits) {
+    if (e.begin < at) continue;  // overlaps an earlier edit (inside a removed controller)
+    out.insert(out.end(), text.begin() + static_cast<std::ptrdiff_t>(at),
+               text.begin() + static_cast<std::ptrdiff_t>(e.begin));
+    out.insert(out.end(), e.text.begin(), e.text.end());
+    at = e.end;
+  }
+  out.insert(out.end(), text.begin() + static_cast<std::ptrdiff_t>(at), text.end());
+  return out;
+}
+
+// What the scan collects besides the morphs.
+struct Scan {
+  std::vector<ColladaMorph> morphs;
+  std::vector<std::pair<size_t, size_t>> controller_ranges;  // of each morph controller
+  std::map<std::string, std::string> geometry_names;         // id -> name (id without one)
+  // <instance_controller> tags (start, and end when not self-closing) with their url's id.
+  struct Instance {
+    Tag start;
+    size_t end_begin = 0, end_end = 0;
+    std::string controller;
+  };
+  std::vector<Instance> instances;
+  std::vector<std::pair<Tag, std::string>> skins;     // <skin> start tags and their source's id
+  std::vector<std::pair<Tag, std::string>> channels;  // <channel> tags and their target
+  std::vector<std::string> channel_samplers;          // each channel's sampler id
+  std::map<std::string, std::string_view> arrays;     // <source> id (and array id) -> its text
+  std::map<std::string, std::pair<std::string, std::string>> samplers;  // id -> INPUT, OUTPUT
+  size_t visual_scenes_end = std::string_view::npos;  // offset of </library_visual_scenes>
+  Tag scene_instance;                                 // <instance_visual_scene>
+  bool has_scene_instance = false;
+};
+
+// Reads one <controller> (its start tag just read) into scan->morphs when it holds a <morph>.
+bool ReadController(TagScanner* scanner, const Tag& start, Scan* scan) {
+  ColladaMorph morph;
+  morph.controller_id = std::string(Attribute(start, "id"));
+  bool is_morph = false;
+  std::string source_id;
+  std::map<std::string, std::string_view> source_texts;  // <source> id -> its array's text
+  std::map<std::string, std::string> array_ids;          // <source> id -> its array's id
+  std::string target_source, weight_source;
+  Tag tag;
+  while (scanner->Next(&tag)) {
+    if (tag.closing && tag.name == "controller") {
+      if (!is_morph) return true;
+      const auto targets = source_texts.find(target_source);
+      if (targets != source_texts.end()) {
+        for (std::string_view id : Words(targets->second)) morph.target_geometries.emplace_back(id);
+      }
+      morph.weight_source = weight_source;
+      morph.weight_array = array_ids[weight_source];
+      const auto weights = source_texts.find(weight_source);
+      if (weights == source_texts.end() || !Floats(weights->second, &morph.weights)) {
+        morph.weights.clear();
+      }
+      scan->morphs.push_back(std::move(morph));
+      scan->controller_ranges.emplace_back(start.begin, tag.end);
+      return true;
+    }
+    if (tag.closing) continue;
+    if (tag.name == "skin") {
+      scan->skins.emplace_back(tag, std::string(LocalId(Attribute(tag, "source"))));
+    } else if (tag.name == "morph") {
+      is_morph = true;
+      morph.base_geometry = std::string(LocalId(Attribute(tag, "source")));
+      morph.relative = Attribute(tag, "method") == "RELATIVE";
+    } else if (tag.name == "source") {
+      source_id = std::string(Attribute(tag, "id"));
+    } else if ((tag.name == "float_array" || tag.name == "IDREF_array" ||
+                tag.name == "Name_array") &&
+               !tag.self_closing) {
+      const std::string_view text = scanner->text();
+      const size_t close = text.find('<', tag.end);
+      if (close == std::string_view::npos) return false;
+      source_texts[source_id] = text.substr(tag.end, close - tag.end);
+      array_ids[source_id] = std::string(Attribute(tag, "id"));
+    } else if (tag.name == "input") {
+      const std::string_view semantic = Attribute(tag, "semantic");
+      const std::string id(LocalId(Attribute(tag, "source")));
+      if (semantic == "MORPH_TARGET") target_source = id;
+      if (semantic == "MORPH_WEIGHT") weight_source = id;
+    }
+  }
+  return false;
+}
+
+bool ScanDocument(std::string_view text, Scan* scan) {
+  TagScanner scanner(text);
+  Tag tag;
+  std::vector<size_t> open_instances;  // indices into scan->instances awaiting their end tag
+  std::string source_id, sampler_id;   // the <source> and <sampler> being read
+  while (scanner.Next(&tag)) {
+    if (!tag.closing && tag.name == "controller" && !tag.self_closing) {
+      if (!ReadController(&scanner, tag, scan)) return false;
+    } else if (!tag.closing && tag.name == "geometry") {
+      const std::string id(Attribute(tag, "id"));
+      const std::string_view name = Attribute(tag, "name");
+      scan->geometry_names[id] = name.empty() ? id : std::string(name);
+    } else if (tag.name == "instance_controller") {
+      if (!tag.closing) {
+        Scan::Instance instance;
+        instance.start = tag;
+        instance.controller = std::string(LocalId(Attribute(tag, "url")));
+        scan->instances.push_back(instance);
+        if (!tag.self_closing) open_instances.push_back(scan->instances.size() - 1);
+      } else if (!open_instances.empty()) {
+        Scan::Instance& instance = scan->instances[open_instances.back()];
+        instance.end_begin = tag.begin;
+        instance.end_end = tag.end;
+        open_instances.pop_back();
+      }
+    } else if (!tag.closing && tag.name == "channel") {
+      scan->channels.emplace_back(tag, std::string(Attribute(tag, "target")));
+      scan->channel_samplers.emplace_back(LocalId(Attribute(tag, "source")));
+    } else if (!tag.closing && tag.name == "source") {
+      source_id = std::string(Attribute(tag, "id"));
+    } else if (!tag.closing && tag.name == "float_array" && !tag.self_closing) {
+      const size_t close = text.find('<', tag.end);
+      if (close == std::string_view::npos) return false;
+      scan->arrays[source_id] = scan->arrays[std::string(Attribute(tag, "id"))] =
+          text.substr(tag.end, close - tag.end);
+    } else if (!tag.closing && tag.name == "sampler") {
+      sampler_id = std::string(Attribute(tag, "id"));
+    } else if (!tag.closing && tag.name == "input" && !sampler_id.empty()) {
+      const std::string_view semantic = Attribute(tag, "semantic");
+      const std::string id(LocalId(Attribute(tag, "source")));
+      if (semantic == "INPUT") scan->samplers[sampler_id].first = id;
+      if (semantic == "OUTPUT") scan->samplers[sampler_id].second = id;
+    } else if (tag.closing && tag.name == "sampler") {
+      sampler_id.clear();
+    } else if (tag.closing && tag.name == "library_visual_scenes") {
+      scan->visual_scenes_end = tag.begin;
+    } else if (!tag.closing && tag.name == "instance_visual_scene") {
+      scan->scene_instance = tag;
+      scan->has_scene_instance = true;
+    }
+  }
+  return !scanner.failed() && open_instances.empty();
+}
+
+// The morph and target a channel's target names: "WEIGHTS(i)" after an optional "NODE/", WEIGHTS
+// a morph's MORPH_WEIGHT source or array id. False for other targets.
+bool WeightTarget(const std::string& target, const std::vector<ColladaMorph>& morphs, size_t* morph,
+                  size_t* index) {
+  const size_t slash = target.rfind('/');
+  const std::string tail = slash == std::string::npos ? target : target.substr(slash + 1);
+  const size_t open = tail.find('(');
+  if (open == std::string::npos || tail.size() < open + 3 || tail.back() != ')') return false;
+  const std::string_view digits(tail.data() + open + 1, tail.size() - open - 2);
+  size_t i = 0;
+  const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), i);
+  if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size()) return false;
+  const std::string name = tail.substr(0, open);
+  for (size_t m = 0; m < morphs.size(); ++m) {
+    if (!name.empty() && (name == morphs[m].weight_source || name == morphs[m].weight_array) &&
+        i < morphs[m].target_geometries.size()) {
+      *morph = m;
+      *index = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The keys of a weight channel's sampler; false when they are missing, differ in count, are not
+// finite or do not increase in time.
+bool ReadWeightKeys(const Scan& scan, const std::string& sampler, ColladaWeightTrack* track) {
+  const auto found = scan.samplers.find(sampler);
+  if (found == scan.samplers.end()) return false;
+  const auto times = scan.arrays.find(found->second.first);
+  const auto values = scan.arrays.find(found->second.second);
+  if (times == scan.arrays.end() || values == scan.arrays.end() ||
+      !Floats(times->second, &track->times) || !Floats(values->second, &track->values) ||
+      track->times.empty() || track->times.size() != track->values.size()) {
+    return false;
+  }
+  for (size_t k = 1; k < track->times.size(); ++k) {
+    if (!(track->times[k] > track->times[k - 1])) return false;
+  }
+  return true;
+}
+
+std::string XmlEscaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '"') {
+      out += "&quot;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ColladaTargetNodeName(size_t m, size_t t) {
+  return "skelview-morph-" + std::to_string(m) + "-target-" + std::to_string(t);
+}
+
+bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan) {
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  // Cheap test first: most files have no morph controller.
+  if (text.find("<morph") == std::string_view::npos) return false;
+  Scan scan;
+  if (!ScanDocument(text, &scan) || scan.morphs.empty()) return false;
+  for (ColladaMorph& morph : scan.morphs) {
+    const auto base = scan.geometry_names.find(morph.base_geometry);
+    morph.base_name = base == scan.geometry_names.end() ? morph.base_geometry : base->second;
+    for (const std::string& id : morph.target_geometries) {
+      const auto found = scan.geometry_names.find(id);
+      morph.target_names.push_back(found == scan.geometry_names.end() ? id : found->second);
+    }
+  }
+  std::map<std::string, std::string> base_of;  // morph controller id -> base geometry id
+  for (const ColladaMorph& morph : scan.morphs) base_of[morph.controller_id] = morph.base_geometry;
+
+  std::vector<Edit> edits;
+  for (const auto& range : scan.controller_ranges) {
+    edits.push_back({range.first, range.second, std::string()});
+  }
+  for (const Scan::Instance& instance : scan.instances) {
+    const auto base = base_of.find(instance.controller);
+    if (base == base_of.end()) continue;
+    // An <instance_geometry> may hold the same <bind_material>; a <skeleton> inside is ignored.
+    const std::string open = "<instance_geometry url=\"#" + XmlEscaped(base->second) + "\"";
+    edits.push_back({instance.start.begin, instance.start.end,
+                     open + (instance.start.self_closing ? "/>" : ">")});
+    if (!instance.start.self_closing) {
+      edits.push_back({instance.end_begin, instance.end_end, "</instance_geometry>"});
+    }
+  }
+  for (const auto& skin : scan.skins) {
+    const auto base = base_of.find(skin.second);
+    if (base == base_of.end()) continue;
+    std::string open = "<skin source=\"#" + XmlEscaped(base->second) + "\"";
+    open += skin.first.self_closing ? "/>" : ">";
+    edits.push_back({skin.first.begin, skin.first.end, open});
+  }
+  for (size_t c = 0; c < scan.channels.size(); ++c) {
+    const std::string& target = scan.channels[c].second;
+    ColladaWeightTrack track;
+    if (WeightTarget(target, scan.morphs, &track.morph, &track.target)) {
+      if (ReadWeightKeys(scan, scan.channel_samplers[c], &track)) {
+        plan->weight_tracks.push_back(std::move(track));
+      } else {
+        ++plan->unread_weight_channels;
+      }
+    } else if (target.find("morph-weights") == std::string::npos) {
+      continue;  // Assimp reads other channels; only these would reach its morph-weight code
+    } else {
+      ++plan->unread_weight_channels;
+    }
+    edits.push_back({scan.channels[c].first.begin, scan.channels[c].first.end, std::string()});
+  }
+  plan->morphs = std::move(scan.morphs);
+  plan->loadable = Apply(text, edits);
+  plan->targets_scene.clear();
+  if (scan.visual_scenes_end != std::string_view::npos && scan.has_scene_instance) {
+    std::string nodes = std::string("<visual_scene id=\"") + kTargetsScene + "\">";
+    for (size_t m = 0; m < plan->morphs.size(); ++m) {
+      const ColladaMorph& morph = plan->morphs[m];
+      for (size_t t = 0; t < morph.target_geometries.size(); ++t) {
+        const std::string name = ColladaTargetNodeName(m, t);
+        nodes += "<node id=\"" + name + "\" name=\"" + name + "\"><instance_geometry url=\"#" +
+                 XmlEscaped(morph.target_geometries[t]) + "\"/></node>";
+      }
+    }
+    nodes += "</visual_scene>";
+    edits.push_back({scan.visual_scenes_end, scan.visual_scenes_end, nodes});
+    const Tag& instance = scan.scene_instance;
+    edits.push_back({instance.begin, instance.end,
+                     std::string("<instance_visual_scene url=\"#") + kTargetsScene + "\"" +
+                         (instance.self_closing ? "/>" : ">")});
+    plan->targets_scene = Apply(text, edits);
+  }
+  return true;
+}
+
+namespace {
+
+// Every node under `node` by name (the first of a name wins).
+void NodesByName(const aiNode* node, std::map<std::string, const aiNode*>* out) {
+  if (!node) return;
+  out->emplace(node->mName.C_Str(), node);
+  for (unsigned c = 0; node->mChildren && c < node->mNumChildren; ++c) {
+    NodesByName(node->mChildren[c], out);
+  }
+}
+
+// An anim mesh of `target`'s vertices (plus `base`'s for offsets) and normals (shapes only).
+aiAnimMesh* MakeAnimMesh(const aiMesh& base, const aiMesh& target, bool relative,
+                         const std::string& name, float weight) {
+  aiAnimMesh* anim = new aiAnimMesh();
+  anim->mName = name;
+  anim->mWeight = weight;
+  anim->mNumVertices = base.mNumVertices;
+  anim->mVertices = new aiVector3D[base.mNumVertices];
+  for (unsigned v = 0; v < base.mNumVertices; ++v) {
+    anim->mVertices[v] = relative ? base.mVertices[v] + target.mVertices[v] : target.mVertices[v];
+  }
+  if (!relative && target.mNormals && base.mNormals) {
+    anim->mNormals = new aiVector3D[base.mNumVertices];
+    std::copy(target.mNormals, target.mNormals + base.mNumVertices, anim->mNormals);
+  }
+  return anim;
+}
+
+// Appends `added` to mesh->mAnimMeshes (which aiMesh's destructor frees).
+void AppendAnimMeshes(aiMesh* mesh, const std::vector<aiAnimMesh*>& added) {
+  if (added.empty()) return;
+  const unsigned old_count = mesh->mAnimMeshes ? mesh->mNumAnimMeshes : 0;
+  aiAnimMesh** all = new aiAnimMesh*[old_count + added.size()];
+  for (unsigned a = 0; a < old_count; ++a) all[a] = mesh->mAnimMeshes[a];
+  std::copy(added.begin(), added.end(), all + old_count);
+  delete[] mesh->mAnimMeshes;
+  mesh->mAnimMeshes = all;
+  mesh->mNumAnimMeshes = static_cast<unsigned>(old_count + added.size());
+}
+
+}  // namespace
+
+namespace {
+
+// Where each morph's target t landed: (mesh, morph) -> anim mesh index per target, -1 if not.
+using TargetSlots = std::map<std::pair<const aiMesh*, size_t>, std::vector<int>>;
+
+// Meshes of `node` and its descendants with slots, by node: the channel names.
+void CollectShowingNodes(const aiNode* node, const aiScene& scene, const TargetSlots& slots,
+                         std::vector<std::pair<std::string, const aiMesh*>>* out) {
+  if (!node) return;
+  for (unsigned i = 0; node->mMeshes && i < node->mNumMeshes; ++i) {
+    if (node->mMeshes[i] >= scene.mNumMeshes) continue;
+    const aiMesh* mesh = scene.mMeshes[node->mMeshes[i]];
+    const auto has = [&](const auto& slot) { return slot.first.first == mesh; };
+    if (std::any_of(slots.begin(), slots.end(), has)) {
+      out->emplace_back(node->mName.C_Str(), mesh);
+      break;  // the node's first mesh with targets sets the channel's target numbers
+    }
+  }
+  for (unsigned c = 0; node->mChildren && c < node->mNumChildren; ++c) {
+    CollectShowingNodes(node->mChildren[c], scene, slots, out);
+  }
+}
+
+// One channel for the node showing `mesh`: keys at every track time, each holding the tracks
+// keyed then (ConvertMorphAnimation interpolates the others).
+aiMeshMorphAnim* MakeWeightChannel(const std::string& node, const aiMesh* mesh,
+                                   const ColladaMorphPlan& plan, const TargetSlots& slots,
+                                   double ticks_per_second) {
+  std::map<float, std::vector<std::pair<unsigned, double>>> keys;  // time -> (target, weight)
+  for (const ColladaWeightTrack& track : plan.weight_tracks) {
+    const auto slot = slots.find({mesh, track.morph});
+    if (slot == slots.end() || slot->second[track.target] < 0) continue;
+    for (size_t k = 0; k < track.times.size(); ++k) {
+      keys[track.times[k]].emplace_back(static_cast<unsigned>(slot->second[track.target]),
+                                        track.values[k]);
+    }
+  }
+  if (keys.empty()) return nullptr;
+  aiMeshMorphAnim* channel = new aiMeshMorphAnim();
+  channel->mName = node;
+  channel->mNumKeys = static_cast<unsigned>(keys.size());
+  channel->mKeys = new aiMeshMorphKey[keys.size()];
+  unsigned k = 0;
+  for (const auto& entry : keys) {
+    aiMeshMorphKey& key = channel->mKeys[k++];
+    key.mTime = static_cast<double>(entry.first) * ticks_per_second;
+    key.mNumValuesAndWeights = static_cast<unsigned>(entry.second.size());
+    key.mValues = new unsigned[entry.second.size()];
+    key.mWeights = new double[entry.second.size()];
+    for (size_t i = 0; i < entry.second.size(); ++i) {
+      key.mValues[i] = entry.second[i].first;
+      key.mWeights[i] = entry.second[i].second;
+    }
+  }
+  return channel;
+}
+
+// Puts the weight tracks into the scene as morph channels (see AttachColladaMorphs).
+void AddWeightChannels(const ColladaMorphPlan& plan, const TargetSlots& slots, aiScene* scene) {
+  std::vector<std::pair<std::string, const aiMesh*>> nodes;
+  CollectShowingNodes(scene->mRootNode, *scene, slots, &nodes);
+  const bool reuse = scene->mNumAnimations == 1 && scene->mAnimations && scene->mAnimations[0] &&
+                     scene->mAnimations[0]->mTicksPerSecond > 0.0;
+  const double tps = reuse ? scene->mAnimations[0]->mTicksPerSecond : 1.0;
+  std::vector<aiMeshMorphAnim*> channels;
+  double duration = 0.0;
+  for (const auto& node : nodes) {
+    aiMeshMorphAnim* channel = MakeWeightChannel(node.first, node.second, plan, slots, tps);
+    if (!channel) continue;
+    duration = std::max(duration, channel->mKeys[channel->mNumKeys - 1].mTime);
+    channels.push_back(channel);
+  }
+  if (channels.empty()) return;
+  aiAnimation* animation = reuse ? scene->mAnimations[0] : new aiAnimation();
+  if (!reuse) {
+    animation->mName = "Morph weights";
+    animation->mTicksPerSecond = tps;
+    aiAnimation** all = new aiAnimation*[scene->mNumAnimations + 1];
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) all[a] = scene->mAnimations[a];
+    all[scene->mNumAnimations] = animation;
+    delete[] scene->mAnimations;
+    scene->mAnimations = all;
+    ++scene->mNumAnimations;
+  }
+  animation->mDuration = std::max(animation->mDuration, duration);
+  const unsigned old_count = animation->mMorphMeshChannels ? animation->mNumMorphMeshChannels : 0;
+  aiMeshMorphAnim** all = new aiMeshMorphAnim*[old_count + channels.size()];
+  for (unsigned c = 0; c < old_count; ++c) all[c] = animation->mMorphMeshChannels[c];
+  std::copy(channels.begin(), channels.end(), all + old_count);
+  delete[] animation->mMorphMeshChannels;
+  animation->mMorphMeshChannels = all;
+  animation->mNumMorphMeshChannels = static_cast<unsigned>(old_count + channels.size());
+}
+
+}  // namespace
+
+void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets,
+                         uint64_t budget_bytes, aiScene* scene,
+                         std::vector<std::string>* warnings) {
+  size_t lost_targets = 0, over_budget = 0;
+  uint64_t bytes = 0;
+  std::string lost_example;
+  TargetSlots slots;
+  std::map<std::string, const aiNode*> target_nodes;
+  if (targets) NodesByName(targets->mRootNode, &target_nodes);
+  std::map<aiMesh*, std::vector<aiAnimMesh*>> added;  // appended at the end, once per mesh
+  for (size_t m = 0; m < plan.morphs.size(); ++m) {
+    const ColladaMorph& morph = plan.morphs[m];
+    const size_t count = morph.target_geometries.size();
+    const bool weighted = morph.weights.size() == count;
+    if (!weighted && count > 0) {
+      warnings->push_back("morph controller " + Quoted(morph.controller_id) +
+                          ": its MORPH_WEIGHT values are missing or not " + std::to_string(count) +
+                          " finite numbers; its targets start at 0");
+    }
+    std::vector<aiMesh*> bases;
+    for (unsigned i = 0; scene && scene->mMeshes && i < scene->mNumMeshes; ++i) {
+      aiMesh* mesh = scene->mMeshes[i];
+      if (mesh && morph.base_name == mesh->mName.C_Str()) bases.push_back(mesh);
+    }
+    for (aiMesh* base : bases) slots[{base, m}].assign(count, -1);
+    for (size_t t = 0; t < count; ++t) {
+      const auto found = target_nodes.find(ColladaTargetNodeName(m, t));
+      const aiNode* node = found == target_nodes.end() ? nullptr : found->second;
+      std::vector<const aiMesh*> shapes;
+      for (unsigned i = 0; node && node->mMeshes && i < node->mNumMeshes; ++i) {
+        if (node->mMeshes[i] < targets->mNumMeshes && targets->mMeshes[node->mMeshes[i]]) {
+          shapes.push_back(targets->mMeshes[node->mMeshes[i]]);
+        }
+      }
+      // One target mesh per base mesh: every base of its vertex count when the target is one
+      // mesh, else pairwise in order.
+      size_t attached = 0;
+      for (size_t b = 0; b < bases.size(); ++b) {
+        const aiMesh* shape = shapes.size() == 1              ? shapes[0]
+                              : shapes.size() == bases.size() ? shapes[b]
+                                                              : nullptr;
+        if (!shape || !shape->mVertices || shape->mNumVertices != bases[b]->mNumVertices ||
+            shape->mNumFaces != bases[b]->mNumFaces) {
+          continue;
+        }
+        // Positions and normals here, their deltas in the Model.
+        bytes += uint64_t{shape->mNumVertices} * 4 * sizeof(aiVector3D);
+        if (bytes > budget_bytes) {
+          ++over_budget;
+          continue;
+        }
+        const float weight = weighted ? morph.weights[t] : 0.0f;
+        std::vector<aiAnimMesh*>& list = added[bases[b]];
+        slots[{bases[b], m}][t] =
+            static_cast<int>((bases[b]->mAnimMeshes ? bases[b]->mNumAnimMeshes : 0) + list.size());
+        list.push_back(
+            MakeAnimMesh(*bases[b], *shape, morph.relative, morph.target_names[t], weight));
+        ++attached;
+      }
+      if (attached == 0 && over_budget == 0) {
+        ++lost_targets;
+        if (lost_example.empty()) lost_example = morph.target_names[t];
+      }
+    }
+  }
+  for (auto& entry : added) AppendAnimMeshes(entry.first, entry.second);
+  if (over_budget > 0) {
+    warnings->push_back("left out " +
+                        Plural(over_budget, "Collada morph target", "Collada morph targets") +
+                        ": all targets would take more than " + std::to_string(budget_bytes >> 20) +
+                        " MiB (the file repeats targets)");
+  }
+  if (lost_targets > 0) {
+    warnings->push_back(Plural(lost_targets, "Collada morph target", "Collada morph targets") +
+                        " (e.g. " + Quoted(lost_example) +
+                        ") could not be matched to their base mesh (missing, or another vertex "
+                        "or face count); left out");
+  }
+  if (scene && !plan.weight_tracks.empty()) AddWeightChannels(plan, slots, scene);
+  if (plan.unread_weight_channels > 0) {
+    warnings->push_back(Plural(plan.unread_weight_channels,
+                               "Collada morph-weight animation channel",
+                               "Collada morph-weight animation channels") +
+                        " could not be read (a target that names no morph's weights, or keys "
+                        "missing, of unequal counts, non-finite or out of order); left out");
+  }
+}
+
+}  // namespace assets
