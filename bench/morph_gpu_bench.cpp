@@ -157,4 +157,26 @@ BENCHMARK(BM_Frame100k_50Targets)->Unit(benchmark::kMillisecond)->UseRealTime();
 void BM_Frame100k_50TargetsChanging(benchmark::State& bench) { DrawFrames(bench, true, true); }
 BENCHMARK(BM_Frame100k_50TargetsChanging)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The blend pass alone: new weights for all 50 targets, blended into the mesh's vertices and
+// finished, with nothing drawn.
+void BM_Blend100k_50Targets(benchmark::State& bench) {
+  Context* c = GetContext();
+  if (!c) {
+    bench.SkipWithError("no GL context, or the sheet did not upload");
+    return;
+  }
+  Frame& frame = c->morphed;
+  assets::MorphWeights weights{frame.model.meshes[0].target_weights};
+  int step = 0;
+  for (auto _ : bench) {
+    for (float& w : weights[0]) w = 0.5f + 0.25f * std::sin(0.1f * float(++step));
+    frame.gpu->UpdateMorphWeights(weights);
+    glFinish();
+  }
+  const double vertex_targets = double(frame.model.meshes[0].positions.size()) * kTargets;
+  bench.counters["vertex_targets_per_s"] = benchmark::Counter(
+      vertex_targets * double(bench.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Blend100k_50Targets)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 }  // namespace

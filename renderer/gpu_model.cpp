@@ -108,6 +108,18 @@ void FloatAttribute(GLuint location, GLint size, GLintptr offset) {
                         reinterpret_cast<const void*>(offset));
 }
 
+// Points attributes kPosition and kNormal of the bound vertex array at `buffer`'s interleaved
+// (position, normal) pairs.
+void InterleavedPositionsAndNormals(GLuint buffer) {
+  constexpr GLsizei kStride = 2 * sizeof(glm::vec3);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glEnableVertexAttribArray(attrib::kPosition);
+  glEnableVertexAttribArray(attrib::kNormal);
+  glVertexAttribPointer(attrib::kPosition, 3, GL_FLOAT, GL_FALSE, kStride, nullptr);
+  glVertexAttribPointer(attrib::kNormal, 3, GL_FLOAT, GL_FALSE, kStride,
+                        reinterpret_cast<const void*>(sizeof(glm::vec3)));
+}
+
 GpuMesh UploadMesh(const assets::Mesh& mesh) {
   GpuMesh gpu;
   gpu.name = mesh.name;
@@ -176,12 +188,10 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
     // fills them), and the blend pass reads the unblended ones through blend_input.
     gpu.morphed_buffer = MakeBuffer();
     glBindBuffer(GL_ARRAY_BUFFER, gpu.morphed_buffer.id());
-    constexpr GLsizei kStride = 2 * sizeof(glm::vec3);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.positions.size()) * kStride, nullptr,
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(mesh.positions.size() * 2 * sizeof(glm::vec3)), nullptr,
                  GL_DYNAMIC_COPY);
-    glVertexAttribPointer(attrib::kPosition, 3, GL_FLOAT, GL_FALSE, kStride, nullptr);
-    glVertexAttribPointer(attrib::kNormal, 3, GL_FLOAT, GL_FALSE, kStride,
-                          reinterpret_cast<const void*>(sizeof(glm::vec3)));
+    InterleavedPositionsAndNormals(gpu.morphed_buffer.id());
   }
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.index_buffer.id());
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,
@@ -221,19 +231,13 @@ void UploadMorphTargets(const assets::Mesh& mesh, GpuMesh* gpu) {
       for (size_t v = 0; v < n; ++v) out[2 * v + 1] = glm::vec4(target.normals[v], 0.0f);
     }
   }
-  auto make = [](Buffer* buffer, Texture* texture, GLenum format, const void* data, size_t bytes) {
-    *buffer = MakeBuffer();
-    *texture = MakeTexture();
-    glBindBuffer(GL_TEXTURE_BUFFER, buffer->id());
-    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(bytes), data,
-                 data ? GL_STATIC_DRAW : GL_DYNAMIC_DRAW);
-    glBindTexture(GL_TEXTURE_BUFFER, texture->id());
-    glTexBuffer(GL_TEXTURE_BUFFER, format, buffer->id());
-  };
-  make(&gpu->morph_delta_buffer, &gpu->morph_delta_texture, GL_RGBA32F, texels.data(),
-       texels.size() * sizeof(glm::vec4));
-  make(&gpu->morph_active_buffer, &gpu->morph_active_texture, GL_RG32F, nullptr,
-       mesh.targets.size() * sizeof(glm::vec2));
+  gpu->morph_delta_buffer = MakeBuffer();
+  gpu->morph_delta_texture = MakeTexture();
+  glBindBuffer(GL_TEXTURE_BUFFER, gpu->morph_delta_buffer.id());
+  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(texels.size() * sizeof(glm::vec4)),
+               texels.data(), GL_STATIC_DRAW);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu->morph_delta_texture.id());
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gpu->morph_delta_buffer.id());
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
@@ -297,11 +301,11 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
         Program::FromFiles({"morph_blend.vert", "", "", {"v_position", "v_normal"}}, error);
     if (!blend) return std::nullopt;
     gpu.morph_blend_ = std::move(*blend);
+    gpu.morph_active_uniform_ = gpu.morph_blend_.Uniform("u_morph_active");
     gpu.morph_count_uniform_ = gpu.morph_blend_.Uniform("u_morph_count");
     gpu.morph_vertices_uniform_ = gpu.morph_blend_.Uniform("u_morph_vertices");
     gpu.morph_blend_.Use();
     glUniform1i(gpu.morph_blend_.Uniform("u_morph_deltas"), 0);
-    glUniform1i(gpu.morph_blend_.Uniform("u_morph_active"), 1);
     glUseProgram(0);
   }
   int offset = 0;
@@ -359,38 +363,66 @@ void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
     mesh.morph_active_count = static_cast<int>(active.size());
     mesh.morph_blended = true;
     if (mesh.vertex_count == 0) continue;
-    if (!active.empty()) {
-      glBindBuffer(GL_TEXTURE_BUFFER, mesh.morph_active_buffer.id());
-      glBufferSubData(GL_TEXTURE_BUFFER, 0,
-                      static_cast<GLsizeiptr>(active.size() * sizeof(glm::vec2)), active.data());
-    }
     if (!pass_set_up) {
       morph_blend_.Use();
       glEnable(GL_RASTERIZER_DISCARD);
+      glActiveTexture(GL_TEXTURE0);
       pass_set_up = true;
     }
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_active_texture.id());
-    glUniform1i(morph_count_uniform_, mesh.morph_active_count);
-    glUniform1i(morph_vertices_uniform_, mesh.vertex_count);
-    glBindVertexArray(mesh.blend_input.id());
-    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, mesh.morphed_buffer.id());
+    BlendMorphTargets(mesh);
+  }
+  if (!pass_set_up) return;
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glDisable(GL_RASTERIZER_DISCARD);
+  glUseProgram(0);
+}
+
+void GpuModel::BlendMorphTargets(const GpuMesh& mesh) {
+  const size_t count = mesh.morph_active.size();
+  const size_t passes =
+      std::max<size_t>(1, (count + kMorphEntriesPerPass - 1) / kMorphEntriesPerPass);
+  if (passes > 1 && morph_scratch_vertices_ < mesh.vertex_count) {
+    morph_scratch_ = MakeBuffer();
+    morph_scratch_input_ = MakeVertexArray();
+    glBindVertexArray(morph_scratch_input_.id());
+    glBindBuffer(GL_ARRAY_BUFFER, morph_scratch_.id());
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(size_t(mesh.vertex_count) * 2 * sizeof(glm::vec3)),
+                 nullptr, GL_DYNAMIC_COPY);
+    InterleavedPositionsAndNormals(morph_scratch_.id());
+    morph_scratch_vertices_ = mesh.vertex_count;
+  }
+  glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
+  glUniform1i(morph_vertices_uniform_, mesh.vertex_count);
+  // Passes alternate between the scratch buffer and morphed_buffer so that the last one writes
+  // morphed_buffer; each reads what the one before wrote (the first, the unblended vertices).
+  for (size_t p = 0; p < passes; ++p) {
+    const bool into_morphed = (passes - 1 - p) % 2 == 0;
+    const GLuint input = p == 0         ? mesh.blend_input.id()
+                         : into_morphed ? morph_scratch_input_.id()
+                                        : mesh.vertex_array.id();
+    const size_t first = p * kMorphEntriesPerPass;
+    const size_t entries = std::min<size_t>(kMorphEntriesPerPass, count - std::min(count, first));
+    if (entries > 0) {
+      float pairs[2 * kMorphEntriesPerPass] = {};  // (index, weight) entries, two per vec4
+      for (size_t e = 0; e < entries; ++e) {
+        pairs[2 * e] = mesh.morph_active[first + e].x;
+        pairs[2 * e + 1] = mesh.morph_active[first + e].y;
+      }
+      glUniform4fv(morph_active_uniform_, static_cast<GLsizei>((entries + 1) / 2), pairs);
+    }
+    glUniform1i(morph_count_uniform_, static_cast<GLint>(entries));
+    glBindVertexArray(input);
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
+                     into_morphed ? mesh.morphed_buffer.id() : morph_scratch_.id());
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
     glEndTransformFeedback();
   }
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
-  if (!pass_set_up) return;
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
-  glBindVertexArray(0);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glDisable(GL_RASTERIZER_DISCARD);
-  glUseProgram(0);
 }
 
 bool GpuModel::UpdatePose(const std::vector<glm::mat4>& joint_models) {

@@ -31,6 +31,7 @@ std::string Prelude() {
       {"ATTRIB_WIDTH", attrib::kWidth},
       {"ATTRIB_AXIS", attrib::kAxis},
       {"ATTRIB_OFFSET", attrib::kOffset},
+      {"MORPH_ENTRIES_PER_PASS", kMorphEntriesPerPass},
   };
   std::string text;
   for (const Define& d : kDefines)

@@ -1,5 +1,5 @@
-// Vertex attribute locations, declared once: the C++ side binds buffers to these numbers and
-// every shader sees them as ATTRIB_* macros (shader.cpp prepends the #defines).
+// Vertex attribute locations and the other numbers C++ and GLSL share, declared once: the C++
+// side uses these and every shader sees them as macros (shader.cpp prepends the #defines).
 #pragma once
 
 #include <glad/gl.h>
@@ -26,3 +26,11 @@ constexpr GLuint kAxis = 7;    // vec3, world-space direction that orients scree
 constexpr GLuint kOffset = 8;  // vec2, pixels
 
 }  // namespace renderer::attrib
+
+namespace renderer {
+
+// Active morph targets one blend pass adds (shaders/morph_blend.vert's uniform array, 256 of the
+// 1,024 vertex uniform components GL 3.3 guarantees); more take several passes.
+constexpr GLuint kMorphEntriesPerPass = 128;
+
+}  // namespace renderer

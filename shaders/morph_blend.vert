@@ -6,13 +6,15 @@
 layout(location = ATTRIB_POSITION) in vec3 a_position;
 layout(location = ATTRIB_NORMAL) in vec3 a_normal;
 
-// u_morph_deltas holds two RGBA32F texels per (target, vertex), at
-// 2 * (target * u_morph_vertices + vertex): the position delta, then the normal delta.
-// u_morph_active lists the targets with a non-zero weight as (target index, weight) texels,
-// u_morph_count of them (0 copies the vertex through).
-uniform samplerBuffer u_morph_deltas;
-uniform samplerBuffer u_morph_active;
+// MORPH_ENTRIES_PER_PASS (target index, weight) pairs, two per vec4: the targets with a non-zero
+// weight, u_morph_count of them in this pass (0 copies the vertex through). More active targets
+// than fit take several passes, each adding its share to the previous pass's output. A uniform
+// array rather than a texture: every vertex reads the same entries.
+uniform vec4 u_morph_active[MORPH_ENTRIES_PER_PASS / 2];
 uniform int u_morph_count;
+// Two RGBA32F texels per (target, vertex), at 2 * (target * u_morph_vertices + vertex): the
+// position delta, then the normal delta.
+uniform samplerBuffer u_morph_deltas;
 uniform int u_morph_vertices;
 
 out vec3 v_position;
@@ -22,7 +24,8 @@ void main() {
   vec3 position = a_position;
   vec3 normal = a_normal;
   for (int i = 0; i < u_morph_count; ++i) {
-    vec2 entry = texelFetch(u_morph_active, i).xy;
+    vec4 pair = u_morph_active[i / 2];
+    vec2 entry = (i % 2 == 0) ? pair.xy : pair.zw;
     int base = 2 * (int(entry.x) * u_morph_vertices + gl_VertexID);
     position += entry.y * texelFetch(u_morph_deltas, base).xyz;
     normal += entry.y * texelFetch(u_morph_deltas, base + 1).xyz;

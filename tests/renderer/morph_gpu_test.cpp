@@ -102,6 +102,27 @@ TEST_F(MorphGpuTest, AnyWeightsInAPosedRigMatchTheCpu) {
   EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f);
 }
 
+TEST_F(MorphGpuTest, MoreActiveTargetsThanOnePassHoldsBlendInSeveralPasses) {
+  // 129 targets take two passes (the last one into the drawn buffer after one into scratch),
+  // 300 take three; every weight non-zero.
+  for (int targets : {129, 300}) {
+    const assets::Model model = RigWithTargets(targets, 17);
+    assets::MorphWeights weights = assets::DefaultMorphWeights(model);
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> weight(0.05f, 0.4f);
+    for (std::vector<float>& w : weights)
+      for (float& x : w) x = weight(random);
+    const std::vector<glm::mat4>& rest = model.skeleton.rest_models();
+    std::string error;
+    const auto gpu = renderer::SkinOnGpu(model, rest, &error, &weights);
+    ASSERT_TRUE(gpu) << error;
+    const renderer::SkinnedMeshes cpu = CpuSkin(model, rest, weights);
+    // Only the first pass's targets would be off by far more than this.
+    EXPECT_LT(MaxDistance(gpu->positions, cpu.positions), 2e-5f) << targets << " targets";
+    EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f) << targets << " targets";
+  }
+}
+
 TEST_F(MorphGpuTest, AClipsWeightChannelAnimatesTheGpuMesh) {
   assets::Model model = RigWithTargets(2, 13);
   assets::Clip clip;
