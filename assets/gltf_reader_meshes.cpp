@@ -122,8 +122,8 @@ void ReadTangents(Document* d, const json& attributes, Primitive* out) {
   size_t count = 0;
   int components = 0;
   std::string ignored;
-  out->bad_tangents = !d->AccessorShape(*index, &count, &components) || count != n ||
-                      components != 4 || n == 0;
+  out->bad_tangents =
+      !d->AccessorShape(*index, &count, &components) || count != n || components != 4 || n == 0;
   if (out->bad_tangents) return;
   out->tangents.resize(n);
   out->bad_tangents = !d->ReadAccessorInto(*index, 4, n, &out->tangents[0][0], &ignored);
@@ -155,8 +155,8 @@ void ReadTargets(Document* d, const json& primitive, Primitive* out) {
       morph = MorphTarget();
       ++out->dropped_targets;
     }
-    const auto tangent = ok && !out->tangents.empty() ? IndexMember(target, "TANGENT")
-                                                      : std::nullopt;
+    const auto tangent =
+        ok && !out->tangents.empty() ? IndexMember(target, "TANGENT") : std::nullopt;
     if (tangent && !ReadDeltas(d, *tangent, n, &morph.tangents)) ++out->dropped_target_tangents;
     out->targets.push_back(std::move(morph));
   }

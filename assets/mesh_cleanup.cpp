@@ -211,8 +211,8 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   // Tangents compare like normals, handedness exactly: a mirrored-uv seam differs only in it.
   auto same_tangent = [&](size_t a, size_t b) {
     const glm::vec4 dt = mesh->tangents[a] - mesh->tangents[b];
-    return dt.w == 0.0f && dt.x * dt.x + dt.y * dt.y + dt.z * dt.z <=
-                               kWeldNormalDistance * kWeldNormalDistance;
+    return dt.w == 0.0f &&
+           dt.x * dt.x + dt.y * dt.y + dt.z * dt.z <= kWeldNormalDistance * kWeldNormalDistance;
   };
   auto same = [&](size_t a, size_t b) {
     const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];

@@ -333,9 +333,8 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   if (r->failed()) return false;
   const size_t n = mesh->positions.size();
   if (mesh->normals.size() != n || (!mesh->tangents.empty() && mesh->tangents.size() != n) ||
-      (!mesh->uvs.empty() && mesh->uvs.size() != n) ||
-      mesh->joints.size() != n || mesh->weights.size() != n ||
-      mesh->extra_joints.size() != mesh->extra_weights.size() ||
+      (!mesh->uvs.empty() && mesh->uvs.size() != n) || mesh->joints.size() != n ||
+      mesh->weights.size() != n || mesh->extra_joints.size() != mesh->extra_weights.size() ||
       (!mesh->extra_weights.empty() && mesh->extra_weights.size() != n) ||
       (!mesh->weight_flags.empty() && mesh->weight_flags.size() != n)) {
     return fail("has per-vertex arrays of different lengths");

@@ -223,8 +223,8 @@ bool BlendMorphTangents(const Mesh& mesh, const std::vector<float>& weights,
     glm::vec3 sum(base);
     for (size_t k = 0; k < deltas.size(); ++k) sum += delta_weights[k] * deltas[k][v];
     const float length = glm::length(sum);
-    (*tangents)[v] = length > 1e-20f && std::isfinite(length) ? glm::vec4(sum / length, base.w)
-                                                               : base;
+    (*tangents)[v] =
+        length > 1e-20f && std::isfinite(length) ? glm::vec4(sum / length, base.w) : base;
   }
   return true;
 }

@@ -2,6 +2,7 @@
 // checked (bad arrays dropped with a warning, the rest of the file kept), welded, blended, kept by
 // the model cache and written back by the exporter.
 #include <gtest/gtest.h>
+#include <meshoptimizer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -37,15 +38,15 @@ struct TangentOptions {
 
 // The file's tangents: vertex 4 repeats vertex 1 (position, normal, uv) with the other handedness,
 // as on a mirrored-uv seam; vertex 3's is not unit length (read normalised).
-const std::vector<float> kTangents = {1, 0, 0, 1,    1, 0, 0, 1,  0.6f, 0.8f, 0, -1,
-                                      2, 0, 0, 1,    1, 0, 0, -1};
+const std::vector<float> kTangents = {1, 0,  0, 1, 1, 0, 0, 1, 0.6f, 0.8f,
+                                      0, -1, 2, 0, 0, 1, 1, 0, 0,    -1};
 const std::vector<glm::vec4> kReadTangents = {
     {1, 0, 0, 1}, {1, 0, 0, 1}, {0.6f, 0.8f, 0, -1}, {1, 0, 0, 1}, {1, 0, 0, -1}};
 
 // A quad in the XY plane facing +Z (vertices 0-3) plus vertex 4 (see kTangents), on one node,
 // with NORMAL, TEXCOORD_0 and TANGENT and two targets: "Smile" moves every vertex along +x (4 as
-// much as 1) and tilts every tangent by (0, 0.5, 0) (dense), "Blink" moves every vertex along +z and tilts vertex
-// 2's tangent by (0.1, 0, 0.2) (a sparse accessor without a bufferView).
+// much as 1) and tilts every tangent by (0, 0.5, 0) (dense), "Blink" moves every vertex along +z
+// and tilts vertex 2's tangent by (0.1, 0, 0.2) (a sparse accessor without a bufferView).
 testgltf::Builder TangentQuad(const TangentOptions& o = {}) {
   testgltf::Builder b;
   const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0};
@@ -96,19 +97,18 @@ testgltf::Builder TangentQuad(const TangentOptions& o = {}) {
           {{"bufferView", b.doc["accessors"][index_view]["bufferView"]}, {"componentType", 5123}}},
          {"values", {{"bufferView", b.doc["accessors"][value_view]["bufferView"]}}}}}});
   const size_t blink_tangent_accessor = b.doc["accessors"].size() - 1;
-  b.doc["meshes"] = json::array(
-      {json{{"name", "quad"},
-            {"weights", {0.5, 0.25}},
-            {"extras", {{"targetNames", {"Smile", "Blink"}}}},
-            {"primitives",
-             json::array({json{
-                 {"attributes", attributes},
-                 {"indices", b.Accessor(indices.data(), indices.size() * 2, 5123, "SCALAR", 9)},
-                 {"targets",
-                  json::array({json{{"POSITION", smile_accessor},
-                                    {"TANGENT", smile_tangent_accessor}},
-                               json{{"POSITION", blink_accessor},
-                                    {"TANGENT", blink_tangent_accessor}}})}}})}}});
+  b.doc["meshes"] = json::array({json{
+      {"name", "quad"},
+      {"weights", {0.5, 0.25}},
+      {"extras", {{"targetNames", {"Smile", "Blink"}}}},
+      {"primitives",
+       json::array({json{
+           {"attributes", attributes},
+           {"indices", b.Accessor(indices.data(), indices.size() * 2, 5123, "SCALAR", 9)},
+           {"targets",
+            json::array(
+                {json{{"POSITION", smile_accessor}, {"TANGENT", smile_tangent_accessor}},
+                 json{{"POSITION", blink_accessor}, {"TANGENT", blink_tangent_accessor}}})}}})}}});
   b.Node({{"name", "quad_node"}, {"mesh", 0}}, true);
   return b;
 }
@@ -138,8 +138,8 @@ void ExpectNear(const glm::vec3& a, const glm::vec3& b, float tolerance, const s
   ExpectNear(glm::vec4(a, 0.0f), glm::vec4(b, 0.0f), tolerance, what);
 }
 
-const std::vector<glm::vec3> kBlinkTangents = {{0, 0, 0}, {0, 0, 0}, {0.1f, 0, 0.2f}, {0, 0, 0},
-                                               {0, 0, 0}};
+const std::vector<glm::vec3> kBlinkTangents = {
+    {0, 0, 0}, {0, 0, 0}, {0.1f, 0, 0.2f}, {0, 0, 0}, {0, 0, 0}};
 
 // The quad's tangents and both targets' tangent deltas as TangentQuad writes them (vertex order
 // as in the file: the importer keeps it, welding nothing here).
@@ -147,7 +147,8 @@ void ExpectQuadTangents(const Mesh& mesh, float tolerance, const std::string& wh
   ASSERT_EQ(mesh.positions.size(), 5u) << what;
   ASSERT_EQ(mesh.tangents.size(), 5u) << what;
   for (size_t v = 0; v < 5; ++v) {
-    ExpectNear(mesh.tangents[v], kReadTangents[v], tolerance, what + " tangent " + std::to_string(v));
+    ExpectNear(mesh.tangents[v], kReadTangents[v], tolerance,
+               what + " tangent " + std::to_string(v));
   }
   ASSERT_EQ(mesh.targets.size(), 2u) << what;
   ASSERT_EQ(mesh.targets[0].tangents.size(), 5u) << what;
@@ -161,7 +162,7 @@ void ExpectQuadTangents(const Mesh& mesh, float tolerance, const std::string& wh
 TEST(Tangents, ReadsTangentsAndDenseAndSparseTargetTangentDeltas) {
   const Model model = Load(TangentQuad(), "tangents_read.gltf");
   ASSERT_EQ(model.meshes.size(), 1u);
-  ExpectQuadTangents(model.meshes[0], 1e-6f, "read");
+  ASSERT_NO_FATAL_FAILURE(ExpectQuadTangents(model.meshes[0], 1e-6f, "read"));
   // Vertex 4 differs from vertex 1 only in handedness: welding keeps both.
   EXPECT_EQ(model.meshes[0].tangents[1].w, 1.0f);
   EXPECT_EQ(model.meshes[0].tangents[4].w, -1.0f);
@@ -174,10 +175,53 @@ TEST(Tangents, QuantizedTangentsAreReadNormalised) {
   const Model model = Load(TangentQuad(options), "tangents_quantized.gltf");
   ASSERT_EQ(model.meshes.size(), 1u);
   // Bytes hold 2 as 1 (clamped) and 0.6/0.8 to 1/127: unit after reading, within that step.
-  ExpectQuadTangents(model.meshes[0], 1e-2f, "quantized");
+  ASSERT_NO_FATAL_FAILURE(ExpectQuadTangents(model.meshes[0], 1e-2f, "quantized"));
   for (const glm::vec4& t : model.meshes[0].tangents) {
     EXPECT_NEAR(glm::length(glm::vec3(t)), 1.0f, 1e-6f);
   }
+}
+
+// Replaces accessor `accessor`'s bufferView with an EXT_meshopt_compression one (ATTRIBUTES mode)
+// whose uncompressed view lies in buffer 1, a fallback buffer that is never read.
+void CompressWithMeshopt(testgltf::Builder* b, size_t accessor, size_t stride) {
+  const size_t view = b->doc["accessors"][accessor]["bufferView"].get<size_t>();
+  const size_t count = b->doc["accessors"][accessor]["count"].get<size_t>();
+  const size_t offset = b->doc["bufferViews"][view]["byteOffset"].get<size_t>();
+  std::vector<uint8_t> packed(meshopt_encodeVertexBufferBound(count, stride));
+  packed.resize(
+      meshopt_encodeVertexBuffer(packed.data(), packed.size(), &b->data[offset], count, stride));
+  while (b->data.size() % 4) b->data.push_back(0);
+  const size_t packed_offset = b->data.size();
+  b->data.insert(b->data.end(), packed.begin(), packed.end());
+  json& v = b->doc["bufferViews"][view];
+  v = {{"buffer", 1}, {"byteOffset", 0}, {"byteLength", count * stride}, {"byteStride", stride}};
+  v["extensions"]["EXT_meshopt_compression"] = {{"buffer", 0},
+                                                {"byteOffset", packed_offset},
+                                                {"byteLength", packed.size()},
+                                                {"byteStride", stride},
+                                                {"count", count},
+                                                {"mode", "ATTRIBUTES"}};
+}
+
+TEST(Tangents, MeshoptCompressedTangentsAndDeltasDecode) {
+  testgltf::Builder b = TangentQuad();
+  const json& primitive = b.doc["meshes"][0]["primitives"][0];
+  const size_t tangents = primitive["attributes"]["TANGENT"].get<size_t>();
+  const size_t deltas = primitive["targets"][0]["TANGENT"].get<size_t>();
+  CompressWithMeshopt(&b, tangents, 16);
+  CompressWithMeshopt(&b, deltas, 12);
+  json doc = b.Finished();
+  doc["buffers"].push_back(
+      {{"byteLength", 1024}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+  doc["extensionsUsed"] = {"EXT_meshopt_compression"};
+  doc["extensionsRequired"] = {"EXT_meshopt_compression"};
+  const std::string path = testpaths::TempDir() + "/tangents_meshopt.gltf";
+  std::ofstream(path) << doc.dump();
+  const LoadResult loaded = LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  ASSERT_EQ(loaded.model->meshes.size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(ExpectQuadTangents(loaded.model->meshes[0], 1e-6f, "meshopt"));
+  EXPECT_TRUE(loaded.model->warnings.empty()) << loaded.model->warnings[0];
 }
 
 TEST(Tangents, TangentsWithoutNormalsAreIgnoredAsGltfSpecifies) {
@@ -269,6 +313,8 @@ TEST(Tangents, MeshesWithoutTangentsExportNone) {
 
 TEST(Tangents, ModelCacheKeepsTangentsAndTargetTangentDeltas) {
   const Model model = Load(TangentQuad(), "tangents_cache.gltf");
+  ASSERT_EQ(model.meshes.size(), 1u);
+  ASSERT_EQ(model.meshes[0].tangents.size(), 5u);
   const std::string bytes = SerializeModel(model);
   Model back;
   std::string error;
@@ -298,7 +344,7 @@ Mesh WeldMesh() {
   mesh.tangents = {{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, -1}};
   MorphTarget target;
   target.positions.assign(5, glm::vec3(0.0f));
-  target.tangents = {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 2, 0}};
+  target.tangents = {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 1, 0}};
   mesh.targets = {target};
   mesh.target_weights = {0.0f};
   return mesh;
@@ -314,7 +360,7 @@ TEST(Tangents, WeldingKeepsOtherHandednessAndCarriesTangents) {
   const uint32_t mirrored = mesh.indices[7];
   EXPECT_EQ(mirrored, 3u);
   EXPECT_EQ(mesh.tangents[mirrored].w, -1.0f);
-  EXPECT_EQ(mesh.targets[0].tangents[mirrored], glm::vec3(0, 2, 0));
+  EXPECT_EQ(mesh.targets[0].tangents[mirrored], glm::vec3(0, 1, 0));
   EXPECT_EQ(mesh.tangents[1].w, 1.0f);
 }
 
@@ -322,7 +368,8 @@ TEST(Tangents, WeldingKeepsVerticesWhoseTangentDeltasDiffer) {
   Mesh mesh = WeldMesh();
   mesh.targets[0].tangents[3] = glm::vec3(0, 3, 0);
   WeldIdenticalVertices(&mesh);
-  EXPECT_EQ(mesh.positions.size(), 5u);
+  ASSERT_EQ(mesh.positions.size(), 5u);
+  EXPECT_EQ(mesh.targets[0].tangents[3], glm::vec3(0, 3, 0));
 }
 
 TEST(Tangents, BlendAddsWeightedDeltasRenormalisesAndKeepsHandedness) {
@@ -332,8 +379,8 @@ TEST(Tangents, BlendAddsWeightedDeltasRenormalisesAndKeepsHandedness) {
   ASSERT_TRUE(BlendMorphTangents(mesh, {0.5f, 0.25f}, &blended));
   ASSERT_EQ(blended.size(), 5u);
   for (size_t v = 0; v < 5; ++v) {
-    const glm::vec3 sum = glm::vec3(mesh.tangents[v]) + 0.5f * glm::vec3(0, 0.5f, 0) +
-                          0.25f * kBlinkTangents[v];
+    const glm::vec3 sum =
+        glm::vec3(mesh.tangents[v]) + 0.5f * glm::vec3(0, 0.5f, 0) + 0.25f * kBlinkTangents[v];
     ExpectNear(blended[v], glm::vec4(glm::normalize(sum), mesh.tangents[v].w), 1e-6f,
                "vertex " + std::to_string(v));
   }
