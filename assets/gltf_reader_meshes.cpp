@@ -131,7 +131,7 @@ void ReadTangents(Document* d, const json& attributes, Primitive* out) {
     glm::vec4& t = out->tangents[v];
     const float length = glm::length(glm::vec3(t));
     out->bad_tangents = !std::isfinite(length) || !(length > 1e-6f) || !std::isfinite(t.w);
-    t = glm::vec4(glm::vec3(t) / length, t.w < 0.0f ? -1.0f : 1.0f);
+    if (!out->bad_tangents) t = glm::vec4(glm::vec3(t) / length, t.w < 0.0f ? -1.0f : 1.0f);
   }
   if (out->bad_tangents) out->tangents = std::vector<glm::vec4>();
 }

@@ -45,8 +45,9 @@ nlohmann::json* WrittenPrimitive(nlohmann::json* root, const ExportPlan& plan,
                                  int* written_mesh, std::string* error);
 
 // exporter_repair.cpp: the written vertex order is Assimp's; for each written vertex of
-// `primitive`, the index of the same vertex in `mesh` (same position, closest normal). False
-// with the reason when a written vertex is not among the mesh's.
+// `primitive`, the index of the same vertex in `mesh` (same position, closest normal; on a tie
+// the vertex with the written one's index). False with the reason when a written vertex is not
+// among the mesh's.
 bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const Mesh& mesh,
                    std::vector<uint32_t>* ours, std::string* error);
 
