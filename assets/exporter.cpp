@@ -195,6 +195,11 @@ void AddMeshes(const Model& model, const ExportPlan& plan, aiScene* scene) {
       mesh->mTextureCoords[0] = new aiVector3D[count];
       mesh->mNumUVComponents[0] = 2;
     }
+    const bool tangents = source.tangents.size() == source.positions.size() && count > 0;
+    if (tangents) {
+      mesh->mTangents = new aiVector3D[count];
+      mesh->mBitangents = new aiVector3D[count];
+    }
     for (unsigned v = 0; v < count; ++v) {
       const glm::vec3& p = source.positions[v];
       mesh->mVertices[v] = aiVector3D(p.x, p.y, p.z);
@@ -203,6 +208,12 @@ void AddMeshes(const Model& model, const ExportPlan& plan, aiScene* scene) {
       mesh->mNormals[v] = aiVector3D(nrm.x, nrm.y, nrm.z);
       // Assimp keeps OpenGL's bottom-up v and flips it when writing glTF.
       if (uvs) mesh->mTextureCoords[0][v] = aiVector3D(source.uvs[v].x, 1.0f - source.uvs[v].y, 0);
+      if (tangents) {
+        const glm::vec4& t = source.tangents[v];
+        const glm::vec3 bitangent = glm::cross(nrm, glm::vec3(t)) * t.w;
+        mesh->mTangents[v] = aiVector3D(t.x, t.y, t.z);
+        mesh->mBitangents[v] = aiVector3D(bitangent.x, bitangent.y, bitangent.z);
+      }
     }
     const unsigned faces = static_cast<unsigned>(source.indices.size() / 3);
     mesh->mNumFaces = faces;

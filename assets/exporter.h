@@ -27,11 +27,12 @@ std::vector<std::string> ExportedFiles(const std::string& path);
 //  - one node per skeleton joint, in the skeleton's order when it is depth-first (as loaded
 //    models and the built-in character are), with the joint names (duplicate or empty names are
 //    made unique, "<name>.<joint index>" / "joint<index>") and rest transforms as T, R, S;
-//  - every mesh with positions, normals, uvs, triangles and material; a skinned mesh gets its own
-//    skin (its bones' joints and inverse binds) and JOINTS_0/WEIGHTS_0; an unskinned one sits on
-//    its node;
+//  - every mesh with positions, normals, tangents (when it has them), uvs, triangles and
+//    material; a skinned mesh gets its own skin (its bones' joints and inverse binds) and
+//    JOINTS_0/WEIGHTS_0 (and _1 past four influences); an unskinned one sits on its node;
+//  - morph targets (POSITION, NORMAL and TANGENT deltas), their names and default weights;
 //  - materials with base colour and base-colour texture (embedded as PNG);
-//  - every clip as one animation with the same name, keys and interpolation.
+//  - every clip as one animation with the same name, keys and interpolation (morph weights too).
 // LoadModel on the result gives back the same skeleton (names, parents, rest transforms) and
 // the same skinned vertices. The files are written atomically (assets/file_output.h): after a
 // failure every target holds what it held before. Fails with the reason in *error (which names

@@ -1,6 +1,6 @@
-// The export's morph targets: Assimp 5.2.5 writes none from our meshes, so the repair pass adds
-// each mesh's targets (POSITION/NORMAL deltas), default weights, target names and the clips'
-// weight channels to the .glb Assimp wrote.
+// The export's tangents and morph targets: Assimp 5.2.5 writes neither from our meshes, so the
+// repair pass adds each mesh's TANGENT, targets (POSITION/NORMAL/TANGENT deltas), default weights,
+// target names and the clips' weight channels to the .glb Assimp wrote.
 #include <algorithm>
 #include <optional>
 
@@ -30,6 +30,19 @@ int64_t AddDeltas(const std::vector<glm::vec3>& deltas, const std::vector<uint32
       {{"min", Json::array({lo.x, lo.y, lo.z})}, {"max", Json::array({hi.x, hi.y, hi.z})}});
 }
 
+// Tangents reordered to the written vertices, as a VEC4 float accessor.
+int64_t AddTangents(const std::vector<glm::vec4>& tangents, const std::vector<uint32_t>& ours,
+                    gltf::Document* doc) {
+  std::vector<float> values;
+  values.reserve(ours.size() * 4);
+  for (const uint32_t v : ours) {
+    const glm::vec4& t = tangents[v];
+    values.insert(values.end(), {t.x, t.y, t.z, t.w});
+  }
+  return doc->AddAccessor(values.data(), values.size() * 4, gltf::kComponentFloat, "VEC4",
+                          ours.size());
+}
+
 }  // namespace
 
 bool AddMorphTargets(const Model& model, const ExportPlan& plan,
@@ -39,7 +52,9 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
   node_of_mesh->assign(model.meshes.size(), -1);
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     const Mesh& mesh = model.meshes[i];
-    if (mesh.targets.empty()) continue;
+    const size_t n = mesh.positions.size();
+    const bool tangents = mesh.tangents.size() == n && n > 0;
+    if (mesh.targets.empty() && !tangents) continue;
     int written_mesh = -1;
     Json* written = WrittenPrimitive(&root, plan, mesh_by_name, i, &written_mesh, error);
     if (!written) return false;
@@ -47,8 +62,13 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
     Json& gltf_mesh = root["meshes"][static_cast<size_t>(written_mesh)];
     std::vector<uint32_t> ours;
     if (!MatchVertices(doc, primitive, mesh, &ours, error)) return false;
-    const size_t n = mesh.positions.size();
+    if (tangents) primitive["attributes"]["TANGENT"] = AddTangents(mesh.tangents, ours, doc);
+    if (mesh.targets.empty()) continue;
     const std::vector<glm::vec3> zeros(n, glm::vec3(0.0f));
+    // TANGENT deltas on every target when some target has them (and the mesh has tangents).
+    const bool target_tangents =
+        tangents && std::any_of(mesh.targets.begin(), mesh.targets.end(),
+                                [n](const MorphTarget& t) { return t.tangents.size() == n; });
     Json targets = Json::array(), names = Json::array(), weights = Json::array();
     for (size_t t = 0; t < mesh.targets.size(); ++t) {
       const MorphTarget& target = mesh.targets[t];
@@ -60,6 +80,10 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
       if (mesh.targets[0].normals.size() == n) {
         attributes["NORMAL"] =
             AddDeltas(target.normals.size() == n ? target.normals : zeros, ours, doc);
+      }
+      if (target_tangents) {
+        attributes["TANGENT"] =
+            AddDeltas(target.tangents.size() == n ? target.tangents : zeros, ours, doc);
       }
       targets.push_back(attributes);
       names.push_back(target.name);

@@ -86,8 +86,10 @@ bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
                           ? glm::dot(n, glm::vec3(normals.values[e * 3], normals.values[e * 3 + 1],
                                                   normals.values[e * 3 + 2]))
                           : 0.0f;
-      if (d > best) {
-        best = d;
+      // Equally close normals: the vertex at the same index, as Assimp writes vertices in order
+      // (duplicates that differ only in uv, tangent or morph deltas then keep theirs).
+      if (d > best + 1e-6f || (d >= best - 1e-6f && it->second == e)) {
+        best = std::max(best, d);
         (*ours)[e] = it->second;
       }
     }

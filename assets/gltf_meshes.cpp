@@ -10,6 +10,32 @@
 #include "assets/internal/scene_converter.h"
 
 namespace assets {
+namespace {
+
+// What the reader dropped from a primitive's tangents and morph targets, one warning each.
+void WarnAboutTangentsAndTargets(const gltf::Primitive& p, std::vector<std::string>* warnings) {
+  const std::string mesh = "mesh " + Quoted(p.name);
+  if (p.bad_tangents) {
+    warnings->push_back(mesh +
+                        " has tangents of the wrong count or type, zero or non-finite; dropped "
+                        "them");
+  }
+  if (p.dropped_targets > 0) {
+    warnings->push_back(mesh + ": " + std::to_string(p.dropped_targets) +
+                        " morph targets have deltas of the wrong count or non-finite values; "
+                        "they move nothing");
+  }
+  if (p.dropped_target_tangents > 0) {
+    warnings->push_back(mesh + ": " + std::to_string(p.dropped_target_tangents) +
+                        " morph targets have tangent deltas of the wrong count or non-finite "
+                        "values; dropped those deltas");
+  }
+  if (p.bad_weights) {
+    warnings->push_back(mesh + ": its morph weights are not one finite number per target; used 0");
+  }
+}
+
+}  // namespace
 
 bool SceneConverter::ConvertNativeMeshes(std::string* error) {
   // glTF node -> joint, through the scene walk the glTF reader predicted, checked against the node
@@ -153,6 +179,7 @@ bool SceneConverter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool co
   take(p->normals, &mesh.normals);
   if (mesh.normals.size() != n) mesh.normals.assign(n, glm::vec3(0.0f));
   RepairNormals(&mesh, had_normals, &flags);
+  take(p->tangents, &mesh.tangents);  // checked by the reader
   take(p->uvs, &mesh.uvs);
   if (DropNonFiniteUvs(&mesh)) {
     warnings_.push_back("mesh " + Quoted(p->name) +
@@ -161,15 +188,7 @@ bool SceneConverter::ConvertPrimitive(gltf::Primitive* p, bool last_use, bool co
   mesh.material = p->material;  // a glTF index for now; ConvertNativeMaterials remaps it
   take(p->targets, &mesh.targets);
   mesh.target_weights = p->target_weights;
-  if (count_repairs && p->dropped_targets > 0) {
-    warnings_.push_back("mesh " + Quoted(p->name) + ": " + std::to_string(p->dropped_targets) +
-                        " morph targets have deltas of the wrong count or non-finite values; "
-                        "they move nothing");
-  }
-  if (count_repairs && p->bad_weights) {
-    warnings_.push_back("mesh " + Quoted(p->name) + ": its morph weights are not one finite " +
-                        "number per target; used 0");
-  }
+  if (count_repairs) WarnAboutTangentsAndTargets(*p, &warnings_);
 
   if (!skin || p->joints.empty()) {
     // Rigid: the node itself is the only bone.

@@ -1,5 +1,6 @@
-// The glTF reader's native meshes: primitives (positions, normals, uvs, the eight largest
-// influences), skins and materials decoded from the accessors, for Assimp never to read them.
+// The glTF reader's native meshes: primitives (positions, normals, tangents, uvs, the eight
+// largest influences, morph targets), skins and materials decoded from the accessors, for Assimp
+// never to read them.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -109,8 +110,35 @@ bool ReadDeltas(Document* d, int64_t index, size_t count, std::vector<glm::vec3>
   return ok;
 }
 
-// The primitive's morph targets (POSITION and NORMAL deltas; skelview keeps no tangents, so
-// TANGENT deltas have nothing to move). A bad target keeps its slot without deltas.
+// The TANGENT attribute when the primitive also has NORMAL (glTF ignores tangents without
+// normals): VEC4 (float or normalized integers, dense or sparse) with one element per vertex,
+// each xyz finite and not zero (normalised here; quantized tangents are only nearly unit) and w
+// taken as its sign. Anything else leaves out->tangents empty and sets out->bad_tangents: a bad
+// tangent array never fails the file.
+void ReadTangents(Document* d, const json& attributes, Primitive* out) {
+  const size_t n = out->positions.size();
+  const auto index = IndexMember(attributes, "TANGENT");
+  if (!index || out->normals.empty()) return;
+  size_t count = 0;
+  int components = 0;
+  std::string ignored;
+  out->bad_tangents =
+      !d->AccessorShape(*index, &count, &components) || count != n || components != 4 || n == 0;
+  if (out->bad_tangents) return;
+  out->tangents.resize(n);
+  out->bad_tangents = !d->ReadAccessorInto(*index, 4, n, &out->tangents[0][0], &ignored);
+  for (size_t v = 0; v < n && !out->bad_tangents; ++v) {
+    glm::vec4& t = out->tangents[v];
+    const float length = glm::length(glm::vec3(t));
+    out->bad_tangents = !std::isfinite(length) || !(length > 1e-6f) || !std::isfinite(t.w);
+    if (!out->bad_tangents) t = glm::vec4(glm::vec3(t) / length, t.w < 0.0f ? -1.0f : 1.0f);
+  }
+  if (out->bad_tangents) out->tangents = std::vector<glm::vec4>();
+}
+
+// The primitive's morph targets (POSITION, NORMAL and TANGENT deltas). A bad POSITION or NORMAL
+// keeps the target's slot without deltas; a bad TANGENT drops only its tangent deltas, and
+// tangent deltas are dropped altogether when the primitive keeps no tangents.
 void ReadTargets(Document* d, const json& primitive, Primitive* out) {
   const size_t n = out->positions.size();
   for (const json& target : ArrayMember(primitive, "targets")) {
@@ -127,6 +155,9 @@ void ReadTargets(Document* d, const json& primitive, Primitive* out) {
       morph = MorphTarget();
       ++out->dropped_targets;
     }
+    const auto tangent =
+        ok && !out->tangents.empty() ? IndexMember(target, "TANGENT") : std::nullopt;
+    if (tangent && !ReadDeltas(d, *tangent, n, &morph.tangents)) ++out->dropped_target_tangents;
     out->targets.push_back(std::move(morph));
   }
 }
@@ -154,6 +185,7 @@ bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primi
       !ReadInfluences(d, *attributes, out, error)) {
     return false;
   }
+  ReadTangents(d, *attributes, out);
   ReadTargets(d, primitive, out);
   std::vector<uint32_t> corners;
   if (const auto indices = IndexMember(primitive, "indices")) {

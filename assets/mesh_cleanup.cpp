@@ -185,7 +185,7 @@ namespace {
 // Morph deltas take part in welding: two vertices merge only when every target moves them alike.
 bool SameDeltas(const std::vector<MorphTarget>& targets, size_t a, size_t b) {
   for (const MorphTarget& t : targets) {
-    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals, &t.tangents}) {
       if (!d->empty() && std::memcmp(&(*d)[a], &(*d)[b], sizeof(glm::vec3)) != 0) return false;
     }
   }
@@ -194,7 +194,7 @@ bool SameDeltas(const std::vector<MorphTarget>& targets, size_t a, size_t b) {
 
 void MoveDeltas(std::vector<MorphTarget>* targets, size_t from, size_t to) {
   for (MorphTarget& t : *targets) {
-    for (std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+    for (std::vector<glm::vec3>* d : {&t.positions, &t.normals, &t.tangents}) {
       if (!d->empty()) (*d)[to] = (*d)[from];
     }
   }
@@ -207,10 +207,18 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   if (n < 2) return;
   const bool has_uvs = !mesh->uvs.empty();
   const bool has_extra = !mesh->extra_weights.empty();
+  const bool has_tangents = mesh->tangents.size() == n;
+  // Tangents compare like normals, handedness exactly: a mirrored-uv seam differs only in it.
+  auto same_tangent = [&](size_t a, size_t b) {
+    const glm::vec4 dt = mesh->tangents[a] - mesh->tangents[b];
+    return dt.w == 0.0f &&
+           dt.x * dt.x + dt.y * dt.y + dt.z * dt.z <= kWeldNormalDistance * kWeldNormalDistance;
+  };
   auto same = [&](size_t a, size_t b) {
     const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
     return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
            glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
+           (!has_tangents || same_tangent(a, b)) &&
            (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
            std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
            std::memcmp(&mesh->weights[a], &mesh->weights[b], sizeof(glm::vec4)) == 0 &&
@@ -248,6 +256,7 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
       if (kept != i) {
         mesh->positions[kept] = mesh->positions[i];
         mesh->normals[kept] = mesh->normals[i];
+        if (has_tangents) mesh->tangents[kept] = mesh->tangents[i];
         if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
         mesh->joints[kept] = mesh->joints[i];
         mesh->weights[kept] = mesh->weights[i];
@@ -276,6 +285,7 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   }
   mesh->positions.resize(kept);
   mesh->normals.resize(kept);
+  if (has_tangents) mesh->tangents.resize(kept);
   if (has_uvs) mesh->uvs.resize(kept);
   mesh->joints.resize(kept);
   mesh->weights.resize(kept);
@@ -286,6 +296,7 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   for (MorphTarget& t : mesh->targets) {
     if (!t.positions.empty()) t.positions.resize(kept);
     if (!t.normals.empty()) t.normals.resize(kept);
+    if (!t.tangents.empty()) t.tangents.resize(kept);
   }
   for (uint32_t& index : mesh->indices) index = remap[index];
 }

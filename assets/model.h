@@ -18,11 +18,14 @@ inline constexpr int kMaxInfluences = 8;
 
 // A morph target (blend shape): per-vertex offsets added to the mesh's bind-time vertices, scaled
 // by the target's weight, before skinning: p = position + Σ_t w_t · positions_t (normals alike,
-// renormalised after skinning).
+// renormalised after skinning; tangents' xyz alike, renormalised, w kept).
 struct MorphTarget {
   std::string name;                  // glTF mesh.extras.targetNames, else empty
   std::vector<glm::vec3> positions;  // POSITION deltas, one per vertex (mesh space)
   std::vector<glm::vec3> normals;    // NORMAL deltas, one per vertex, or empty when none
+  // TANGENT deltas (of the tangent's xyz), one per vertex, or empty when none; only meaningful,
+  // and only kept by the importers, when the mesh has tangents.
+  std::vector<glm::vec3> tangents;
 };
 
 // Bits of Mesh::weight_flags. An unweighted vertex is not also flagged kWeightNotNormalized.
@@ -39,6 +42,10 @@ struct Mesh {
   bool skinned = false;              // false: rigidly attached to bones[0] as described above
   std::vector<glm::vec3> positions;  // bind-time mesh space
   std::vector<glm::vec3> normals;    // unit length
+  // Tangents as glTF's TANGENT: xyz a unit tangent (mesh space, along increasing u), w = +1 or -1
+  // the handedness (bitangent = cross(normal, xyz) · w). Empty when the file has none (nothing
+  // draws with them; they are kept so that an export writes them back); otherwise one per vertex.
+  std::vector<glm::vec4> tangents;
   // Texture coordinates, empty when the file has none. glTF convention: (0, 0) is the first texel
   // of Texture::rgba (the image's top-left corner) and v grows downwards, so a renderer uploads
   // rgba rows in order and samples at (u, v) unchanged.

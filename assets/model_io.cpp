@@ -69,10 +69,7 @@ class Writer {
     Bytes(v.data(), v.size() * sizeof(T));
   }
   void Quat(const glm::quat& q) {
-    F32(q.x);
-    F32(q.y);
-    F32(q.z);
-    F32(q.w);
+    for (const float f : {q.x, q.y, q.z, q.w}) F32(f);
   }
   void Vec3(const glm::vec3& v) { Bytes(&v, sizeof(v)); }
   void Mat4(const glm::mat4& m) { Bytes(&m, sizeof(m)); }
@@ -117,26 +114,10 @@ class Reader {
     offset_ += size;
     return true;
   }
-  uint8_t U8(const char* what) {
-    uint8_t v = 0;
-    Bytes(&v, 1, what);
-    return v;
-  }
-  uint32_t U32(const char* what) {
-    uint32_t v = 0;
-    Bytes(&v, 4, what);
-    return v;
-  }
-  int32_t I32(const char* what) {
-    int32_t v = 0;
-    Bytes(&v, 4, what);
-    return v;
-  }
-  float F32(const char* what) {
-    float v = 0.0f;
-    Bytes(&v, 4, what);
-    return v;
-  }
+  uint8_t U8(const char* what) { return Scalar<uint8_t>(what); }
+  uint32_t U32(const char* what) { return Scalar<uint32_t>(what); }
+  int32_t I32(const char* what) { return Scalar<int32_t>(what); }
+  float F32(const char* what) { return Scalar<float>(what); }
   glm::vec3 Vec3(const char* what) {
     glm::vec3 v(0.0f);
     Bytes(&v, sizeof(v), what);
@@ -187,6 +168,14 @@ class Reader {
   }
 
  private:
+  // A number read as raw bytes; 0 when the stream failed.
+  template <typename T>
+  T Scalar(const char* what) {
+    T v = 0;
+    Bytes(&v, sizeof(v), what);
+    return v;
+  }
+
   const ByteSource* source_;
   uint64_t size_;
   uint64_t offset_ = 0;
@@ -329,6 +318,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   mesh->skinned = skinned == 1;
   r->Array(&mesh->positions, "mesh positions");
   r->Array(&mesh->normals, "mesh normals");
+  r->Array(&mesh->tangents, "mesh tangents");
   r->Array(&mesh->uvs, "mesh uvs");
   r->Array(&mesh->joints, "mesh joints");
   r->Array(&mesh->weights, "mesh weights");
@@ -342,9 +332,9 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   mesh->node = r->I32("mesh node");
   if (r->failed()) return false;
   const size_t n = mesh->positions.size();
-  if (mesh->normals.size() != n || (!mesh->uvs.empty() && mesh->uvs.size() != n) ||
-      mesh->joints.size() != n || mesh->weights.size() != n ||
-      mesh->extra_joints.size() != mesh->extra_weights.size() ||
+  if (mesh->normals.size() != n || (!mesh->tangents.empty() && mesh->tangents.size() != n) ||
+      (!mesh->uvs.empty() && mesh->uvs.size() != n) || mesh->joints.size() != n ||
+      mesh->weights.size() != n || mesh->extra_joints.size() != mesh->extra_weights.size() ||
       (!mesh->extra_weights.empty() && mesh->extra_weights.size() != n) ||
       (!mesh->weight_flags.empty() && mesh->weight_flags.size() != n)) {
     return fail("has per-vertex arrays of different lengths");
@@ -358,6 +348,12 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
     const float len2 = v.x * v.x + v.y * v.y + v.z * v.z;
     if (!std::isfinite(len2) || std::abs(len2 - 1.0f) > 2e-3f) {
       return fail("has a normal that is not unit length");
+    }
+  }
+  for (const glm::vec4& t : mesh->tangents) {
+    const float len2 = t.x * t.x + t.y * t.y + t.z * t.z;
+    if (!std::isfinite(len2) || std::abs(len2 - 1.0f) > 2e-3f || (t.w != 1.0f && t.w != -1.0f)) {
+      return fail("has a tangent that is not unit length with a handedness of +1 or -1");
     }
   }
   for (const glm::vec2& uv : mesh->uvs)
@@ -384,12 +380,13 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
     if (std::abs(sum - 1.0f) > 1e-3f) return fail("has weights that do not sum to 1");
   }
   if (mesh->node < -1 || mesh->node >= joint_count) return fail("is on a node that does not exist");
-  mesh->targets.resize(r->Count(12, "mesh morph targets"));
+  mesh->targets.resize(r->Count(16, "mesh morph targets"));
   for (MorphTarget& t : mesh->targets) {
     t.name = r->String("morph target name");
     r->Array(&t.positions, "morph position deltas");
     r->Array(&t.normals, "morph normal deltas");
-    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals}) {
+    r->Array(&t.tangents, "morph tangent deltas");
+    for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals, &t.tangents}) {
       if (!d->empty() && d->size() != n) return fail("has morph deltas of the wrong count");
       for (const glm::vec3& v : *d)
         if (!WithinCoordinateLimit(v)) return fail("has a non-finite or huge morph delta");
@@ -483,6 +480,7 @@ void WriteModel(Writer* writer, const Model& model) {
     w.U8(m.skinned ? 1 : 0);
     w.Array(m.positions);
     w.Array(m.normals);
+    w.Array(m.tangents);
     w.Array(m.uvs);
     w.Array(m.joints);
     w.Array(m.weights);
@@ -499,6 +497,7 @@ void WriteModel(Writer* writer, const Model& model) {
       w.String(t.name);
       w.Array(t.positions);
       w.Array(t.normals);
+      w.Array(t.tangents);
     }
     w.Array(m.target_weights);
   }

@@ -21,14 +21,14 @@ std::string SerializeModel(const Model& model);
 // Rebuilds a Model from SerializeModel's bytes into *out. Everything is validated before it is
 // used: every count is bounded by the bytes that remain (so a corrupted count cannot make it
 // allocate more than a small multiple of bytes.size()), joint, bone, material, texture and vertex
-// indices must be in range, array sizes must agree (normals, uvs, joints and weights per vertex,
-// three indices per triangle, one inverse bind per bone, key values per key time), floats must be
-// finite (coordinates and matrices within kMaxCoordinate, rotations and normals unit length,
-// each vertex's weights summing to 1, key times increasing), source files must be absolute paths
-// listed once each, and the skeleton must pass ik::Skeleton::Build. Returns false with a one-line
-// reason in *error (e.g. "truncated model data: mesh 0 positions need 1200 bytes, 40 remain"),
-// leaving *out unspecified, for a truncated or corrupted buffer or one of another format version.
-// Never throws, never crashes.
+// indices must be in range, array sizes must agree (normals, tangents, uvs, joints and weights per
+// vertex, three indices per triangle, one inverse bind per bone, key values per key time), floats
+// must be finite (coordinates and matrices within kMaxCoordinate, rotations, normals and tangents
+// unit length, tangents' handedness ±1, each vertex's weights summing to 1, key times increasing),
+// source files must be absolute paths listed once each, and the skeleton must pass
+// ik::Skeleton::Build. Returns false with a one-line reason in *error (e.g. "truncated model data:
+// mesh 0 positions need 1200 bytes, 40 remain"), leaving *out unspecified, for a truncated or
+// corrupted buffer or one of another format version. Never throws, never crashes.
 bool DeserializeModel(std::string_view bytes, Model* out, std::string* error);
 
 // The same two for a pipe, without the whole byte image in memory on either side. A sink takes the
@@ -50,6 +50,6 @@ bool SerializeModelTo(const Model& model, const ByteSink& sink);
 bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
-inline constexpr uint32_t kModelFormatVersion = 5;
+inline constexpr uint32_t kModelFormatVersion = 6;
 
 }  // namespace assets

@@ -203,4 +203,30 @@ bool BlendMorphTargets(const Mesh& mesh, const std::vector<float>& weights,
   return true;
 }
 
+bool BlendMorphTangents(const Mesh& mesh, const std::vector<float>& weights,
+                        std::vector<glm::vec4>* tangents) {
+  const size_t n = mesh.positions.size();
+  if (mesh.tangents.size() != n || n == 0) return false;
+  const size_t count = std::min(mesh.targets.size(), weights.size());
+  std::vector<const glm::vec3*> deltas;
+  std::vector<float> delta_weights;
+  for (size_t t = 0; t < count; ++t) {
+    const float w = weights[t];
+    if (w == 0.0f || !std::isfinite(w) || mesh.targets[t].tangents.size() != n) continue;
+    deltas.push_back(mesh.targets[t].tangents.data());
+    delta_weights.push_back(w);
+  }
+  if (deltas.empty()) return false;
+  tangents->resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    const glm::vec4& base = mesh.tangents[v];
+    glm::vec3 sum(base);
+    for (size_t k = 0; k < deltas.size(); ++k) sum += delta_weights[k] * deltas[k][v];
+    const float length = glm::length(sum);
+    (*tangents)[v] =
+        length > 1e-20f && std::isfinite(length) ? glm::vec4(sum / length, base.w) : base;
+  }
+  return true;
+}
+
 }  // namespace assets

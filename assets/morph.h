@@ -41,4 +41,14 @@ void SampleClipMorphs(const Model& model, const Clip& clip, float time_seconds,
 bool BlendMorphTargets(const Mesh& mesh, const std::vector<float>& weights,
                        std::vector<glm::vec3>* positions, std::vector<glm::vec3>* normals);
 
+// The mesh's tangents with its targets' tangent deltas blended in, renormalised, handedness kept:
+//   t = normalize(tangents[v].xyz + Σ_t weights[t] · targets[t].tangents[v]),  w = tangents[v].w
+// (a sum that is zero or non-finite keeps the mesh's tangent). Targets are skipped as in
+// BlendMorphTargets. Returns false, leaving *tangents alone, when the mesh has no tangents or no
+// target's tangent deltas contribute (the caller then uses Mesh::tangents); otherwise resizes
+// *tangents to the vertex count. Kept apart from BlendMorphTargets so that meshes without tangents
+// (all that skelview draws) pay nothing for them.
+bool BlendMorphTangents(const Mesh& mesh, const std::vector<float>& weights,
+                        std::vector<glm::vec4>* tangents);
+
 }  // namespace assets

@@ -34,6 +34,27 @@ bool VectorWithinLimits(const aiVector3D& v) {
          std::abs(v.z) <= kMaxCoordinate;
 }
 
+// The mesh's tangents as Mesh::tangents from Assimp's tangents and bitangents (the handedness is
+// the side of the bitangent against cross(normal, tangent)), or false when some tangent is zero or
+// non-finite. `normals`: the mesh's unit normals, one per vertex.
+bool ConvertTangents(const aiMesh* source, const std::vector<glm::vec3>& normals,
+                     std::vector<glm::vec4>* out) {
+  out->resize(normals.size());
+  for (size_t i = 0; i < normals.size(); ++i) {
+    const aiVector3D& t = source->mTangents[i];
+    const aiVector3D& b = source->mBitangents[i];
+    const glm::vec3 tangent(t.x, t.y, t.z);
+    const float length = glm::length(tangent);
+    if (!std::isfinite(length) || !(length > 1e-6f)) {
+      *out = std::vector<glm::vec4>();
+      return false;
+    }
+    const float side = glm::dot(glm::cross(normals[i], tangent), glm::vec3(b.x, b.y, b.z));
+    (*out)[i] = glm::vec4(tangent / length, side < 0.0f ? -1.0f : 1.0f);
+  }
+  return true;
+}
+
 // Renames repeats Blender's way: the second NAME becomes NAME.001, the next NAME.002, each the
 // first such name no other entry has (as given or as renamed). Returns how many were renamed; the
 // first is described in *example ("'A' is now 'A.001'").
@@ -212,6 +233,11 @@ bool SceneConverter::ConvertMesh(const aiMesh* source, int node, bool count_repa
     }
   }
   RepairNormals(&mesh, source->mNormals != nullptr, &flags);
+  // Tangents only beside the file's own normals (glTF ignores them otherwise).
+  if (source->mNormals && source->mTangents && source->mBitangents &&
+      !ConvertTangents(source, mesh.normals, &mesh.tangents)) {
+    warnings_.push_back("mesh " + Quoted(name) + " has zero or non-finite tangents; dropped them");
+  }
   // UVs: Assimp gives OpenGL's bottom-up v; store glTF's top-down v (see Mesh::uvs).
   if (source->mTextureCoords[0] && source->mNumUVComponents[0] >= 2) {
     mesh.uvs.resize(n);

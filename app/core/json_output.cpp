@@ -241,6 +241,7 @@ Json InfoJson(const assets::Model& model) {
                       {"vertices", mesh.positions.size()},
                       {"triangles", mesh.indices.size() / 3},
                       {"bones", mesh.bone_joints.size()},
+                      {"tangents", !mesh.tangents.empty()},
                       {"morph_targets", std::move(targets)}});
   }
   info["meshes"] = std::move(meshes);

@@ -56,8 +56,9 @@ Json BodyJson(const assets::Model& model, const ConstraintRequests& requests,
 Json MeshesJson(const assets::Model& model,
                 const std::vector<std::vector<glm::vec3>>& skinned_positions);
 
-// The `info --json` document: source, counts, meshes, influences (vertices using more than four
-// and more than eight joints, influences dropped past eight), weights_problems (vertices
+// The `info --json` document: source, counts, meshes (each with name, skinned, vertices,
+// triangles, bones, tangents: whether it has them, morph_targets), influences (vertices using more
+// than four and more than eight joints, influences dropped past eight), weights_problems (vertices
 // unweighted, not_normalized and with too_many_influences, as assets::CheckWeights counts them),
 // joint tree, clips, warnings.
 Json InfoJson(const assets::Model& model);

@@ -45,15 +45,17 @@ nlohmann::json* WrittenPrimitive(nlohmann::json* root, const ExportPlan& plan,
                                  int* written_mesh, std::string* error);
 
 // exporter_repair.cpp: the written vertex order is Assimp's; for each written vertex of
-// `primitive`, the index of the same vertex in `mesh` (same position, closest normal). False
-// with the reason when a written vertex is not among the mesh's.
+// `primitive`, the index of the same vertex in `mesh` (same position, closest normal; on a tie
+// the vertex with the written one's index). False with the reason when a written vertex is not
+// among the mesh's.
 bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const Mesh& mesh,
                    std::vector<uint32_t>* ours, std::string* error);
 
-// exporter_morphs.cpp: writes each mesh's morph targets (POSITION and NORMAL deltas in the
-// written vertex order), its default weights and extras.targetNames into the written mesh
-// (`mesh_by_name`: written mesh index by ExportPlan::mesh_names), and sets (*node_of_mesh)[m]
-// to the written node carrying model mesh m (-1 when none or without targets).
+// exporter_morphs.cpp: writes each mesh's TANGENT and morph targets (POSITION, NORMAL and
+// TANGENT deltas in the written vertex order), its default weights and extras.targetNames into
+// the written mesh (`mesh_by_name`: written mesh index by ExportPlan::mesh_names), and sets
+// (*node_of_mesh)[m] to the written node carrying model mesh m (-1 when none or without targets).
+// TANGENT deltas go on every target when the mesh has tangents and some target has deltas.
 bool AddMorphTargets(const Model& model, const ExportPlan& plan,
                      const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
                      std::vector<int>* node_of_mesh, std::string* error);

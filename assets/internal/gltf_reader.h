@@ -25,6 +25,11 @@ struct Primitive {
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;  // as in the file, unchecked; empty when absent
   std::vector<glm::vec2> uvs;      // TEXCOORD_0, glTF convention; empty when absent
+  // TANGENT, checked: unit xyz, w exactly +1 or -1 (as Mesh::tangents). Empty when absent, when
+  // the primitive has no NORMAL (glTF then ignores tangents), or when the accessor is not VEC4
+  // with one finite, non-zero tangent per vertex (bad_tangents set for the warning).
+  std::vector<glm::vec4> tangents;
+  bool bad_tangents = false;
   // Skin influences over every JOINTS_n/WEIGHTS_n set: per vertex the eight largest positive
   // weights in descending order (ties in file order) with their skin joint indices, the first
   // four in joints/weights and the next four in extra_joints/extra_weights (empty when no vertex
@@ -42,8 +47,11 @@ struct Primitive {
   // Morph targets in file order, named from the mesh's extras.targetNames. A target whose
   // POSITION or NORMAL accessor is not VEC3 with one element per vertex, or holds a non-finite or
   // huge delta, is kept without deltas (so weights keep their indices) and counted here.
+  // A target's TANGENT deltas are kept only when `tangents` is; a bad TANGENT accessor drops only
+  // that target's tangent deltas (counted in dropped_target_tangents).
   std::vector<MorphTarget> targets;
   size_t dropped_targets = 0;
+  size_t dropped_target_tangents = 0;
   // The mesh's default weights (its `weights`), one per target; all 0 when the file gives none
   // or an array of the wrong length (counted in bad_weights).
   std::vector<float> target_weights;

@@ -71,14 +71,14 @@ void CountWeightRepairs(const Mesh& mesh, const std::vector<uint8_t>& flags,
                         const std::vector<uint8_t>& counts, bool by_position,
                         WeightRepairCounts* out);
 
-// Merges vertices with bit-identical position, uv, joints and weights and normals less than
-// kWeldNormalDistance apart (exporters leave rounding noise in split normals; the first vertex's
-// normal is kept), and remaps the triangles: most of Assimp's readers (FBX, OBJ, Collada...) give
-// every face corner its own vertex, and glTF files carry such duplicates too. Linear time with an
-// open-addressing table, where Assimp's own JoinIdenticalVertices step is quadratic in bone
-// weights. The mesh must have normals, joints and weights for every position (uvs may be empty).
-// `flags` (optional, one per vertex) are merged with OR into the kept vertex, `counts` (optional,
-// one per vertex) with max.
+// Merges vertices with bit-identical position, uv, joints and weights, normals (and tangents'
+// xyz, with the same handedness) less than kWeldNormalDistance apart (exporters leave rounding
+// noise in split normals; the first vertex's are kept), and remaps the triangles: most of Assimp's
+// readers (FBX, OBJ, Collada...) give every face corner its own vertex, and glTF files carry such
+// duplicates too. Linear time with an open-addressing table, where Assimp's own
+// JoinIdenticalVertices step is quadratic in bone weights. The mesh must have normals, joints and
+// weights for every position (uvs may be empty). `flags` (optional, one per vertex) are merged with
+// OR into the kept vertex, `counts` (optional, one per vertex) with max.
 inline constexpr float kWeldNormalDistance = 1e-5f;
 void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags = nullptr,
                            std::vector<uint8_t>* counts = nullptr);
