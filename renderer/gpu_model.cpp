@@ -408,7 +408,8 @@ void GpuModel::BlendMorphTargets(const GpuMesh& mesh) {
     const size_t first = p * kMorphEntriesPerPass;
     const size_t entries = std::min<size_t>(kMorphEntriesPerPass, count - std::min(count, first));
     if (entries > 0) {
-      float pairs[2 * kMorphEntriesPerPass] = {};  // (index, weight) entries, two per vec4
+      // (index, weight) entries, two per vec4; an odd count leaves the last half (0, 0).
+      float pairs[2 * kMorphEntriesPerPass] = {};
       for (size_t e = 0; e < entries; ++e) {
         pairs[2 * e] = mesh.morph_active[first + e].x;
         pairs[2 * e + 1] = mesh.morph_active[first + e].y;

@@ -6,10 +6,11 @@
 layout(location = ATTRIB_POSITION) in vec3 a_position;
 layout(location = ATTRIB_NORMAL) in vec3 a_normal;
 
-// MORPH_ENTRIES_PER_PASS (target index, weight) pairs, two per vec4: the targets with a non-zero
-// weight, u_morph_count of them in this pass (0 copies the vertex through). More active targets
-// than fit take several passes, each adding its share to the previous pass's output. A uniform
-// array rather than a texture: every vertex reads the same entries.
+// MORPH_ENTRIES_PER_PASS (target index, weight) entries, two per vec4: the targets with a
+// non-zero weight, u_morph_count of them in this pass (0 copies the vertex through); the unused
+// half of the last vec4 is (0, 0). More active targets than fit take several passes, each adding
+// its share to the previous pass's output. A uniform array rather than a texture: every vertex
+// reads the same entries.
 uniform vec4 u_morph_active[MORPH_ENTRIES_PER_PASS / 2];
 uniform int u_morph_count;
 // Two RGBA32F texels per (target, vertex), at 2 * (target * u_morph_vertices + vertex): the
@@ -23,12 +24,15 @@ out vec3 v_normal;
 void main() {
   vec3 position = a_position;
   vec3 normal = a_normal;
-  for (int i = 0; i < u_morph_count; ++i) {
-    vec4 pair = u_morph_active[i / 2];
-    vec2 entry = (i % 2 == 0) ? pair.xy : pair.zw;
-    int base = 2 * (int(entry.x) * u_morph_vertices + gl_VertexID);
-    position += entry.y * texelFetch(u_morph_deltas, base).xyz;
-    normal += entry.y * texelFetch(u_morph_deltas, base + 1).xyz;
+  // Two entries per iteration, as they are packed; an odd count's last pair has weight 0.
+  for (int i = 0; i < (u_morph_count + 1) / 2; ++i) {
+    vec4 pair = u_morph_active[i];
+    int a = 2 * (int(pair.x) * u_morph_vertices + gl_VertexID);
+    int b = 2 * (int(pair.z) * u_morph_vertices + gl_VertexID);
+    position += pair.y * texelFetch(u_morph_deltas, a).xyz +
+                pair.w * texelFetch(u_morph_deltas, b).xyz;
+    normal += pair.y * texelFetch(u_morph_deltas, a + 1).xyz +
+              pair.w * texelFetch(u_morph_deltas, b + 1).xyz;
   }
   v_position = position;
   v_normal = normal;
