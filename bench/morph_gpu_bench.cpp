@@ -174,8 +174,8 @@ void BM_Blend100k_50Targets(benchmark::State& bench) {
     glFinish();
   }
   const double vertex_targets = double(frame.model.meshes[0].positions.size()) * kTargets;
-  bench.counters["vertex_targets_per_s"] = benchmark::Counter(
-      vertex_targets * double(bench.iterations()), benchmark::Counter::kIsRate);
+  bench.counters["vertex_targets_per_s"] =
+      benchmark::Counter(vertex_targets * double(bench.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Blend100k_50Targets)->Unit(benchmark::kMillisecond)->UseRealTime();
 
