@@ -195,8 +195,13 @@ void AddMeshes(const Model& model, const ExportPlan& plan, aiScene* scene) {
       mesh->mTextureCoords[0] = new aiVector3D[count];
       mesh->mNumUVComponents[0] = 2;
     }
-    const bool tangents = source.tangents.size() == source.positions.size() && count > 0;
-    if (tangents) {
+    // Assimp's glb2 export joins vertices equal in position, normal, uv, tangent and bitangent;
+    // it cannot see the skin weights, morph deltas and tangent handedness the repair pass writes
+    // afterwards, and would merge vertices that differ only in those. The model's vertices are
+    // welded already, so each gets a bitangent of its own (its index) and none is joined; Assimp
+    // writes no tangents or bitangents to glTF, and the repair pass writes TANGENT itself.
+    const bool tangents = source.tangents.size() == source.positions.size();
+    if (count > 0) {
       mesh->mTangents = new aiVector3D[count];
       mesh->mBitangents = new aiVector3D[count];
     }
@@ -208,12 +213,11 @@ void AddMeshes(const Model& model, const ExportPlan& plan, aiScene* scene) {
       mesh->mNormals[v] = aiVector3D(nrm.x, nrm.y, nrm.z);
       // Assimp keeps OpenGL's bottom-up v and flips it when writing glTF.
       if (uvs) mesh->mTextureCoords[0][v] = aiVector3D(source.uvs[v].x, 1.0f - source.uvs[v].y, 0);
-      if (tangents) {
-        const glm::vec4& t = source.tangents[v];
-        const glm::vec3 bitangent = glm::cross(nrm, glm::vec3(t)) * t.w;
-        mesh->mTangents[v] = aiVector3D(t.x, t.y, t.z);
-        mesh->mBitangents[v] = aiVector3D(bitangent.x, bitangent.y, bitangent.z);
-      }
+      const glm::vec3 tangent = tangents ? glm::vec3(source.tangents[v]) : glm::vec3(1, 0, 0);
+      mesh->mTangents[v] = aiVector3D(tangent.x, tangent.y, tangent.z);
+      // Two 16-bit halves: exact in a float at any vertex count.
+      mesh->mBitangents[v] =
+          aiVector3D(static_cast<float>(v & 0xffffu), static_cast<float>(v >> 16), 0.0f);
     }
     const unsigned faces = static_cast<unsigned>(source.indices.size() / 3);
     mesh->mNumFaces = faces;

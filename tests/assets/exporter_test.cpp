@@ -196,6 +196,62 @@ TEST(ExportRoundTrip, SeveralUnskinnedMeshesOnOneNodeStayInPlace) {
   testcompare::ExpectSameSkinnedSurface(model, back, 0, 0.4f, 1e-5f);  // they follow the head
 }
 
+// Vertices equal in position, normal and uv but not in skin weights or morph deltas are two
+// vertices of the model (a seam), and stay two in the file.
+TEST(ExportRoundTrip, CoincidentVerticesThatDifferInWeightsOrDeltasStayApart) {
+  Model model = MakeBuiltinCharacter();
+  ASSERT_FALSE(model.clips.empty());
+  const int head = model.skeleton.Find("Head"), hips = model.skeleton.Find("Hips");
+  ASSERT_GE(head, 0);
+  ASSERT_GE(hips, 0);
+  Mesh seam;
+  seam.name = "Seam";
+  seam.skinned = true;
+  // Vertices 1 and 3 coincide, as do 2 and 4; 3 and 4 are bound to the hips, 0 to 2 to the head,
+  // and the target lifts vertex 1 and lowers vertex 3.
+  seam.positions = {{0, 1.5f, 0.3f},    {0.1f, 1.5f, 0.3f}, {0, 1.6f, 0.3f},
+                    {0.1f, 1.5f, 0.3f}, {0, 1.6f, 0.3f},    {0.1f, 1.6f, 0.3f}};
+  seam.normals.assign(6, glm::vec3(0, 0, 1));
+  seam.indices = {0, 1, 2, 3, 5, 4};
+  seam.bone_joints = {head, hips};
+  const std::vector<glm::mat4>& rest = model.skeleton.rest_models();
+  seam.bone_inverse_binds = {glm::inverse(rest[size_t(head)]), glm::inverse(rest[size_t(hips)])};
+  for (int v = 0; v < 6; ++v) {
+    seam.joints.push_back(glm::u16vec4(v < 3 ? 0 : 1, 0, 0, 0));
+    seam.weights.emplace_back(1, 0, 0, 0);
+  }
+  MorphTarget lift;
+  lift.name = "lift";
+  lift.positions.assign(6, glm::vec3(0.0f));
+  lift.positions[1].z = 0.05f;
+  lift.positions[3].z = -0.05f;
+  seam.targets.push_back(lift);
+  seam.target_weights.push_back(1.0f);
+  model.meshes.push_back(seam);
+
+  const Model back = ExportAndLoad(model, "seam.glb");
+  ASSERT_EQ(back.meshes.size(), model.meshes.size());
+  const Mesh& written = back.meshes.back();
+  EXPECT_EQ(written.positions.size(), 6u);
+  // Skinned and morphed in a clip, where head and hips move apart: the same six points.
+  ASSERT_FALSE(back.clips.empty());
+  auto skinned = [](const Model& m, const Mesh& mesh) {
+    ik::Pose pose = ik::Pose::Rest(m.skeleton);
+    SampleClip(m, m.clips[0], 0.4f * m.clips[0].duration, &pose);
+    std::vector<glm::mat4> models;
+    ik::LocalToModel(m.skeleton, pose, &models);
+    std::vector<glm::vec3> out;
+    SkinMesh(mesh, models, &out, nullptr);
+    return out;
+  };
+  const std::vector<glm::vec3> want = skinned(model, seam), got = skinned(back, written);
+  for (const glm::vec3& p : want) {
+    float nearest = 1e9f;
+    for (const glm::vec3& q : got) nearest = std::fmin(nearest, glm::distance(p, q));
+    EXPECT_LT(nearest, 1e-5f) << p.x << " " << p.y << " " << p.z;
+  }
+}
+
 TEST(ExportRoundTrip, MeshesBindingOneJointDifferentlyKeepTheirOwnInverseBinds) {
   // A second copy of the body, modelled 1 m to the side but bound with inverse binds that undo
   // the offset: skinned, it lands on the first. One shared skin (Assimp's way) would misplace it.
