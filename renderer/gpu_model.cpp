@@ -348,7 +348,7 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
 
 void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
   bool pass_set_up = false;
-  std::vector<glm::vec2> active;
+  std::vector<glm::vec2>& active = morph_active_scratch_;  // kept: an idle frame allocates nothing
   for (size_t m = 0; m < meshes_.size(); ++m) {
     GpuMesh& mesh = meshes_[m];
     if (mesh.target_count == 0) continue;

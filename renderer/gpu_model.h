@@ -100,6 +100,7 @@ class GpuModel {
   GLint morph_vertices_uniform_ = -1;
   // Where a blend of more than kMorphEntriesPerPass active targets keeps its partial sums
   // (position, normal interleaved), sized for the largest mesh that needed it so far.
+  std::vector<glm::vec2> morph_active_scratch_;  // UpdateMorphWeights' list before comparing
   Buffer morph_scratch_;
   VertexArray morph_scratch_input_;
   GLsizei morph_scratch_vertices_ = 0;
