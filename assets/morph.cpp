@@ -9,15 +9,24 @@
 namespace assets {
 
 MorphWeights DefaultMorphWeights(const Model& model) {
-  MorphWeights weights(model.meshes.size());
+  MorphWeights weights;
+  DefaultMorphWeights(model, &weights);
+  return weights;
+}
+
+void DefaultMorphWeights(const Model& model, MorphWeights* weights) {
+  weights->resize(model.meshes.size());
   for (size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& mesh = model.meshes[m];
-    if (mesh.targets.empty()) continue;
-    weights[m] = mesh.target_weights.size() == mesh.targets.size()
-                     ? mesh.target_weights
-                     : std::vector<float>(mesh.targets.size(), 0.0f);
+    std::vector<float>& w = (*weights)[m];
+    if (mesh.targets.empty()) {
+      w.clear();
+    } else if (mesh.target_weights.size() == mesh.targets.size()) {
+      w.assign(mesh.target_weights.begin(), mesh.target_weights.end());
+    } else {
+      w.assign(mesh.targets.size(), 0.0f);
+    }
   }
-  return weights;
 }
 
 bool HasMorphTargets(const Model& model) {
@@ -76,14 +85,15 @@ bool SampleMorphTrack(const MorphAnimation& track, float time_seconds, float* ou
 
 void SampleClipMorphs(const Model& model, const Clip& clip, float time_seconds,
                       MorphWeights* weights) {
-  *weights = DefaultMorphWeights(model);
+  DefaultMorphWeights(model, weights);
   const float t = std::clamp(std::isfinite(time_seconds) ? time_seconds : 0.0f, 0.0f,
                              std::max(clip.duration, 0.0f));
   for (const MorphAnimation& channel : clip.morph_channels) {
     if (channel.mesh < 0 || channel.mesh >= static_cast<int>(weights->size())) continue;
     std::vector<float>& w = (*weights)[static_cast<size_t>(channel.mesh)];
     if (channel.width <= 0 || static_cast<size_t>(channel.width) != w.size()) continue;
-    std::vector<float> sampled(w.size());
+    thread_local std::vector<float> sampled;  // kept between calls: a frame allocates nothing
+    sampled.resize(w.size());
     if (!SampleMorphTrack(channel, t, sampled.data())) continue;
     for (size_t i = 0; i < w.size(); ++i) w[i] = std::isfinite(sampled[i]) ? sampled[i] : w[i];
   }

@@ -17,6 +17,9 @@ using MorphWeights = std::vector<std::vector<float>>;
 // Every mesh's default weights (Mesh::target_weights; 0 where that array does not match the
 // target count).
 MorphWeights DefaultMorphWeights(const Model& model);
+// The same into *weights, reusing its storage: called every frame, it allocates nothing once the
+// arrays have their sizes.
+void DefaultMorphWeights(const Model& model, MorphWeights* weights);
 
 // True when some mesh of the model has morph targets.
 bool HasMorphTargets(const Model& model);
@@ -28,7 +31,7 @@ bool SampleMorphTrack(const MorphAnimation& track, float time_seconds, float* ou
 
 // Sets *weights to DefaultMorphWeights(model), then overrides the weights of each mesh the clip
 // animates with its value at `time_seconds`. Channels naming a mesh outside the model, or whose
-// width is not that mesh's target count, are ignored.
+// width is not that mesh's target count, are ignored. Reuses *weights' storage.
 void SampleClipMorphs(const Model& model, const Clip& clip, float time_seconds,
                       MorphWeights* weights);
 

@@ -177,7 +177,7 @@ void SampleMorphWeights(const assets::Model& model, const ClipTime& clip_time,
     assets::SampleClipMorphs(model, model.clips[static_cast<size_t>(clip_time.clip)],
                              clip_time.time, weights);
   } else {
-    *weights = assets::DefaultMorphWeights(model);
+    assets::DefaultMorphWeights(model, weights);
   }
   ApplyMorphOverrides(overrides, weights);
 }

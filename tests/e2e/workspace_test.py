@@ -6,7 +6,10 @@ the window with the error in the message log, File > Open works, and quitting ex
 or opening another file with edits not exported asks first.
 Usage: workspace_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
+import base64
+import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -23,6 +26,32 @@ OVER_PANEL = (150, 300)
 OVER_VIEW = (700, 300)
 # File > Open's path field (window 1000x620, the browser centred).
 OPEN_PATH_FIELD = (500, 116)
+
+
+def write_morph_quad(path):
+    """A glTF quad (mesh "quad") with targets "up" and "out" at default weights 0.4 and 0.3."""
+    floats = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0,   # positions
+              0, 0, 0.5, 0, 0, 0.5, 0, 0, 0, 0, 0, 0,   # up: the lower edge comes forward
+              0.2, 0, 0, 0, 0, 0, 0, 0, 0, 0.2, 0, 0]   # out
+    data = struct.pack("<36f", *floats) + struct.pack("<6H", 0, 1, 2, 0, 2, 3)
+    accessor = lambda offset, count, kind, component=5126: {  # noqa: E731
+        "bufferView": 0, "byteOffset": offset, "componentType": component, "count": count,
+        "type": kind}
+    accessors = [accessor(0, 4, "VEC3"), accessor(48, 4, "VEC3"), accessor(96, 4, "VEC3"),
+                 accessor(144, 6, "SCALAR", 5123)]
+    accessors[0].update({"min": [0, 0, 0], "max": [1, 1, 0]})
+    doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+           "nodes": [{"name": "quad_node", "mesh": 0}],
+           "meshes": [{"name": "quad", "weights": [0.4, 0.3],
+                       "extras": {"targetNames": ["up", "out"]},
+                       "primitives": [{"attributes": {"POSITION": 0}, "indices": 3,
+                                       "targets": [{"POSITION": 1}, {"POSITION": 2}]}]}],
+           "buffers": [{"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
+                        + base64.b64encode(data).decode()}],
+           "bufferViews": [{"buffer": 0, "byteLength": len(data)}],
+           "accessors": accessors}
+    with open(path, "w") as f:
+        json.dump(doc, f)
 
 
 class WorkspaceTest(xs.XvfbTestCase):
@@ -178,6 +207,21 @@ class WorkspaceTest(xs.XvfbTestCase):
         idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
         self.assertGreater(idle["frames"], 20, idle)
         self.assertEqual(idle["max"], 0, idle)
+        self.assertEqual(idle["total"], 0, idle)
+
+    def test_an_idle_frame_with_active_blend_shapes_allocates_nothing(self):
+        # A quad whose two morph targets both have non-zero default weights: every frame hands
+        # the weights to the GPU model, which must neither reblend nor allocate.
+        path = os.path.join(self.shots, "morph_quad.gltf")
+        write_morph_quad(path)
+        viewer = self.start([path], size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.move(*OVER_VIEW)
+        viewer.wait_frames(60)
+        self.assertEqual(viewer.quit(), 0)
+        idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
+        self.assertGreater(idle["frames"], 20, idle)
         self.assertEqual(idle["total"], 0, idle)
 
     def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
