@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -20,14 +21,29 @@ extern char** environ;
 
 namespace testproc {
 
+std::string ChildConfigDir() { return testpaths::TempDir() + "/config"; }
+
+std::vector<std::string> ChildEnvironment(const std::vector<std::string>& extra) {
+  const auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> given = extra;
+  const auto is_given = [&](const std::string& name) {
+    return std::any_of(given.begin(), given.end(),
+                       [&](const std::string& e) { return name_of(e) == name; });
+  };
+  if (!is_given("XDG_CONFIG_HOME")) given.push_back("XDG_CONFIG_HOME=" + ChildConfigDir());
+  std::vector<std::string> result;
+  for (char** e = environ; *e; ++e)
+    if (!is_given(name_of(*e))) result.emplace_back(*e);
+  result.insert(result.end(), given.begin(), given.end());
+  return result;
+}
+
 Result Run(const std::vector<std::string>& argv, double timeout_seconds,
            const std::vector<std::string>& env) {
   Result result;
   int out_pipe[2], err_pipe[2];
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return result;
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  for (const std::string& extra : env) env_strings.push_back(extra);
+  const std::vector<std::string> env_strings = ChildEnvironment(env);
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(out_pipe[1], 1);
@@ -92,9 +108,7 @@ Result Skelview(const std::vector<std::string>& args, double timeout_seconds,
 }
 
 int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  for (const std::string& extra : env) env_strings.push_back(extra);
+  const std::vector<std::string> env_strings = ChildEnvironment(env);
   std::vector<char*> args, envp;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

@@ -16,7 +16,14 @@ struct Result {
   std::string err;
 };
 
-// Runs argv[0] (a path) with the given arguments and extra environment entries ("NAME=value").
+// The environment a child gets: this process's, with the `extra` entries ("NAME=value") replacing
+// those of the same name, and XDG_CONFIG_HOME pointed at ChildConfigDir() unless `extra` sets it,
+// so that a viewer run by a test keeps its recent files and settings out of the user's.
+std::vector<std::string> ChildEnvironment(const std::vector<std::string>& extra);
+// This test process's private config directory for its children (under testpaths::TempDir()).
+std::string ChildConfigDir();
+
+// Runs argv[0] (a path) with the given arguments in ChildEnvironment(env).
 Result Run(const std::vector<std::string>& argv, double timeout_seconds = 60.0,
            const std::vector<std::string>& env = {});
 

@@ -435,3 +435,34 @@ TEST(CliOutsideFiles, EveryCommandReadsOutsideTheFolderOnlyWithTheFlag) {
 }
 
 }  // namespace
+
+// A viewer run by the tests keeps its recent files in the test's own config directory, never in
+// the user's: the children's XDG_CONFIG_HOME is private even when this process's points elsewhere.
+TEST(TestChildren, KeepTheirRecentFilesOutOfTheUsersConfig) {
+  const std::string dir = Fresh("private-config");
+  const std::string model = ExportBuiltin(dir + "/m.glb");
+  const std::string users = dir + "/users-config";
+  const char* saved = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved_value = saved ? saved : "";
+  setenv("XDG_CONFIG_HOME", users.c_str(), 1);
+  const std::string recent = testproc::ChildConfigDir() + "/skelview/recent-files";
+  fs::remove(recent);
+  const testproc::Result r = testproc::Skelview({model, "--frames", "1"}, 60.0);
+  if (saved)
+    setenv("XDG_CONFIG_HOME", saved_value.c_str(), 1);
+  else
+    unsetenv("XDG_CONFIG_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(users + "/skelview")) << "the viewer wrote into the user's config";
+  EXPECT_THAT(ReadFile(recent), HasSubstr(model));
+}
+
+// Entries given for a child replace the inherited ones of the same name instead of following
+// them (where getenv would never see them).
+TEST(TestChildren, GivenEnvironmentReplacesTheInheritedEntry) {
+  setenv("SKELVIEW_TEST_PROBE", "inherited", 1);
+  const testproc::Result r = testproc::Run(
+      {"/bin/sh", "-c", "env | grep '^SKELVIEW_TEST_PROBE='"}, 10.0, {"SKELVIEW_TEST_PROBE=given"});
+  unsetenv("SKELVIEW_TEST_PROBE");
+  EXPECT_EQ(r.out, "SKELVIEW_TEST_PROBE=given\n");
+}
