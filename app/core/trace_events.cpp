@@ -87,6 +87,20 @@ Json TargetsEvent(const char* name, const assets::Model& model, const EditState&
                       {"target", ToJson(ChainTargetNow(model.skeleton, edit, frame, i))}});
   }
   event["chains"] = std::move(chains);
+  // The blend-shape weights set by hand (mesh and target by index and name), in (mesh, target)
+  // order.
+  Json morphs = Json::array();
+  for (const auto& [key, weight] : edit.morph_weights) {
+    const auto [m, t] = key;
+    const bool known = m >= 0 && m < static_cast<int>(model.meshes.size()) && t >= 0 &&
+                       t < static_cast<int>(model.meshes[m].targets.size());
+    morphs.push_back({{"mesh", m},
+                      {"mesh_name", known ? model.meshes[m].name : std::string()},
+                      {"target", t},
+                      {"target_name", known ? model.meshes[m].targets[t].name : std::string()},
+                      {"weight", weight}});
+  }
+  event["morphs"] = std::move(morphs);
   return event;
 }
 

@@ -63,7 +63,8 @@ struct DragEnd {
 Json DragEndEvent(const assets::Model& model, const EditState& edit, const EditedFrame& frame,
                   const PoseState& state, const DragEnd& drag, const Playback& playback);
 
-// An event named `name` ("undo", "redo", "reset") carrying every chain's end joint and target.
+// An event named `name` ("undo", "redo", "reset") carrying every chain's end joint and target,
+// and `morphs`: the blend-shape weights set by hand.
 Json TargetsEvent(const char* name, const assets::Model& model, const EditState& edit,
                   const EditedFrame& frame);
 

@@ -118,6 +118,21 @@ TEST(TraceEvents, TargetsAndFileEventsNameWhatHappened) {
   EXPECT_EQ(undo["event"], "undo");
   EXPECT_EQ(undo["chains"].size(), 4u);
   EXPECT_EQ(Keys(undo["chains"][0]), (std::vector<std::string>{"end", "target"}));
+  EXPECT_EQ(undo["morphs"], app::Json::array());
+
+  // Hand-set blend-shape weights are named by mesh and target.
+  assets::Model morphed = Builtin();
+  morphed.meshes[0].targets.resize(2);
+  morphed.meshes[0].targets[1].name = "smile";
+  app::EditState edit = f.edit;
+  edit.morph_weights[{0, 1}] = 0.25f;
+  const app::Json redo = app::TargetsEvent("redo", morphed, edit, f.frame);
+  ASSERT_EQ(redo["morphs"].size(), 1u);
+  EXPECT_EQ(redo["morphs"][0], (app::Json{{"mesh", 0},
+                                          {"mesh_name", morphed.meshes[0].name},
+                                          {"target", 1},
+                                          {"target_name", "smile"},
+                                          {"weight", 0.25}}));
 
   EXPECT_FALSE(app::ExportEvent("a.glb", false, true, "").contains("error"));
   EXPECT_EQ(app::ExportEvent("a.glb", true, false, "a.glb: cannot write")["error"],

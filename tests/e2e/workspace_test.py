@@ -3,7 +3,9 @@ keeps the keys from the scene and Escape closes it; the wheel over the panel scr
 never zooms the view; undo and redo with nothing to undo write nothing, and every reset (the R key,
 the panel, Edit > Reset pose) is one `reset` trace event; a bad model on the command line opens
 the window with the error in the message log, File > Open works, and quitting exits 2; quitting
-or opening another file with edits not exported asks first.
+or opening another file with edits not exported asks first; an idle frame allocates nothing, with
+or without active blend shapes; a blend-shape slider dragged with the mouse reshapes the mesh as
+one undoable edit.
 Usage: workspace_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import base64
@@ -26,6 +28,15 @@ OVER_PANEL = (150, 300)
 OVER_VIEW = (700, 300)
 # File > Open's path field (window 1000x620, the browser centred).
 OPEN_PATH_FIELD = (500, 116)
+# With the morph quad open (write_morph_quad; no joints, no clips, so the sections above it keep
+# their height): the side panel's "Blend shapes" header, the mesh's row under it once open, and
+# its first target's ("up") slider row; the slider runs from x 37 to about 233.
+BLEND_SHAPES_HEADER = (90, 527)
+BLEND_SHAPES_MESH = (80, 550)
+BLEND_SHAPES_UP_ROW = 573
+# The 3D view right of the panel, below where it shows what undo and redo did and above the
+# timeline (window 1000x760): for comparing renders.
+VIEW_BOX = (380, 70, 500, 390)
 
 
 def write_morph_quad(path):
@@ -223,6 +234,36 @@ class WorkspaceTest(xs.XvfbTestCase):
         idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
         self.assertGreater(idle["frames"], 20, idle)
         self.assertEqual(idle["total"], 0, idle)
+
+    def test_a_blend_shape_slider_reshapes_the_mesh_and_undo_takes_it_back(self):
+        path = os.path.join(self.shots, "morph_quad.gltf")
+        write_morph_quad(path)
+        viewer = self.start([path], size="1000x760")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.click(*BLEND_SHAPES_HEADER)
+        viewer.click(*BLEND_SHAPES_MESH)
+        view = lambda name: xs.crop(  # noqa: E731
+            viewer.screenshot(os.path.join(self.shots, name + ".png")), VIEW_BOX,
+            os.path.join(self.shots, name + "-view.png"))
+        before = view("before")
+        # Dragging "up" past the slider's right end sets it to 1: one undoable edit.
+        viewer.drag(60, BLEND_SHAPES_UP_ROW, 340, BLEND_SHAPES_UP_ROW)
+        moved = view("moved")
+        self.assertGreater(xs.differing_pixels(before, moved), 2000,
+                           "the quad did not change shape")
+        viewer.move(*OVER_VIEW)
+        viewer.key("ctrl+z")
+        self.assertEqual(viewer.wait_event("undo")["morphs"], [])
+        self.assertEqual(xs.differing_pixels(before, view("undone")), 0)
+        viewer.key("ctrl+shift+z")
+        redone = viewer.wait_event("redo")["morphs"]
+        self.assertEqual(redone, [{"mesh": 0, "mesh_name": "quad", "target": 0,
+                                   "target_name": "up", "weight": 1.0}])
+        self.assertEqual(xs.differing_pixels(moved, view("redone")), 0)
+        # A hand-set weight is an edit: quitting asks first.
+        self.assertIsNone(viewer.quit(discard=False))
+        self.assertEqual(xs.named(viewer.events(), "confirm")[-1]["then"], "quit")
 
     def test_f1_and_question_mark_show_the_help_and_escape_closes_it(self):
         viewer = self.start(size="1000x620")
