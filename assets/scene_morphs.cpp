@@ -141,9 +141,17 @@ void ConvertAnimMeshes(const aiMesh* source, const std::string& path, Mesh* mesh
       if (ok && anim->mNormals && mesh->normals.size() == n) {
         ok = Deltas(anim->mNormals, mesh->normals, &target.normals);
       }
+      // Tangent deltas only for a mesh that kept its tangents (of their xyz; the handedness does
+      // not blend).
+      if (ok && anim->mTangents && mesh->tangents.size() == n) {
+        std::vector<glm::vec3> base(n);
+        for (size_t v = 0; v < n; ++v) base[v] = glm::vec3(mesh->tangents[v]);
+        ok = Deltas(anim->mTangents, base, &target.tangents);
+      }
       if (!ok) {
         target.positions.clear();
         target.normals.clear();
+        target.tangents.clear();
         ++dropped;
       }
     } else {

@@ -15,7 +15,8 @@ struct aiScene;
 namespace assets {
 
 // Appends source->mAnimMeshes to mesh->targets as deltas from the mesh's vertices (Assimp gives
-// each anim mesh's full positions and normals), with their names and weights as the defaults —
+// each anim mesh's full positions, normals and tangents; tangent deltas only when the mesh has
+// tangents), with their names and weights as the defaults —
 // except for an FBX file (`path` ending in .fbx, any case), where Assimp 5.2.5's weight is the
 // shape's full weight rather than the channel's value (DeformPercent, which it drops): there the
 // targets start at 0, with a warning.

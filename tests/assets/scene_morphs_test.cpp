@@ -76,6 +76,34 @@ TEST(SceneMorphs, AnimMeshesBecomeDeltasWithNamesAndWeights) {
   EXPECT_TRUE(warnings.empty());
 }
 
+TEST(SceneMorphs, AnimMeshTangentsBecomeDeltasWhereTheMeshKeptItsTangents) {
+  AssimpMorphMesh source(3, 0.5f);
+  aiAnimMesh* raise = source.mesh.mAnimMeshes[0];
+  raise->mTangents = new aiVector3D[3]{{1, 0, 0}, {0, 1, 0}, {1, 0, 0}};
+  Mesh untangented = BaseOf(source.mesh);
+  std::vector<std::string> warnings;
+  ConvertAnimMeshes(&source.mesh, "face.dae", &untangented, &warnings);
+  EXPECT_TRUE(untangented.targets[0].tangents.empty());
+
+  Mesh mesh = BaseOf(source.mesh);
+  mesh.tangents.assign(3, glm::vec4(1, 0, 0, -1));
+  ConvertAnimMeshes(&source.mesh, "face.dae", &mesh, &warnings);
+  ASSERT_EQ(mesh.targets[0].tangents.size(), 3u);
+  EXPECT_EQ(mesh.targets[0].tangents[0], glm::vec3(0.0f));
+  EXPECT_EQ(mesh.targets[0].tangents[1], glm::vec3(-1, 1, 0));
+  EXPECT_TRUE(mesh.targets[1].tangents.empty());  // "Broken" has none
+  EXPECT_TRUE(warnings.empty());
+
+  // A non-finite tangent leaves the whole target without deltas, as a bad position does.
+  raise->mTangents[2] = {0, std::numeric_limits<float>::infinity(), 0};
+  Mesh bad = BaseOf(source.mesh);
+  bad.tangents.assign(3, glm::vec4(1, 0, 0, 1));
+  ConvertAnimMeshes(&source.mesh, "face.dae", &bad, &warnings);
+  EXPECT_TRUE(bad.targets[0].positions.empty());
+  EXPECT_TRUE(bad.targets[0].tangents.empty());
+  EXPECT_EQ(warnings.size(), 1u);
+}
+
 TEST(SceneMorphs, AnimMeshOfAnotherCountMovesNothingWithAWarning) {
   AssimpMorphMesh source(2, 0.5f);
   Mesh mesh = BaseOf(source.mesh);
