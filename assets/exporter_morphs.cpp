@@ -47,7 +47,7 @@ int64_t AddTangents(const std::vector<glm::vec4>& tangents, const std::vector<ui
 
 bool AddMorphTargets(const Model& model, const ExportPlan& plan,
                      const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
-                     std::vector<int>* node_of_mesh, std::string* error) {
+                     VertexMatches* matches, std::vector<int>* node_of_mesh, std::string* error) {
   Json& root = doc->root;
   node_of_mesh->assign(model.meshes.size(), -1);
   for (size_t i = 0; i < model.meshes.size(); ++i) {
@@ -60,8 +60,10 @@ bool AddMorphTargets(const Model& model, const ExportPlan& plan,
     if (!written) return false;
     Json& primitive = *written;
     Json& gltf_mesh = root["meshes"][static_cast<size_t>(written_mesh)];
-    std::vector<uint32_t> ours;
-    if (!MatchVertices(doc, primitive, mesh, &ours, error)) return false;
+    const std::vector<uint32_t>* matched =
+        MatchedVertices(doc, primitive, model, i, matches, error);
+    if (!matched) return false;
+    const std::vector<uint32_t>& ours = *matched;
     if (tangents) primitive["attributes"]["TANGENT"] = AddTangents(mesh.tangents, ours, doc);
     if (mesh.targets.empty()) continue;
     const std::vector<glm::vec3> zeros(n, glm::vec3(0.0f));

@@ -97,6 +97,16 @@ bool MatchVertices(gltf::Document* doc, const Json& primitive, const Mesh& mesh,
   return true;
 }
 
+const std::vector<uint32_t>* MatchedVertices(gltf::Document* doc, const Json& primitive,
+                                             const Model& model, size_t mesh_index,
+                                             VertexMatches* matches, std::string* error) {
+  std::vector<uint32_t>& ours = (*matches)[mesh_index];
+  if (ours.empty() && !MatchVertices(doc, primitive, model.meshes[mesh_index], &ours, error)) {
+    return nullptr;
+  }
+  return &ours;
+}
+
 namespace {
 
 template <typename T>
@@ -194,7 +204,7 @@ void AddInfluences(const Mesh& mesh, const std::vector<uint32_t>& ours, bool rig
 // ExportPlan::mesh_names.
 bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>& node_of_joint,
               const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
-              std::string* error) {
+              VertexMatches* matches, std::string* error) {
   Json& root = doc->root;
   Json& nodes = root["nodes"];
   const ik::Skeleton& s = model.skeleton;
@@ -207,8 +217,10 @@ bool AddSkins(const Model& model, const ExportPlan& plan, const std::vector<int>
     Json* written = WrittenPrimitive(&root, plan, mesh_by_name, i, &written_mesh, error);
     if (!written) return false;
     Json& primitive = *written;
-    std::vector<uint32_t> ours;
-    if (!MatchVertices(doc, primitive, mesh, &ours, error)) return false;
+    const std::vector<uint32_t>* matched =
+        MatchedVertices(doc, primitive, model, i, matches, error);
+    if (!matched) return false;
+    const std::vector<uint32_t>& ours = *matched;
     // An unskinned mesh moved off its node becomes a skin with that node as its only bone.
     std::vector<int> bone_joints = mesh.bone_joints;
     std::vector<glm::mat4> inverse_binds = mesh.bone_inverse_binds;
@@ -311,9 +323,12 @@ bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
   for (size_t i = 0; i < meshes.size(); ++i) {
     mesh_by_name.emplace(gltf::StringMember(meshes[i], "name"), static_cast<int>(i));
   }
-  if (!AddSkins(model, plan, node_of_joint, mesh_by_name, &doc, error)) return false;
+  VertexMatches matches(model.meshes.size());
+  if (!AddSkins(model, plan, node_of_joint, mesh_by_name, &doc, &matches, error)) return false;
   std::vector<int> node_of_mesh;
-  if (!AddMorphTargets(model, plan, mesh_by_name, &doc, &node_of_mesh, error)) return false;
+  if (!AddMorphTargets(model, plan, mesh_by_name, &doc, &matches, &node_of_mesh, error)) {
+    return false;
+  }
   // The real names of meshes and materials.
   for (size_t i = 0; i < model.meshes.size(); ++i) {
     auto found = mesh_by_name.find(plan.mesh_names[i]);

@@ -51,6 +51,15 @@ nlohmann::json* WrittenPrimitive(nlohmann::json* root, const ExportPlan& plan,
 bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const Mesh& mesh,
                    std::vector<uint32_t>* ours, std::string* error);
 
+// MatchVertices' result per model mesh, computed once for the skins and the morph targets
+// (an empty entry: not matched yet).
+using VertexMatches = std::vector<std::vector<uint32_t>>;
+
+// (*matches)[mesh_index], matched first when empty; null with the reason when it cannot be.
+const std::vector<uint32_t>* MatchedVertices(gltf::Document* doc, const nlohmann::json& primitive,
+                                             const Model& model, size_t mesh_index,
+                                             VertexMatches* matches, std::string* error);
+
 // exporter_morphs.cpp: writes each mesh's TANGENT and morph targets (POSITION, NORMAL and
 // TANGENT deltas in the written vertex order), its default weights and extras.targetNames into
 // the written mesh (`mesh_by_name`: written mesh index by ExportPlan::mesh_names), and sets
@@ -58,7 +67,7 @@ bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const M
 // TANGENT deltas go on every target when the mesh has tangents and some target has deltas.
 bool AddMorphTargets(const Model& model, const ExportPlan& plan,
                      const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
-                     std::vector<int>* node_of_mesh, std::string* error);
+                     VertexMatches* matches, std::vector<int>* node_of_mesh, std::string* error);
 
 // exporter_morphs.cpp: a clip's weight channels as glTF `weights` channels on those nodes.
 void AddMorphChannels(const Clip& clip, const std::vector<int>& node_of_mesh, gltf::Document* doc,
