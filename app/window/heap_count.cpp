@@ -1,6 +1,7 @@
 // The program's global operator new and delete: malloc and free with a count of the allocations,
 // so the viewer can report how many its idle frames make (none, when all is well). Linked into
-// every program that uses the viewer, because the viewer reads the count.
+// every program that uses the viewer, because the viewer reads the count, and into ik_tests, whose
+// allocation tests read it too.
 #include "app/window/heap_count.h"
 
 #include <atomic>

@@ -9,7 +9,7 @@
 #include "ik/kinematics.h"
 #include "ik/two_bone_ik.h"
 #include "ik/two_bone_ik_batch.h"
-#include "tests/ik/allocation_counter.h"
+#include "app/window/heap_count.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 
@@ -19,12 +19,12 @@ namespace {
 void* volatile g_sink = nullptr;
 
 // Counts the allocations `body` makes (on this thread or any other while it runs), through the
-// test binary's counting operator new (allocation_counter.cpp).
+// counting operator new (app/window/heap_count.cpp, linked into this test binary).
 template <typename Body>
 long AllocationsIn(Body&& body) {
-  const long before = iktest::AllocationCount();
+  const long before = app::HeapAllocations();
   body();
-  return iktest::AllocationCount() - before;
+  return app::HeapAllocations() - before;
 }
 
 TEST(Allocation, TheCounterSeesAnAllocation) {

@@ -13,7 +13,7 @@
 #include "ik/kinematics.h"
 #include "ik/rotation.h"
 #include "ik/two_bone_ik.h"
-#include "tests/ik/allocation_counter.h"
+#include "app/window/heap_count.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"
@@ -542,7 +542,7 @@ TEST(Fabrik, SolvingWithAWorkspaceAllocatesNothingAfterTheFirstSolve) {
     ik::SolveFabrikPose(c.skeleton, c.root, c.end, targets[0], {}, limits_or_null, &pose, &models,
                         &workspace, &result);
     int reached = 0, missed = 0;
-    const long allocations_before = iktest::AllocationCount();
+    const long allocations_before = app::HeapAllocations();
     for (const glm::vec3& target : targets) {
       // Every frame starts from the freshly sampled pose.
       std::copy(c.pose.locals.begin(), c.pose.locals.end(), pose.locals.begin());
@@ -551,7 +551,7 @@ TEST(Fabrik, SolvingWithAWorkspaceAllocatesNothingAfterTheFirstSolve) {
                           &workspace, &result);
       (result.reached ? reached : missed) += 1;
     }
-    EXPECT_EQ(iktest::AllocationCount(), allocations_before) << "limits " << with_limits;
+    EXPECT_EQ(app::HeapAllocations(), allocations_before) << "limits " << with_limits;
     // The solves did real work: some targets reached, some (beyond reach, or not allowed by the
     // limits) missed.
     EXPECT_GT(reached, 0);

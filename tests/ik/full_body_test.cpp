@@ -14,7 +14,7 @@
 
 #include "ik/kinematics.h"
 #include "ik/limbs.h"
-#include "tests/ik/allocation_counter.h"
+#include "app/window/heap_count.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"
@@ -542,9 +542,9 @@ TEST(FullBody, SolvingAgainAllocatesNothing) {
   for (int frame = 1; frame < 100; ++frame) {
     SampleClip(rest, frame, &pose);
     ik::LocalToModel(rest.skeleton, pose, &models);
-    const long before = iktest::AllocationCount();
+    const long before = app::HeapAllocations();
     const bool ran = solver.Solve(&pose, &models);
-    allocations += iktest::AllocationCount() - before;
+    allocations += app::HeapAllocations() - before;
     if (!ran) break;
     iterations += solver.result.iterations;
   }
