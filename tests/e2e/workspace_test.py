@@ -170,9 +170,15 @@ class WorkspaceTest(xs.XvfbTestCase):
         asked = xs.named(viewer.events(), "confirm")[-1]
         self.assertEqual(asked["then"], "quit")
         viewer.screenshot(os.path.join(self.shots, "unsaved-question.png"))
+        # The question is modal: a drag across the view behind it does not orbit the camera.
+        viewer.drag(*OVER_VIEW, OVER_VIEW[0] + 120, OVER_VIEW[1] + 40)
+        viewer.wait_frames()
+        self.assertEqual(xs.named(viewer.events(), "camera"), [])
         viewer.key("Escape")  # cancel: the viewer keeps working on the model
         viewer.wait_frames()
         viewer.alive()
+        viewer.drag(*OVER_VIEW, OVER_VIEW[0] + 120, OVER_VIEW[1] + 40)
+        self.assertEqual(viewer.wait_event("camera")["by"], "orbit")
         # Dropping another file asks too; its Discard button opens the file.
         self.assertTrue(viewer.drop_file(good), "the window did not take the drop")
         asked = viewer.wait_event("confirm")

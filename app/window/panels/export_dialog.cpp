@@ -54,15 +54,25 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
 }
 
 void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
-  if (!confirm->open) return;
+  // A modal popup: while it asks, the panels, the view and the wheel take no input
+  // (ImGui then wants the mouse everywhere, which keeps clicks out of the scene).
+  const bool shown = ImGui::IsPopupOpen(kConfirmDiscardName);
+  if (!confirm->open && !shown) return;
+  if (confirm->open && !shown) ImGui::OpenPopup(kConfirmDiscardName);
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.0f, 0.0f), ImGuiCond_Always);
-  ImGui::SetNextWindowFocus();
-  ImGui::Begin(kConfirmDiscardName, nullptr,
-               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                   ImGuiWindowFlags_NoSavedSettings);
+  if (!ImGui::BeginPopupModal(kConfirmDiscardName, nullptr,
+                              ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                  ImGuiWindowFlags_NoSavedSettings)) {
+    return;
+  }
+  if (!confirm->open) {  // answered, or Escape (which the viewer's key handling takes)
+    ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+    return;
+  }
   const bool quit = confirm->then == ConfirmDiscard::Then::kQuit;
   ImGui::TextWrapped(
       "The pose, IK and limit edits of this model have not been exported. %s "
@@ -87,7 +97,7 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   if (ImGui::Button("Cancel (Esc)")) confirm->open = false;
   confirm->cancel_px = centre();
   Tip("Keep working on this model (Escape).");
-  ImGui::End();
+  ImGui::EndPopup();
 }
 
 }  // namespace app

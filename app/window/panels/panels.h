@@ -184,8 +184,8 @@ float TimelineHeight();  // window coordinates, at the current font size
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);
 void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
-// While confirm->open: the edits are not exported; Export... (kOpenExport), Discard (D key;
-// kDiscardEdits) or Cancel (Escape). Records where its buttons are.
+// While confirm->open, a modal question: the edits are not exported; Export... (kOpenExport),
+// Discard (D key; kDiscardEdits) or Cancel (Escape). Records where its buttons are.
 inline constexpr const char* kConfirmDiscardName = "Unsaved edits";
 void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out);
 // The newest message for eight seconds (not while the log window is open).
