@@ -461,8 +461,8 @@ TEST(TestChildren, KeepTheirRecentFilesOutOfTheUsersConfig) {
 // them (where getenv would never see them).
 TEST(TestChildren, GivenEnvironmentReplacesTheInheritedEntry) {
   setenv("SKELVIEW_TEST_PROBE", "inherited", 1);
-  const testproc::Result r = testproc::Run(
-      {"/bin/sh", "-c", "env | grep '^SKELVIEW_TEST_PROBE='"}, 10.0, {"SKELVIEW_TEST_PROBE=given"});
+  const testproc::Result r = testproc::Run({"/bin/sh", "-c", "env | grep '^SKELVIEW_TEST_PROBE='"},
+                                           10.0, {"SKELVIEW_TEST_PROBE=given"});
   unsetenv("SKELVIEW_TEST_PROBE");
   EXPECT_EQ(r.out, "SKELVIEW_TEST_PROBE=given\n");
 }

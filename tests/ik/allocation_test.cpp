@@ -5,11 +5,11 @@
 #include <random>
 #include <vector>
 
+#include "app/window/heap_count.h"
 #include "ik/aim.h"
 #include "ik/kinematics.h"
 #include "ik/two_bone_ik.h"
 #include "ik/two_bone_ik_batch.h"
-#include "app/window/heap_count.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 

@@ -12,9 +12,9 @@
 #include <limits>
 #include <random>
 
+#include "app/window/heap_count.h"
 #include "ik/kinematics.h"
 #include "ik/limbs.h"
-#include "app/window/heap_count.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"

@@ -63,9 +63,9 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.0f, 0.0f), ImGuiCond_Always);
-  if (!ImGui::BeginPopupModal(kConfirmDiscardName, nullptr,
-                              ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                  ImGuiWindowFlags_NoSavedSettings)) {
+  if (!ImGui::BeginPopupModal(
+          kConfirmDiscardName, nullptr,
+          ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings)) {
     return;
   }
   if (!confirm->open) {  // answered, or Escape (which the viewer's key handling takes)
