@@ -51,15 +51,21 @@ void UpdateKneeJump(const ik::TwoBoneIkResult* result, KneeJump* jump) {
   jump->has_last = true;
 }
 
-void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state,
+void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state, bool continuous,
                      std::vector<KneeJump>* jumps) {
   const size_t chains = frame.chain_requests.size();
   // A chain added or removed shifts the indices: start every chain afresh rather than compare
   // one chain's knee with another's.
-  if (jumps->size() != chains) jumps->assign(chains, KneeJump());
+  if (jumps->size() != chains || !continuous) jumps->assign(chains, KneeJump());
   for (size_t i = 0; i < chains; ++i) {
     UpdateKneeJump(TwoBoneResultOf(frame, state, static_cast<int>(i)), &(*jumps)[i]);
   }
+}
+
+bool ContinuousClipTime(const ClipTime& last, const ClipTime& now, float max_step) {
+  // A little slack for the float rounding of time + step (and of a wrap's arithmetic).
+  const float slack = 1e-5f * (1.0f + std::abs(last.time));
+  return last.clip == now.clip && std::abs(now.time - last.time) <= std::abs(max_step) + slack;
 }
 
 std::optional<glm::vec3> ChainPole(const EditedFrame& frame, int chain) {

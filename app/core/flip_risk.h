@@ -50,11 +50,17 @@ inline constexpr float kKneeJumpWarnFraction = 0.1f;
 // which forgets the last knee so that the next solve does not count a jump).
 void UpdateKneeJump(const ik::TwoBoneIkResult* result, KneeJump* jump);
 
-// Once per evaluated frame: when the edit's chain count changed, starts *jumps afresh (one entry
-// per chain, without a last knee), then updates each two-bone chain's entry from its solve; other
-// chains' entries are reset. Allocates only when the chain count grows.
-void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state,
+// Once per evaluated frame: when the edit's chain count changed, or the frame's time is not
+// `continuous` with the last one's, starts *jumps afresh (one entry per chain, without a last
+// knee), then updates each two-bone chain's entry from its solve; other chains' entries are reset.
+// Allocates only when the chain count grows.
+void UpdateKneeJumps(const EditedFrame& frame, const PoseState& state, bool continuous,
                      std::vector<KneeJump>* jumps);
+
+// Whether the clip time went from `last` to `now` as one frame of playback takes it: the same clip
+// and at most `max_step` seconds on (max_step 0: paused, the time unchanged). A scrub, a step, a
+// loop's wrap or another clip is not: the knee may then land anywhere without having jumped.
+bool ContinuousClipTime(const ClipTime& last, const ClipTime& now, float max_step);
 
 // The pole of chain `chain`'s two-bone request this frame (model space), or nullopt when it has
 // none or was not solved.

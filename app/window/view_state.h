@@ -34,8 +34,9 @@ struct LoadedModel {
   glm::vec3 root_previous{0.0f};
   assets::WeightProblems weight_problems;  // CheckWeights(model), once per load
   // Per chain of the edit, the solved knee's jump since the last frame (the flip-risk meter);
-  // updated once per evaluated frame, started afresh with each model.
+  // updated once per evaluated frame, started afresh with each model and with each scrub.
   std::vector<KneeJump> knee_jumps;
+  ClipTime knee_jumps_time;  // the clip time of the frame they were last updated for
 };
 
 // What the view shows (Display panel, View menu).

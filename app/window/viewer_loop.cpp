@@ -342,7 +342,12 @@ void Viewer::Update(double dt_seconds) {
   const auto solve_start = Clock::now();
   EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
   stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
-  UpdateKneeJumps(frame_, state_, &current_->knee_jumps);
+  // A scrub, a step or a loop's wrap is not a knee jump: only a frame of playback (or none) is.
+  const ClipTime now{playback_.clip, playback_.time};
+  const float step = playback_.playing ? float(dt_seconds) * playback_.speed : 0.0f;
+  UpdateKneeJumps(frame_, state_, ContinuousClipTime(current_->knee_jumps_time, now, step),
+                  &current_->knee_jumps);
+  current_->knee_jumps_time = now;
   current_->gpu.UpdatePose(state_.models);
   current_->gpu.UpdateMorphWeights(state_.morph_weights);
   UpdateAnimationAids();

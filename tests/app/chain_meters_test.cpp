@@ -28,7 +28,7 @@ struct Scene {
   }
   void Evaluate() {
     app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
-    app::UpdateKneeJumps(frame, state, &jumps);
+    app::UpdateKneeJumps(frame, state, true, &jumps);
   }
   app::FrameInput Input() const {
     app::FrameInput in{model, extent, frame, state};

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -113,7 +114,7 @@ TEST(KneeJump, UpdateKneeJumpsFollowsTheEditsChains) {
   PoseState state;
   EvaluateEditedFrame(model, ClipTime{}, edit, &frame, &state);
   std::vector<KneeJump> jumps;
-  UpdateKneeJumps(frame, state, &jumps);
+  UpdateKneeJumps(frame, state, true, &jumps);
   ASSERT_EQ(jumps.size(), edit.chains.size());
   int solved = 0;
   for (size_t i = 0; i < jumps.size(); ++i) {
@@ -122,8 +123,44 @@ TEST(KneeJump, UpdateKneeJumpsFollowsTheEditsChains) {
     solved += two_bone ? 1 : 0;
   }
   EXPECT_GE(solved, 4);
-  UpdateKneeJumps(frame, state, &jumps);  // the same pose again: nothing moved
+  UpdateKneeJumps(frame, state, true, &jumps);  // the same pose again: nothing moved
   for (const KneeJump& j : jumps) EXPECT_EQ(j.jump, 0.0f);
+}
+
+TEST(KneeJump, AScrubStartsAfreshWhereAFrameOfPlaybackMeasures) {
+  const assets::Model model = assets::MakeBuiltinCharacter();
+  ASSERT_FALSE(model.clips.empty());
+  EditState edit;
+  edit.chains = DefaultChains(model);
+  EditedFrame frame;
+  PoseState state;
+  const float half = 0.5f * model.clips[0].duration;
+  std::vector<KneeJump> played, scrubbed;
+  EvaluateEditedFrame(model, ClipTime{0, 0.0f}, edit, &frame, &state);
+  UpdateKneeJumps(frame, state, true, &played);
+  UpdateKneeJumps(frame, state, true, &scrubbed);
+  EvaluateEditedFrame(model, ClipTime{0, half}, edit, &frame, &state);
+  UpdateKneeJumps(frame, state, true, &played);
+  UpdateKneeJumps(frame, state, false, &scrubbed);
+  float most_played = 0.0f;
+  for (size_t i = 0; i < played.size(); ++i) {
+    most_played = std::max(most_played, played[i].jump);
+    EXPECT_EQ(scrubbed[i].jump, 0.0f) << i;
+    EXPECT_EQ(scrubbed[i].has_last, played[i].has_last) << i;  // measured from here on
+  }
+  EXPECT_GT(most_played, 0.01f);  // half a walk cycle apart, the knees did move
+}
+
+TEST(KneeJump, OnlyOneFrameOfPlaybackIsContinuous) {
+  const float step = 1.0f / 30.0f;
+  EXPECT_TRUE(ContinuousClipTime({0, 0.5f}, {0, 0.5f + step}, step));
+  EXPECT_TRUE(ContinuousClipTime({0, 0.5f}, {0, 0.5f - step}, -step));  // backwards
+  EXPECT_TRUE(ContinuousClipTime({0, 0.5f}, {0, 0.5f}, 0.0f));          // paused, dragging
+  EXPECT_TRUE(ContinuousClipTime({-1, 0.0f}, {-1, 0.0f}, 0.0f));        // the rest pose
+  EXPECT_FALSE(ContinuousClipTime({0, 0.5f}, {0, 0.9f}, 0.0f));         // a scrub
+  EXPECT_FALSE(ContinuousClipTime({0, 0.5f}, {0, 0.5f + 3.0f * step}, step));
+  EXPECT_FALSE(ContinuousClipTime({0, 0.99f}, {0, 0.01f}, step));  // the loop's wrap
+  EXPECT_FALSE(ContinuousClipTime({0, 0.5f}, {1, 0.5f}, 0.0f));    // another clip
 }
 
 TEST(SoftCurve, MatchesWhereTheSolverPutsTheEnd) {

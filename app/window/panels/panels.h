@@ -63,7 +63,8 @@ struct FrameInput {
   int file_clips = -1;
   // The model's weight problems (assets::CheckWeights), or null: the Weights panel shows none.
   const assets::WeightProblems* weight_problems = nullptr;
-  // Per chain, the knee's jump since the last frame (UpdateKneeJumps), or null: not shown.
+  // Per chain, the knee's jump since the last frame of playback or drag (UpdateKneeJumps), or
+  // null: not shown.
   const std::vector<KneeJump>* knee_jumps = nullptr;
 };
 
