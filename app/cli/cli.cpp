@@ -181,7 +181,7 @@ void AddViewer(CLI::App* cli, Commands* c) {
   cli->add_option("--show", c->viewer_args.show,
                   "What the view shows this run (over the saved settings), only these: none, mesh, "
                   "grid, bones, axes, handles, knees, shells, limits, weights=JOINT, influences, "
-                  "onion=N, trail=JOINT, legend");
+                  "onion=N[:K], trail=JOINT, legend");
   cli->add_flag("--no-settings", c->viewer_args.no_settings,
                 "Start from the default settings and save none (settings.json in "
                 "$XDG_CONFIG_HOME/skelview, else ~/.config/skelview)");
@@ -206,7 +206,7 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
       "Image size WxH (default 1280x720; at most what the OpenGL driver renders)");
   c->render->add_option("--show", c->render_look.show,
                         "What to draw, only these: none, mesh, grid, bones, axes, knees, shells, "
-                        "limits, weights=JOINT, influences, onion=N, trail=JOINT, legend "
+                        "limits, weights=JOINT, influences, onion=N[:K], trail=JOINT, legend "
                         "(comma-separated)");
   c->render->add_option("--view", c->render_look.view,
                         "Look along an axis: front, back, left, right, top or bottom");

@@ -24,20 +24,27 @@ constexpr Flag kFlags[] = {
     {"legend", &DisplaySpec::legend},
 };
 
+// A whole number of at most three digits, or -1.
+int SmallNumber(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 3 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  return digits ? std::stoi(text) : -1;
+}
+
 }  // namespace
 
 bool DisplaySpec::operator==(const DisplaySpec& o) const {
   for (const Flag& flag : kFlags) {
     if (this->*flag.field != o.*flag.field) return false;
   }
-  return weights == o.weights && onion == o.onion && trail == o.trail;
+  return weights == o.weights && onion == o.onion && onion_step == o.onion_step && trail == o.trail;
 }
 
 bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     *error = "--show '" + text + "': " + why +
              " (expected a comma-separated list of none, mesh, grid, bones, axes, handles, "
-             "knees, shells, limits, weights=JOINT, influences, onion=N, trail=JOINT, legend)";
+             "knees, shells, limits, weights=JOINT, influences, onion=N[:K], trail=JOINT, legend)";
     return false;
   };
   DisplaySpec spec;
@@ -69,15 +76,20 @@ bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error
       continue;
     }
     if (name == "onion") {
-      const std::string count = eq == std::string::npos ? "" : item.substr(eq + 1);
-      const bool digits = !count.empty() && count.size() <= 2 &&
-                          count.find_first_not_of("0123456789") == std::string::npos;
-      const int n = digits ? std::stoi(count) : 0;
+      const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+      const size_t colon = value.find(':');
+      const int n = SmallNumber(value.substr(0, colon));
       if (n < 1 || n > kMaxOnion) {
         return fail("onion needs a count of ghosts on each side from 1 to " +
-                    std::to_string(kMaxOnion) + ": onion=N");
+                    std::to_string(kMaxOnion) + ": onion=N, or onion=N:K for K frames apart");
+      }
+      const int k = colon == std::string::npos ? 1 : SmallNumber(value.substr(colon + 1));
+      if (k < 1 || k > kMaxOnionStep) {
+        return fail("onion=N:K needs K, the frames between ghosts, from 1 to " +
+                    std::to_string(kMaxOnionStep));
       }
       spec.onion = n;
+      spec.onion_step = k;
       continue;
     }
     bool known = false;
@@ -102,7 +114,10 @@ std::string ShowListOf(const DisplaySpec& spec) {
   }
   auto add = [&list](const std::string& item) { list += (list.empty() ? "" : ",") + item; };
   if (!spec.weights.empty()) add("weights=" + spec.weights);
-  if (spec.onion > 0) add("onion=" + std::to_string(spec.onion));
+  if (spec.onion > 0) {
+    add("onion=" + std::to_string(spec.onion) +
+        (spec.onion_step != 1 ? ":" + std::to_string(spec.onion_step) : ""));
+  }
   if (!spec.trail.empty()) add("trail=" + spec.trail);
   return list.empty() ? "none" : list;
 }

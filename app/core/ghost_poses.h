@@ -12,7 +12,7 @@
 
 namespace app {
 
-// Most ghosts on each side of the current time (--show onion=N takes 1..16).
+// Most ghosts on each side of the current time (--show onion=N[:K] takes N in 1..16).
 inline constexpr int kMaxOnionCount = 16;
 
 // The pose `offset` frames away from the current time.

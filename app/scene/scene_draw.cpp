@@ -340,6 +340,7 @@ void ApplyDisplaySpec(const DisplaySpec& display, const ik::Skeleton& skeleton,
   options->influences = display.influences;
   options->legend = display.legend;
   options->onion_count = display.onion;
+  if (display.onion > 0) options->onion_step = display.onion_step;  // else the spacing stays
   options->trail_joint = display.trail.empty() ? -1 : skeleton.Find(display.trail);
 }
 
@@ -358,6 +359,7 @@ DisplaySpec DisplaySpecOf(const SceneOptions& options, const ik::Skeleton& skele
   display.influences = options.influences;
   display.legend = options.legend;
   display.onion = options.onion_count;
+  display.onion_step = options.onion_count > 0 ? std::max(options.onion_step, 1) : 1;
   if (options.trail_joint >= 0 && options.trail_joint < skeleton.joint_count()) {
     display.trail = skeleton.name(options.trail_joint);
   }

@@ -98,7 +98,10 @@ bool Viewer::Init(int* exit_code) {
   ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
   display_.scene.skeleton_xray = settings_.xray;
   display_.scene.mesh_opacity = settings_.mesh_opacity;
-  display_.scene.onion_step = settings_.onion_step;
+  // The spacing saved, unless --show set one with its onion skins.
+  display_.scene.onion_step = !args_.show.empty() && show_display_.onion > 0
+                                  ? show_display_.onion_step
+                                  : settings_.onion_step;
   display_.scene.all_chains = settings_.all_chains;
   display_.scene.axes_selected_only = settings_.axes_selected_only;
   display_.on_ground = settings_.on_ground;

@@ -79,6 +79,34 @@ TEST(CliRenderAnimation, OnionSkinsAndTrailDrawPastPinkAndFutureCyan) {
   EXPECT_GT(trail_green, 30) << "the trail after it";
 }
 
+// onion=N:K puts the ghosts K frames apart: farther back and ahead in the walk, they stand
+// elsewhere; K = 1 is the plain onion=N.
+TEST(CliRenderAnimation, OnionSpacingMovesTheGhosts) {
+  const std::vector<std::string> common = {"--size", "400x300", "--anim", "0",     "--time",
+                                           "0.5",    "--view",  "right",  "--show"};
+  std::vector<std::string> near = common, same = common, far = common;
+  near.push_back("bones,onion=1");
+  same.push_back("bones,onion=1:1");
+  far.push_back("bones,onion=1:8");
+  const Image a = Render(near, "onion_near.png");
+  const Image b = Render(same, "onion_same.png");
+  const Image c = Render(far, "onion_far.png");
+  ASSERT_EQ(a.width, c.width);
+  int same_differ = 0, far_differ = 0;
+  for (int y = 0; y < a.height; ++y) {
+    for (int x = 0; x < a.width; ++x) {
+      same_differ += a.At(x, y) != b.At(x, y);
+      far_differ += glm::length(glm::vec3(a.At(x, y) - c.At(x, y))) > 40.0f;
+    }
+  }
+  EXPECT_EQ(same_differ, 0);
+  EXPECT_GT(far_differ, 100) << "ghosts 8 frames apart stand where ghosts 1 frame apart do";
+  int red = 0, green = 0;
+  CountGhostPixels(c, &red, &green);
+  EXPECT_GT(red, 50);
+  EXPECT_GT(green, 50);
+}
+
 // The built-in character exported as glTF with one more node above its hips that lowers it by
 // the hips' height: its origin is at the pelvis and its feet at y = -0.975.
 std::string PelvisOriginModel() {

@@ -43,6 +43,15 @@ TEST(ParseShowList, AnimationOverlaysAndLegendReadBack) {
   EXPECT_EQ(again, spec);
   again.onion = 3;
   EXPECT_FALSE(again == spec);
+  // onion=N:K puts the ghosts K frames apart; it reads back, and K = 1 is written as plain N.
+  ASSERT_TRUE(app::ParseShowList("bones,onion=3:12", &spec, &error)) << error;
+  EXPECT_EQ(spec.onion, 3);
+  EXPECT_EQ(spec.onion_step, 12);
+  EXPECT_EQ(app::ShowListOf(spec), "bones,onion=3:12");
+  ASSERT_TRUE(app::ParseShowList(app::ShowListOf(spec), &again, &error)) << error;
+  EXPECT_EQ(again, spec);
+  ASSERT_TRUE(app::ParseShowList("onion=2:1", &spec, &error)) << error;
+  EXPECT_EQ(app::ShowListOf(spec), "onion=2");
   ASSERT_TRUE(app::ParseShowList("none", &spec, &error));
   EXPECT_EQ(spec.onion, 0);
   EXPECT_TRUE(spec.trail.empty());
@@ -66,6 +75,11 @@ TEST(ParseShowList, BadListsAreRefusedNamingTheItem) {
       {"onion=17", "onion needs a count"},
       {"onion=-2", "onion needs a count"},
       {"onion=2x", "onion needs a count"},
+      {"onion=:2", "onion needs a count"},
+      {"onion=2:", "onion=N:K needs K, the frames between ghosts, from 1 to 120"},
+      {"onion=2:0", "onion=N:K needs K"},
+      {"onion=2:121", "onion=N:K needs K"},
+      {"onion=2:1:1", "onion=N:K needs K"},
       {"trail", "trail needs a joint"},
       {"trail=", "trail needs a joint"},
       {"legend=1", "unknown item 'legend=1'"},
