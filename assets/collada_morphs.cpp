@@ -1,150 +1,24 @@
-// Collada morph controllers read around Assimp 5.2.5: a scan of the file's tags finds them, the
-// text Assimp reads leaves them out, and a second text shows each target geometry on its own node
-// so that Assimp builds its vertices in the same order as the base's.
+// Collada morph controllers read around Assimp 5.2.5: found by collada_morph_scan.cpp, left out
+// of the text Assimp reads, and their targets read from a second text that shows each target
+// geometry on its own node (so that Assimp builds its vertices in the base's order).
 #include "assets/internal/collada_morphs.h"
 
 #include <assimp/mesh.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstring>
 #include <map>
 #include <string_view>
 #include <utility>
 
+#include "assets/internal/collada_morph_scan.h"
+#include "assets/internal/collada_weight_curves.h"
 #include "assets/internal/messages.h"
 
 namespace assets {
 namespace {
 
 constexpr char kTargetsScene[] = "skelview-morph-targets";
-
-// One start or end tag of the document.
-struct Tag {
-  size_t begin = 0;  // offset of '<'
-  size_t end = 0;    // offset after '>'
-  std::string_view name;
-  bool closing = false;
-  bool self_closing = false;
-  std::map<std::string_view, std::string_view> attributes;
-};
-
-// Steps through the tags of an XML text, skipping comments, CDATA, declarations and processing
-// instructions. Next() is false at the end or on a tag it cannot follow (then failed() is true).
-class TagScanner {
- public:
-  explicit TagScanner(std::string_view text) : text_(text) {}
-
-  bool Next(Tag* tag) {
-    while (true) {
-      const size_t open = text_.find('<', pos_);
-      if (open == std::string_view::npos) return false;
-      const std::string_view rest = text_.substr(open);
-      const char* skip_to = rest.substr(0, 4) == "<!--"        ? "-->"
-                            : rest.substr(0, 9) == "<![CDATA[" ? "]]>"
-                            : rest.substr(0, 2) == "<?"        ? "?>"
-                            : rest.substr(0, 2) == "<!"        ? ">"
-                                                               : nullptr;
-      if (skip_to) {
-        const size_t close = text_.find(skip_to, open);
-        if (close == std::string_view::npos) return Fail();
-        pos_ = close + std::strlen(skip_to);
-        continue;
-      }
-      return ReadTag(open, tag);
-    }
-  }
-  bool failed() const { return failed_; }
-  std::string_view text() const { return text_; }
-
- private:
-  bool Fail() {
-    failed_ = true;
-    return false;
-  }
-  static bool Space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-  static bool NameEnd(char c) { return Space(c) || c == '/' || c == '>' || c == '='; }
-
-  bool ReadTag(size_t open, Tag* tag) {
-    *tag = Tag();
-    tag->begin = open;
-    size_t p = open + 1;
-    if (p < text_.size() && text_[p] == '/') {
-      tag->closing = true;
-      ++p;
-    }
-    const size_t name_begin = p;
-    while (p < text_.size() && !NameEnd(text_[p])) ++p;
-    tag->name = text_.substr(name_begin, p - name_begin);
-    while (true) {
-      while (p < text_.size() && Space(text_[p])) ++p;
-      if (p >= text_.size()) return Fail();
-      if (text_[p] == '>') break;
-      if (text_[p] == '/' && p + 1 < text_.size() && text_[p + 1] == '>') {
-        tag->self_closing = true;
-        ++p;
-        break;
-      }
-      const size_t key_begin = p;
-      while (p < text_.size() && !NameEnd(text_[p])) ++p;
-      const std::string_view key = text_.substr(key_begin, p - key_begin);
-      while (p < text_.size() && Space(text_[p])) ++p;
-      if (key.empty() || p >= text_.size() || text_[p] != '=') return Fail();
-      ++p;
-      while (p < text_.size() && Space(text_[p])) ++p;
-      if (p >= text_.size() || (text_[p] != '"' && text_[p] != '\'')) return Fail();
-      const size_t close = text_.find(text_[p], p + 1);
-      if (close == std::string_view::npos) return Fail();
-      tag->attributes[key] = text_.substr(p + 1, close - p - 1);
-      p = close + 1;
-    }
-    tag->end = p + 1;
-    pos_ = tag->end;
-    return true;
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-  bool failed_ = false;
-};
-
-std::string_view Attribute(const Tag& tag, std::string_view key) {
-  const auto found = tag.attributes.find(key);
-  return found == tag.attributes.end() ? std::string_view() : found->second;
-}
-
-// A local URL "#id" as its id; empty for anything else.
-std::string_view LocalId(std::string_view url) {
-  return url.size() > 1 && url[0] == '#' ? url.substr(1) : std::string_view();
-}
-
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> words;
-  size_t p = 0;
-  while (p < text.size()) {
-    while (p < text.size() && std::strchr(" \t\r\n", text[p])) ++p;
-    const size_t begin = p;
-    while (p < text.size() && !std::strchr(" \t\r\n", text[p])) ++p;
-    if (p > begin) words.push_back(text.substr(begin, p - begin));
-  }
-  return words;
-}
-
-// Numbers of a <float_array>; false on a word that is no finite number.
-bool Floats(std::string_view text, std::vector<float>* values) {
-  values->clear();
-  for (std::string_view word : Words(text)) {
-    float v = 0.0f;
-    const auto result = std::from_chars(word.data(), word.data() + word.size(), v);
-    if (result.ec != std::errc() || result.ptr != word.data() + word.size() || !std::isfinite(v)) {
-      return false;
-    }
-    values->push_back(v);
-  }
-  return true;
-}
 
 // An edit of the document: bytes [begin, end) become `text`.
 struct Edit {
@@ -168,178 +42,6 @@ std::vector<uint8_t> Apply(std::string_view text, std::vector<Edit> edits) {
   }
   out.insert(out.end(), text.begin() + static_cast<std::ptrdiff_t>(at), text.end());
   return out;
-}
-
-// What the scan collects besides the morphs.
-struct Scan {
-  std::vector<ColladaMorph> morphs;
-  std::vector<std::pair<size_t, size_t>> controller_ranges;  // of each morph controller
-  std::map<std::string, std::string> geometry_names;         // id -> name (id without one)
-  // <instance_controller> tags (start, and end when not self-closing) with their url's id.
-  struct Instance {
-    Tag start;
-    size_t end_begin = 0, end_end = 0;
-    std::string controller;
-  };
-  std::vector<Instance> instances;
-  std::vector<std::pair<Tag, std::string>> skins;     // <skin> start tags and their source's id
-  std::vector<std::pair<Tag, std::string>> channels;  // <channel> tags and their target
-  std::vector<std::string> channel_samplers;          // each channel's sampler id
-  std::map<std::string, std::string_view> arrays;     // <source> id (and array id) -> its text
-  std::map<std::string, std::pair<std::string, std::string>> samplers;  // id -> INPUT, OUTPUT
-  size_t visual_scenes_end = std::string_view::npos;  // offset of </library_visual_scenes>
-  Tag scene_instance;                                 // <instance_visual_scene>
-  bool has_scene_instance = false;
-};
-
-// Reads one <controller> (its start tag just read) into scan->morphs when it holds a <morph>.
-bool ReadController(TagScanner* scanner, const Tag& start, Scan* scan) {
-  ColladaMorph morph;
-  morph.controller_id = std::string(Attribute(start, "id"));
-  bool is_morph = false;
-  std::string source_id;
-  std::map<std::string, std::string_view> source_texts;  // <source> id -> its array's text
-  std::map<std::string, std::string> array_ids;          // <source> id -> its array's id
-  std::string target_source, weight_source;
-  Tag tag;
-  while (scanner->Next(&tag)) {
-    if (tag.closing && tag.name == "controller") {
-      if (!is_morph) return true;
-      const auto targets = source_texts.find(target_source);
-      if (targets != source_texts.end()) {
-        for (std::string_view id : Words(targets->second)) morph.target_geometries.emplace_back(id);
-      }
-      morph.weight_source = weight_source;
-      morph.weight_array = array_ids[weight_source];
-      const auto weights = source_texts.find(weight_source);
-      if (weights == source_texts.end() || !Floats(weights->second, &morph.weights)) {
-        morph.weights.clear();
-      }
-      scan->morphs.push_back(std::move(morph));
-      scan->controller_ranges.emplace_back(start.begin, tag.end);
-      return true;
-    }
-    if (tag.closing) continue;
-    if (tag.name == "skin") {
-      scan->skins.emplace_back(tag, std::string(LocalId(Attribute(tag, "source"))));
-    } else if (tag.name == "morph") {
-      is_morph = true;
-      morph.base_geometry = std::string(LocalId(Attribute(tag, "source")));
-      morph.relative = Attribute(tag, "method") == "RELATIVE";
-    } else if (tag.name == "source") {
-      source_id = std::string(Attribute(tag, "id"));
-    } else if ((tag.name == "float_array" || tag.name == "IDREF_array" ||
-                tag.name == "Name_array") &&
-               !tag.self_closing) {
-      const std::string_view text = scanner->text();
-      const size_t close = text.find('<', tag.end);
-      if (close == std::string_view::npos) return false;
-      source_texts[source_id] = text.substr(tag.end, close - tag.end);
-      array_ids[source_id] = std::string(Attribute(tag, "id"));
-    } else if (tag.name == "input") {
-      const std::string_view semantic = Attribute(tag, "semantic");
-      const std::string id(LocalId(Attribute(tag, "source")));
-      if (semantic == "MORPH_TARGET") target_source = id;
-      if (semantic == "MORPH_WEIGHT") weight_source = id;
-    }
-  }
-  return false;
-}
-
-bool ScanDocument(std::string_view text, Scan* scan) {
-  TagScanner scanner(text);
-  Tag tag;
-  std::vector<size_t> open_instances;  // indices into scan->instances awaiting their end tag
-  std::string source_id, sampler_id;   // the <source> and <sampler> being read
-  while (scanner.Next(&tag)) {
-    if (!tag.closing && tag.name == "controller" && !tag.self_closing) {
-      if (!ReadController(&scanner, tag, scan)) return false;
-    } else if (!tag.closing && tag.name == "geometry") {
-      const std::string id(Attribute(tag, "id"));
-      const std::string_view name = Attribute(tag, "name");
-      scan->geometry_names[id] = name.empty() ? id : std::string(name);
-    } else if (tag.name == "instance_controller") {
-      if (!tag.closing) {
-        Scan::Instance instance;
-        instance.start = tag;
-        instance.controller = std::string(LocalId(Attribute(tag, "url")));
-        scan->instances.push_back(instance);
-        if (!tag.self_closing) open_instances.push_back(scan->instances.size() - 1);
-      } else if (!open_instances.empty()) {
-        Scan::Instance& instance = scan->instances[open_instances.back()];
-        instance.end_begin = tag.begin;
-        instance.end_end = tag.end;
-        open_instances.pop_back();
-      }
-    } else if (!tag.closing && tag.name == "channel") {
-      scan->channels.emplace_back(tag, std::string(Attribute(tag, "target")));
-      scan->channel_samplers.emplace_back(LocalId(Attribute(tag, "source")));
-    } else if (!tag.closing && tag.name == "source") {
-      source_id = std::string(Attribute(tag, "id"));
-    } else if (!tag.closing && tag.name == "float_array" && !tag.self_closing) {
-      const size_t close = text.find('<', tag.end);
-      if (close == std::string_view::npos) return false;
-      scan->arrays[source_id] = scan->arrays[std::string(Attribute(tag, "id"))] =
-          text.substr(tag.end, close - tag.end);
-    } else if (!tag.closing && tag.name == "sampler") {
-      sampler_id = std::string(Attribute(tag, "id"));
-    } else if (!tag.closing && tag.name == "input" && !sampler_id.empty()) {
-      const std::string_view semantic = Attribute(tag, "semantic");
-      const std::string id(LocalId(Attribute(tag, "source")));
-      if (semantic == "INPUT") scan->samplers[sampler_id].first = id;
-      if (semantic == "OUTPUT") scan->samplers[sampler_id].second = id;
-    } else if (tag.closing && tag.name == "sampler") {
-      sampler_id.clear();
-    } else if (tag.closing && tag.name == "library_visual_scenes") {
-      scan->visual_scenes_end = tag.begin;
-    } else if (!tag.closing && tag.name == "instance_visual_scene") {
-      scan->scene_instance = tag;
-      scan->has_scene_instance = true;
-    }
-  }
-  return !scanner.failed() && open_instances.empty();
-}
-
-// The morph and target a channel's target names: "WEIGHTS(i)" after an optional "NODE/", WEIGHTS
-// a morph's MORPH_WEIGHT source or array id. False for other targets.
-bool WeightTarget(const std::string& target, const std::vector<ColladaMorph>& morphs, size_t* morph,
-                  size_t* index) {
-  const size_t slash = target.rfind('/');
-  const std::string tail = slash == std::string::npos ? target : target.substr(slash + 1);
-  const size_t open = tail.find('(');
-  if (open == std::string::npos || tail.size() < open + 3 || tail.back() != ')') return false;
-  const std::string_view digits(tail.data() + open + 1, tail.size() - open - 2);
-  size_t i = 0;
-  const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), i);
-  if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size()) return false;
-  const std::string name = tail.substr(0, open);
-  for (size_t m = 0; m < morphs.size(); ++m) {
-    if (!name.empty() && (name == morphs[m].weight_source || name == morphs[m].weight_array) &&
-        i < morphs[m].target_geometries.size()) {
-      *morph = m;
-      *index = i;
-      return true;
-    }
-  }
-  return false;
-}
-
-// The keys of a weight channel's sampler; false when they are missing, differ in count, are not
-// finite or do not increase in time.
-bool ReadWeightKeys(const Scan& scan, const std::string& sampler, ColladaWeightTrack* track) {
-  const auto found = scan.samplers.find(sampler);
-  if (found == scan.samplers.end()) return false;
-  const auto times = scan.arrays.find(found->second.first);
-  const auto values = scan.arrays.find(found->second.second);
-  if (times == scan.arrays.end() || values == scan.arrays.end() ||
-      !Floats(times->second, &track->times) || !Floats(values->second, &track->values) ||
-      track->times.empty() || track->times.size() != track->values.size()) {
-    return false;
-  }
-  for (size_t k = 1; k < track->times.size(); ++k) {
-    if (!(track->times[k] > track->times[k - 1])) return false;
-  }
-  return true;
 }
 
 std::string XmlEscaped(const std::string& text) {
@@ -368,8 +70,8 @@ bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   // Cheap test first: most files have no morph controller.
   if (text.find("<morph") == std::string_view::npos) return false;
-  Scan scan;
-  if (!ScanDocument(text, &scan) || scan.morphs.empty()) return false;
+  ColladaScan scan;
+  if (!ScanColladaDocument(text, &scan) || scan.morphs.empty()) return false;
   for (ColladaMorph& morph : scan.morphs) {
     const auto base = scan.geometry_names.find(morph.base_geometry);
     morph.base_name = base == scan.geometry_names.end() ? morph.base_geometry : base->second;
@@ -385,7 +87,7 @@ bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan
   for (const auto& range : scan.controller_ranges) {
     edits.push_back({range.first, range.second, std::string()});
   }
-  for (const Scan::Instance& instance : scan.instances) {
+  for (const ColladaScan::Instance& instance : scan.instances) {
     const auto base = base_of.find(instance.controller);
     if (base == base_of.end()) continue;
     // An <instance_geometry> may hold the same <bind_material>; a <skeleton> inside is ignored.
@@ -406,8 +108,9 @@ bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan
   for (size_t c = 0; c < scan.channels.size(); ++c) {
     const std::string& target = scan.channels[c].second;
     ColladaWeightTrack track;
-    if (WeightTarget(target, scan.morphs, &track.morph, &track.target)) {
-      if (ReadWeightKeys(scan, scan.channel_samplers[c], &track)) {
+    if (ColladaWeightTarget(target, scan.morphs, &track.morph, &track.target)) {
+      track.channel = target;
+      if (ReadColladaWeightKeys(scan, scan.channel_samplers[c], &track)) {
         plan->weight_tracks.push_back(std::move(track));
       } else {
         ++plan->unread_weight_channels;
@@ -434,7 +137,7 @@ bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan
     }
     nodes += "</visual_scene>";
     edits.push_back({scan.visual_scenes_end, scan.visual_scenes_end, nodes});
-    const Tag& instance = scan.scene_instance;
+    const ColladaTag& instance = scan.scene_instance;
     edits.push_back({instance.begin, instance.end,
                      std::string("<instance_visual_scene url=\"#") + kTargetsScene + "\"" +
                          (instance.self_closing ? "/>" : ">")});
@@ -512,10 +215,10 @@ void CollectShowingNodes(const aiNode* node, const aiScene& scene, const TargetS
 // One channel for the node showing `mesh`: keys at every track time, each holding the tracks
 // keyed then (ConvertMorphAnimation interpolates the others).
 aiMeshMorphAnim* MakeWeightChannel(const std::string& node, const aiMesh* mesh,
-                                   const ColladaMorphPlan& plan, const TargetSlots& slots,
-                                   double ticks_per_second) {
+                                   const std::vector<ColladaWeightTrack>& tracks,
+                                   const TargetSlots& slots, double ticks_per_second) {
   std::map<float, std::vector<std::pair<unsigned, double>>> keys;  // time -> (target, weight)
-  for (const ColladaWeightTrack& track : plan.weight_tracks) {
+  for (const ColladaWeightTrack& track : tracks) {
     const auto slot = slots.find({mesh, track.morph});
     if (slot == slots.end() || slot->second[track.target] < 0) continue;
     for (size_t k = 0; k < track.times.size(); ++k) {
@@ -543,8 +246,10 @@ aiMeshMorphAnim* MakeWeightChannel(const std::string& node, const aiMesh* mesh,
   return channel;
 }
 
-// Puts the weight tracks into the scene as morph channels (see AttachColladaMorphs).
-void AddWeightChannels(const ColladaMorphPlan& plan, const TargetSlots& slots, aiScene* scene) {
+// Puts the weight tracks (their keys linear) into the scene as morph channels (see
+// AttachColladaMorphs).
+void AddWeightChannels(const std::vector<ColladaWeightTrack>& tracks, const TargetSlots& slots,
+                       aiScene* scene) {
   std::vector<std::pair<std::string, const aiMesh*>> nodes;
   CollectShowingNodes(scene->mRootNode, *scene, slots, &nodes);
   const bool reuse = scene->mNumAnimations == 1 && scene->mAnimations && scene->mAnimations[0] &&
@@ -553,7 +258,7 @@ void AddWeightChannels(const ColladaMorphPlan& plan, const TargetSlots& slots, a
   std::vector<aiMeshMorphAnim*> channels;
   double duration = 0.0;
   for (const auto& node : nodes) {
-    aiMeshMorphAnim* channel = MakeWeightChannel(node.first, node.second, plan, slots, tps);
+    aiMeshMorphAnim* channel = MakeWeightChannel(node.first, node.second, tracks, slots, tps);
     if (!channel) continue;
     duration = std::max(duration, channel->mKeys[channel->mNumKeys - 1].mTime);
     channels.push_back(channel);
@@ -660,7 +365,9 @@ void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets,
                         ") could not be matched to their base mesh (missing, or another vertex "
                         "or face count); left out");
   }
-  if (scene && !plan.weight_tracks.empty()) AddWeightChannels(plan, slots, scene);
+  if (scene && !plan.weight_tracks.empty()) {
+    AddWeightChannels(LinearColladaWeightTracks(plan, budget_bytes, warnings), slots, scene);
+  }
   if (plan.unread_weight_channels > 0) {
     warnings->push_back(Plural(plan.unread_weight_channels,
                                "Collada morph-weight animation channel",

@@ -25,13 +25,31 @@ struct ColladaMorph {
   std::string weight_array;                    // the id of the <float_array> inside it
 };
 
+// How a key's segment (from it to the next key) plays: the sampler's INTERPOLATION name. kOther
+// stands for the names skelview cannot play (CARDINAL, BSPLINE, TCB...): played linearly.
+enum class ColladaInterpolation : uint8_t { kLinear, kStep, kBezier, kHermite, kOther };
+
 // An animation channel of one morph weight: target `target` of plan.morphs[morph], keys at
-// `times` (seconds, increasing) with `values`, played linearly.
+// `times` (seconds, increasing) with `values`, each key's segment played as `interpolations`
+// says (collada_weight_curves.h turns them into linear keys).
 struct ColladaWeightTrack {
   size_t morph = 0;
   size_t target = 0;
+  std::string channel;  // the <channel>'s target attribute, for warnings
   std::vector<float> times;
   std::vector<float> values;
+  // One per key; empty when all are LINEAR: the sampler has no INTERPOLATION input, or one whose
+  // names are missing or not one per key (then `interpolations_unread`).
+  std::vector<ColladaInterpolation> interpolations;
+  bool interpolations_unread = false;
+  std::string other_interpolation;  // the first name read as kOther
+  // The IN_TANGENT and OUT_TANGENT points of BEZIER and HERMITE keys: key k's point is
+  // (tangents[k * stride], tangents[k * stride + 1]) when it exists (time in seconds, value).
+  // Stride 0 when the input is missing or its numbers are unreadable (not all finite); else its
+  // accessor's stride, or without one 2 for two numbers per key and 1 otherwise (1: one number
+  // per key, COLLADA 1.4.0's 1D tangents, which are not read).
+  std::vector<float> in_tangents, out_tangents;
+  size_t in_stride = 0, out_stride = 0;
 };
 
 // What PlanColladaMorphs found and the two texts Assimp reads instead of the file.
@@ -65,6 +83,8 @@ std::string ColladaTargetNodeName(size_t m, size_t t);
 // The weight tracks become aiMeshMorphAnim channels (named after each node showing a base mesh,
 // keys in the animation's ticks) of the scene's one animation, or of a new one named "Morph
 // weights" when the scene has none or several; left-out weight channels are named in a warning.
+// Their STEP, BEZIER and HERMITE keys become linear keys that reproduce them, within a budget of
+// `budget_bytes` of their own (LinearColladaWeightTracks, with its warnings).
 // Targets past `budget_bytes` (their anim meshes and deltas, about 48 bytes per vertex in all)
 // are left out with a warning: a file may name one large geometry as a target many times.
 void AttachColladaMorphs(const ColladaMorphPlan& plan, const aiScene* targets,
