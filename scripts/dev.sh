@@ -9,9 +9,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# The compiler cache (installed by install-deps.sh): sources unchanged since an earlier build, in
+# this checkout or in another one of the same tree, are not compiled again. Paths count relative
+# to the checkout, so that checkouts elsewhere share the cache. A launcher set in the environment
+# wins.
+launcher=()
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
 configure_and_build() {  # build_dir, extra cmake args...
   local dir=$1; shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" > "$dir.configure.log" 2>&1 ||
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" \
+    > "$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   cmake --build "$dir" -j "$jobs"
 }
@@ -40,10 +51,11 @@ case "$cmd" in
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
     if [ $sanitizers = 1 ]; then
       echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
-      # -O1 keeps the sanitizer build quick to compile (asserts stay on: SKELVIEW_SANITIZE turns
-      # them on itself); benchmarks only run in the normal build.
+      # -O1, and line tables only for the debug information (enough for the sanitizers' stack
+      # traces), keep the sanitizer build quick to compile (asserts stay on: SKELVIEW_SANITIZE
+      # turns them on itself); benchmarks only run in the normal build.
       configure_and_build build-asan -DSKELVIEW_SANITIZE=ON -DSKELVIEW_BUILD_BENCH=OFF \
-        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1"
       # Leak detection is set per program (tests/sanitizer_leaks_*.cpp, app/main.cpp).
       (cd build-asan && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
          ctest --output-on-failure -j "$jobs" --timeout 900)

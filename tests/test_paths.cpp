@@ -21,7 +21,11 @@ std::string SharedModel(const std::string& relative) {
   return std::filesystem::exists(path) ? path : std::string();
 }
 
-std::string SkelviewBinary() { return std::string(SKELVIEW_BINARY_DIR) + "/app/skelview"; }
+std::string SkelviewBinary() { return BinaryDir() + "/app/skelview"; }
+
+std::string SourceDir() { return SKELVIEW_SOURCE_DIR; }
+std::string BinaryDir() { return SKELVIEW_BINARY_DIR; }
+std::string ExpectedSharedModels() { return SKELVIEW_SHARED_MODELS; }
 
 std::string TempDir() {
   static const std::string dir = [] {

@@ -14,6 +14,12 @@ std::string SharedModel(const std::string& relative);
 std::string SkelviewBinary();
 // A fresh scratch directory for this test process.
 std::string TempDir();
+// The source tree's root, the build directory, and where the shared models are expected (whether
+// or not they are there). Only test_paths.cpp is compiled with these paths, so that the other
+// test sources compile the same in every checkout (and a compiler cache serves them all).
+std::string SourceDir();
+std::string BinaryDir();
+std::string ExpectedSharedModels();
 
 }  // namespace testpaths
 
@@ -22,5 +28,6 @@ std::string TempDir();
   do {                                                                                     \
     if ((path).empty())                                                                    \
       GTEST_SKIP() << "shared test model " << (what) << " not found under "                \
-                   << SKELVIEW_SHARED_MODELS << " (set SKELVIEW_MODELS to its directory)"; \
+                   << testpaths::ExpectedSharedModels()                                \
+                   << " (set SKELVIEW_MODELS to its directory)";                         \
   } while (0)

@@ -759,7 +759,7 @@ TEST(CliConstraints, HingeLimitOnTheKneeBoundsTheTwoBoneSolver) {
 namespace {
 
 std::string ImportData(const std::string& relative) {
-  return std::string(SKELVIEW_SOURCE_DIR) + "/tests/data/import/" + relative;
+  return testpaths::SourceDir() + "/tests/data/import/" + relative;
 }
 
 TEST(CliImportCrashes, FuzzerFoundCrashInsideAssimpIsContained) {

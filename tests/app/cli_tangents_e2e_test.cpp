@@ -120,7 +120,7 @@ TEST(CliTangents, ExportWritesTangentsTheValidatorAccepts) {
   }
   const testproc::Result check =
       testproc::Run({"/usr/bin/env", "node",
-                     std::string(SKELVIEW_SOURCE_DIR) + "/tests/reference/validate_gltf.js", out},
+                     testpaths::SourceDir() + "/tests/reference/validate_gltf.js", out},
                     120.0, {"GLTF_VALIDATOR=" + validator});
   ASSERT_TRUE(check.exited && check.exit_code == 0) << check.err;
   const json report = json::parse(check.out, nullptr, /*allow_exceptions=*/false);

@@ -120,7 +120,7 @@ TEST(FullBodyModels, RealHumanoidsReachPastTheArmWithTheFeetPinned) {
     ++tried;
   }
   if (tried == 0) {
-    GTEST_SKIP() << "no humanoid shared test model found under " << SKELVIEW_SHARED_MODELS
+    GTEST_SKIP() << "no humanoid shared test model found under " << testpaths::ExpectedSharedModels()
                  << " (set SKELVIEW_MODELS to its directory)";
   }
 }

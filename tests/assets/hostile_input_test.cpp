@@ -760,7 +760,7 @@ TEST_F(HostileInput, AHugeTextureIsSkippedWithAWarningAndTheRestLoads) {
 // but does not list, zeros added without end for a letter in a Collada <p> list — and is now
 // refused before Assimp reads it.
 TEST(HostileRegressions, FilesThatMisledAssimpAreRefusedBeforeItReadsThem) {
-  const std::string dir = std::string(SKELVIEW_SOURCE_DIR) + "/tests/data/import/regressions/";
+  const std::string dir = testpaths::SourceDir() + "/tests/data/import/regressions/";
   const std::pair<const char*, const char*> cases[] = {
       {"off_count_glued_to_keyword.off", "claims 999999999999 vertices"},
       {"md5_triangle_not_listed.md5mesh", "mesh 0 declares 1 triangles but lists 0"},

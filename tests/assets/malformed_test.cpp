@@ -357,7 +357,7 @@ TEST(MalformedFiles, OffFileClaimingHugeCountsIsRefusedBeforeAssimpReadsIt) {
 // are in tests/data/import/crashes/ and are loaded by the lead's isolated-import tests.)
 TEST(MalformedFiles, FuzzerRegressionInputsGiveCleanResults) {
   const std::filesystem::path dir =
-      std::filesystem::path(SKELVIEW_SOURCE_DIR) / "tests/data/import/regressions";
+      std::filesystem::path(testpaths::SourceDir()) / "tests/data/import/regressions";
   if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no regression inputs";
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -55,7 +55,7 @@ bool HaveGltfpack() {
 std::string Pack(const std::string& source, const std::string& name,
                  const std::vector<std::string>& flags) {
   const std::filesystem::path dir =
-      std::filesystem::path(SKELVIEW_BINARY_DIR) / "tests" / "meshopt";
+      std::filesystem::path(testpaths::BinaryDir()) / "tests" / "meshopt";
   std::filesystem::create_directories(dir);
   const std::string out = (dir / name).string();
   std::vector<std::string> argv = {"gltfpack", "-i", source, "-o", out};
