@@ -24,10 +24,10 @@ std::string ExpectedSharedModels();
 }  // namespace testpaths
 
 // Skips the current test, saying what is missing, when `path` is empty.
-#define SKIP_IF_NO_MODEL(path, what)                                                       \
-  do {                                                                                     \
-    if ((path).empty())                                                                    \
-      GTEST_SKIP() << "shared test model " << (what) << " not found under "                \
-                   << testpaths::ExpectedSharedModels()                                \
-                   << " (set SKELVIEW_MODELS to its directory)";                         \
+#define SKIP_IF_NO_MODEL(path, what)                                        \
+  do {                                                                      \
+    if ((path).empty())                                                     \
+      GTEST_SKIP() << "shared test model " << (what) << " not found under " \
+                   << testpaths::ExpectedSharedModels()                     \
+                   << " (set SKELVIEW_MODELS to its directory)";            \
   } while (0)

@@ -118,10 +118,9 @@ TEST(CliTangents, ExportWritesTangentsTheValidatorAccepts) {
     GTEST_SKIP() << "node or the gltf-validator package is missing (scripts/install-deps.sh "
                     "installs both); the written file was not validated";
   }
-  const testproc::Result check =
-      testproc::Run({"/usr/bin/env", "node",
-                     testpaths::SourceDir() + "/tests/reference/validate_gltf.js", out},
-                    120.0, {"GLTF_VALIDATOR=" + validator});
+  const testproc::Result check = testproc::Run(
+      {"/usr/bin/env", "node", testpaths::SourceDir() + "/tests/reference/validate_gltf.js", out},
+      120.0, {"GLTF_VALIDATOR=" + validator});
   ASSERT_TRUE(check.exited && check.exit_code == 0) << check.err;
   const json report = json::parse(check.out, nullptr, /*allow_exceptions=*/false);
   ASSERT_TRUE(report.is_object()) << check.out;

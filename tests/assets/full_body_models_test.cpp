@@ -120,8 +120,8 @@ TEST(FullBodyModels, RealHumanoidsReachPastTheArmWithTheFeetPinned) {
     ++tried;
   }
   if (tried == 0) {
-    GTEST_SKIP() << "no humanoid shared test model found under " << testpaths::ExpectedSharedModels()
-                 << " (set SKELVIEW_MODELS to its directory)";
+    GTEST_SKIP() << "no humanoid shared test model found under "
+                 << testpaths::ExpectedSharedModels() << " (set SKELVIEW_MODELS to its directory)";
   }
 }
 
