@@ -2,6 +2,7 @@
 #include "renderer/gpu_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ik/kinematics.h"
@@ -185,7 +186,7 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   }
   if (!mesh.targets.empty()) {
     // The draws read the blended vertices (position, normal interleaved; UpdateMorphWeights
-    // fills them), and the blend pass reads the unblended ones through blend_input.
+    // fills them); the blend pass reads the unblended ones from morph_delta_buffer.
     gpu.morphed_buffer = MakeBuffer();
     glBindBuffer(GL_ARRAY_BUFFER, gpu.morphed_buffer.id());
     glBufferData(GL_ARRAY_BUFFER,
@@ -197,40 +198,37 @@ GpuMesh UploadMesh(const assets::Mesh& mesh) {
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)),
                mesh.indices.empty() ? nullptr : mesh.indices.data(), GL_STATIC_DRAW);
-  if (!mesh.targets.empty()) {
-    gpu.blend_input = MakeVertexArray();
-    glBindVertexArray(gpu.blend_input.id());
-    glBindBuffer(GL_ARRAY_BUFFER, gpu.vertex_buffer.id());
-    FloatAttribute(attrib::kPosition, 3, positions);
-    FloatAttribute(attrib::kNormal, 3, normals);
-  }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   return gpu;
 }
 
-// Texels of a mesh's morph deltas: two (position, normal) per target and vertex.
+// Texels of a mesh's blend-pass input: two (position, normal) per vertex for the unblended
+// vertices and for each target's deltas.
 size_t MorphTexels(const assets::Mesh& mesh) {
-  return mesh.targets.size() * mesh.positions.size() * 2;
+  return mesh.targets.empty() ? 0 : (mesh.targets.size() + 1) * mesh.positions.size() * 2;
 }
 
-// The deltas as RGBA32F texels (position, normal per target and vertex; a missing array as
-// zeros) in a texture buffer; nothing for a mesh without targets.
+// The blend pass's input as RGBA32F texels in a texture buffer, a block of (position, normal)
+// per vertex for the unblended vertices, then one per target (a missing array as zeros); nothing
+// for a mesh without targets.
 void UploadMorphTargets(const assets::Mesh& mesh, GpuMesh* gpu) {
   gpu->target_count = static_cast<int>(mesh.targets.size());
   if (mesh.targets.empty()) return;
   const size_t n = mesh.positions.size();
   std::vector<glm::vec4> texels(MorphTexels(mesh), glm::vec4(0.0f));
-  for (size_t t = 0; t < mesh.targets.size(); ++t) {
-    const assets::MorphTarget& target = mesh.targets[t];
-    glm::vec4* out = texels.data() + t * n * 2;
-    if (target.positions.size() == n) {
-      for (size_t v = 0; v < n; ++v) out[2 * v] = glm::vec4(target.positions[v], 0.0f);
+  const auto fill = [n](glm::vec4* block, const std::vector<glm::vec3>& positions,
+                        const std::vector<glm::vec3>& normals) {
+    if (positions.size() == n) {
+      for (size_t v = 0; v < n; ++v) block[2 * v] = glm::vec4(positions[v], 0.0f);
     }
-    if (target.normals.size() == n) {
-      for (size_t v = 0; v < n; ++v) out[2 * v + 1] = glm::vec4(target.normals[v], 0.0f);
+    if (normals.size() == n) {
+      for (size_t v = 0; v < n; ++v) block[2 * v + 1] = glm::vec4(normals[v], 0.0f);
     }
-  }
+  };
+  fill(texels.data(), mesh.positions, mesh.normals);
+  for (size_t t = 0; t < mesh.targets.size(); ++t)
+    fill(texels.data() + (t + 1) * n * 2, mesh.targets[t].positions, mesh.targets[t].normals);
   gpu->morph_delta_buffer = MakeBuffer();
   gpu->morph_delta_texture = MakeTexture();
   glBindBuffer(GL_TEXTURE_BUFFER, gpu->morph_delta_buffer.id());
@@ -241,6 +239,62 @@ void UploadMorphTargets(const assets::Mesh& mesh, GpuMesh* gpu) {
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
+
+// Output texels per row of the blend pass's framebuffer: even (a vertex's two texels share a
+// row), at most 4,096 and within what the driver renders to.
+int MorphRowTexels() {
+  GLint max_size = 0, max_viewport[2] = {0, 0};
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, max_viewport);
+  return std::min({4096, static_cast<int>(max_size), static_cast<int>(max_viewport[0])}) & ~1;
+}
+
+// GL state the blend pass changes, saved before it and put back after. It starts the pass with
+// depth, stencil, scissor, culling, blending, dithering and rasterizer discard off and every
+// colour channel written.
+class SavedBlendState {
+ public:
+  SavedBlendState() {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_framebuffer_);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_framebuffer_);
+    glGetIntegerv(GL_VIEWPORT, viewport_);
+    glGetIntegerv(GL_PACK_ALIGNMENT, &pack_alignment_);
+    glGetIntegerv(GL_BLEND_SRC_RGB, &blend_[0]);
+    glGetIntegerv(GL_BLEND_DST_RGB, &blend_[1]);
+    glGetIntegerv(GL_BLEND_SRC_ALPHA, &blend_[2]);
+    glGetIntegerv(GL_BLEND_DST_ALPHA, &blend_[3]);
+    glGetIntegerv(GL_BLEND_EQUATION_RGB, &blend_[4]);
+    glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &blend_[5]);
+    glGetBooleanv(GL_COLOR_WRITEMASK, color_mask_);
+    for (size_t i = 0; i < kCaps.size(); ++i) enabled_[i] = glIsEnabled(kCaps[i]);
+    for (GLenum cap : kCaps) glDisable(cap);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  }
+  ~SavedBlendState() {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_framebuffer_));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer_));
+    glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
+    glPixelStorei(GL_PACK_ALIGNMENT, pack_alignment_);
+    glBlendFuncSeparate(static_cast<GLenum>(blend_[0]), static_cast<GLenum>(blend_[1]),
+                        static_cast<GLenum>(blend_[2]), static_cast<GLenum>(blend_[3]));
+    glBlendEquationSeparate(static_cast<GLenum>(blend_[4]), static_cast<GLenum>(blend_[5]));
+    glColorMask(color_mask_[0], color_mask_[1], color_mask_[2], color_mask_[3]);
+    for (size_t i = 0; i < kCaps.size(); ++i)
+      if (enabled_[i]) glEnable(kCaps[i]);
+  }
+  SavedBlendState(const SavedBlendState&) = delete;
+  SavedBlendState& operator=(const SavedBlendState&) = delete;
+
+ private:
+  static constexpr std::array<GLenum, 7> kCaps = {GL_DEPTH_TEST,        GL_STENCIL_TEST, GL_BLEND,
+                                                  GL_CULL_FACE,         GL_SCISSOR_TEST, GL_DITHER,
+                                                  GL_RASTERIZER_DISCARD};
+  GLint draw_framebuffer_ = 0, read_framebuffer_ = 0, viewport_[4] = {}, pack_alignment_ = 4;
+  GLint blend_[6] = {};
+  GLboolean color_mask_[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE};
+  std::array<GLboolean, kCaps.size()> enabled_{};
+};
 
 Texture UploadTexture(const assets::Texture& texture) {
   Texture gpu = MakeTexture();
@@ -294,20 +348,14 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
     }
   }
 
-  const bool has_targets = std::any_of(model.meshes.begin(), model.meshes.end(),
-                                       [](const assets::Mesh& m) { return !m.targets.empty(); });
-  if (has_targets) {
-    std::optional<Program> blend =
-        Program::FromFiles({"morph_blend.vert", "", "", {"v_position", "v_normal"}}, error);
-    if (!blend) return std::nullopt;
-    gpu.morph_blend_ = std::move(*blend);
-    gpu.morph_active_uniform_ = gpu.morph_blend_.Uniform("u_morph_active");
-    gpu.morph_count_uniform_ = gpu.morph_blend_.Uniform("u_morph_count");
-    gpu.morph_vertices_uniform_ = gpu.morph_blend_.Uniform("u_morph_vertices");
-    gpu.morph_blend_.Use();
-    glUniform1i(gpu.morph_blend_.Uniform("u_morph_deltas"), 0);
-    glUseProgram(0);
+  size_t blend_rows = 0;  // rows of the blend framebuffer the largest mesh with targets needs
+  const int row_texels = std::max(2, MorphRowTexels());
+  for (const assets::Mesh& mesh : model.meshes) {
+    if (mesh.targets.empty()) continue;
+    blend_rows = std::max<size_t>(
+        {blend_rows, 1, (mesh.positions.size() * 2 + size_t(row_texels) - 1) / size_t(row_texels)});
   }
+  if (blend_rows > 0 && !gpu.CreateMorphBlend(row_texels, blend_rows, error)) return std::nullopt;
   int offset = 0;
   for (const assets::Mesh& mesh : model.meshes) {
     gpu.meshes_.push_back(UploadMesh(mesh));
@@ -346,8 +394,51 @@ std::optional<GpuModel> GpuModel::Create(const assets::Model& model, std::string
   return gpu;
 }
 
+bool GpuModel::CreateMorphBlend(int row_texels, size_t rows, std::string* error) {
+  GLint max_rows = 0;
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rows);
+  if (rows > static_cast<size_t>(max_rows)) {
+    *error = "a mesh's blend shapes need a " + std::to_string(row_texels) + " x " +
+             std::to_string(rows) + " float framebuffer, more than this GPU renders to (" +
+             std::to_string(max_rows) + " rows)";
+    return false;
+  }
+  std::optional<Program> blend =
+      Program::FromFiles({"morph_blend.vert", "", "morph_blend.frag", {}}, error);
+  if (!blend) return false;
+  morph_blend_ = std::move(*blend);
+  morph_active_uniform_ = morph_blend_.Uniform("u_morph_active");
+  morph_count_uniform_ = morph_blend_.Uniform("u_morph_count");
+  morph_texels_uniform_ = morph_blend_.Uniform("u_morph_texels");
+  morph_add_base_uniform_ = morph_blend_.Uniform("u_add_base");
+  morph_blend_.Use();
+  glUniform1i(morph_blend_.Uniform("u_morph_deltas"), 0);
+  glUniform1i(morph_blend_.Uniform("u_row_texels"), row_texels);
+  glUseProgram(0);
+  morph_row_texels_ = row_texels;
+  morph_vertex_array_ = MakeVertexArray();
+  morph_renderbuffer_ = MakeRenderbuffer();
+  glBindRenderbuffer(GL_RENDERBUFFER, morph_renderbuffer_.id());
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA32F, row_texels, static_cast<GLsizei>(rows));
+  glBindRenderbuffer(GL_RENDERBUFFER, 0);
+  morph_framebuffer_ = MakeFramebuffer();
+  GLint previous = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+  glBindFramebuffer(GL_FRAMEBUFFER, morph_framebuffer_.id());
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                            morph_renderbuffer_.id());
+  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    *error = "the blend-shape pass's RGBA32F framebuffer is incomplete (status " +
+             std::to_string(status) + ")";
+    return false;
+  }
+  return true;
+}
+
 void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
-  bool pass_set_up = false;
+  std::optional<SavedBlendState> saved;
   std::vector<glm::vec2>& active = morph_active_scratch_;  // kept: an idle frame allocates nothing
   for (size_t m = 0; m < meshes_.size(); ++m) {
     GpuMesh& mesh = meshes_[m];
@@ -363,21 +454,19 @@ void GpuModel::UpdateMorphWeights(const assets::MorphWeights& weights) {
     mesh.morph_active_count = static_cast<int>(active.size());
     mesh.morph_blended = true;
     if (mesh.vertex_count == 0) continue;
-    if (!pass_set_up) {
+    if (!saved) {
+      saved.emplace();
+      glBindFramebuffer(GL_FRAMEBUFFER, morph_framebuffer_.id());
       morph_blend_.Use();
-      glEnable(GL_RASTERIZER_DISCARD);
+      glBindVertexArray(morph_vertex_array_.id());
       glActiveTexture(GL_TEXTURE0);
-      pass_set_up = true;
     }
     BlendMorphTargets(mesh);
   }
-  if (!pass_set_up) return;
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  if (!saved) return;
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glDisable(GL_RASTERIZER_DISCARD);
   glUseProgram(0);
 }
 
@@ -385,26 +474,15 @@ void GpuModel::BlendMorphTargets(const GpuMesh& mesh) {
   const size_t count = mesh.morph_active.size();
   const size_t passes =
       std::max<size_t>(1, (count + kMorphEntriesPerPass - 1) / kMorphEntriesPerPass);
-  if (passes > 1 && morph_scratch_vertices_ < mesh.vertex_count) {
-    morph_scratch_ = MakeBuffer();
-    morph_scratch_input_ = MakeVertexArray();
-    glBindVertexArray(morph_scratch_input_.id());
-    glBindBuffer(GL_ARRAY_BUFFER, morph_scratch_.id());
-    glBufferData(GL_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(size_t(mesh.vertex_count) * 2 * sizeof(glm::vec3)),
-                 nullptr, GL_DYNAMIC_COPY);
-    InterleavedPositionsAndNormals(morph_scratch_.id());
-    morph_scratch_vertices_ = mesh.vertex_count;
-  }
+  const GLsizei texels = 2 * mesh.vertex_count;
+  const GLsizei full_rows = texels / morph_row_texels_;
+  const GLsizei rest = texels - full_rows * morph_row_texels_;  // texels in a last, short row
+  glViewport(0, 0, morph_row_texels_, full_rows + (rest > 0 ? 1 : 0));
   glBindTexture(GL_TEXTURE_BUFFER, mesh.morph_delta_texture.id());
-  glUniform1i(morph_vertices_uniform_, mesh.vertex_count);
-  // Passes alternate between the scratch buffer and morphed_buffer so that the last one writes
-  // morphed_buffer; each reads what the one before wrote (the first, the unblended vertices).
+  glUniform1i(morph_texels_uniform_, texels);
+  // The first pass writes the unblended vertex plus its share of the targets; the later ones add
+  // theirs by blending (float sums in an RGBA32F buffer).
   for (size_t p = 0; p < passes; ++p) {
-    const bool into_morphed = (passes - 1 - p) % 2 == 0;
-    const GLuint input = p == 0         ? mesh.blend_input.id()
-                         : into_morphed ? morph_scratch_input_.id()
-                                        : mesh.vertex_array.id();
     const size_t first = p * kMorphEntriesPerPass;
     const size_t entries = std::min<size_t>(kMorphEntriesPerPass, count - std::min(count, first));
     if (entries > 0) {
@@ -417,12 +495,22 @@ void GpuModel::BlendMorphTargets(const GpuMesh& mesh) {
       glUniform4fv(morph_active_uniform_, static_cast<GLsizei>((entries + 1) / 2), pairs);
     }
     glUniform1i(morph_count_uniform_, static_cast<GLint>(entries));
-    glBindVertexArray(input);
-    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
-                     into_morphed ? mesh.morphed_buffer.id() : morph_scratch_.id());
-    glBeginTransformFeedback(GL_POINTS);
-    glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
-    glEndTransformFeedback();
+    glUniform1i(morph_add_base_uniform_, p == 0 ? 1 : 0);
+    if (p == 1) {
+      glEnable(GL_BLEND);
+      glBlendEquation(GL_FUNC_ADD);
+      glBlendFunc(GL_ONE, GL_ONE);
+    }
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  }
+  if (passes > 1) glDisable(GL_BLEND);
+  // Read back as RGB floats: texel i lands at byte 12 i, so vertex v's position at 24 v and its
+  // normal at 24 v + 12, the layout of morphed_buffer.
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, mesh.morphed_buffer.id());
+  if (full_rows > 0) glReadPixels(0, 0, morph_row_texels_, full_rows, GL_RGB, GL_FLOAT, nullptr);
+  if (rest > 0) {
+    const size_t offset = size_t(full_rows) * size_t(morph_row_texels_) * sizeof(glm::vec3);
+    glReadPixels(0, full_rows, rest, 1, GL_RGB, GL_FLOAT, reinterpret_cast<void*>(offset));
   }
 }
 

@@ -28,16 +28,15 @@ struct GpuMesh {
   int material = -1;                          // index into GpuModel::materials(), -1: default
   bool extra_influences = false;  // influences five to eight bound at attrib::kExtraJoints/Weights
   bool weight_flags = false;      // assets::Mesh::weight_flags bound at attrib::kWeightFlags
-  // Morph targets (see shaders/morph_blend.vert): the deltas in a texture buffer, and the
-  // blended bind-time vertices (position, normal interleaved) that vertex_array reads as its
-  // positions and normals.
+  // Morph targets (see shaders/morph_blend.frag): the unblended vertices and the deltas in a
+  // texture buffer, and the blended bind-time vertices (position, normal interleaved) that
+  // vertex_array reads as its positions and normals.
   // Blending runs once per change of weights, so a draw costs the same with targets as without.
   // No buffers for a mesh without targets; its vertex_array reads vertex_buffer.
   int target_count = 0;
   Buffer morph_delta_buffer;
   Texture morph_delta_texture;
   Buffer morphed_buffer;
-  VertexArray blend_input;              // the unblended positions and normals, for the blend pass
   std::vector<glm::vec2> morph_active;  // the (index, weight) pairs morphed_buffer was blended with
   int morph_active_count = 0;           // morph_active.size()
   bool morph_blended = false;           // morphed_buffer holds a blend
@@ -70,9 +69,10 @@ class GpuModel {
   // Sets the morph-target weights the next draws blend with: weights[m] for mesh m (one per
   // target; missing, short or non-finite entries count as 0). Create sets each mesh's defaults
   // (assets::Mesh::target_weights). Meshes without targets ignore theirs. A mesh whose non-zero
-  // weights changed is blended again on the GPU (a transform-feedback pass); the others cost
-  // nothing, so calling this every frame is cheap. A blend changes the current program, vertex
-  // array and texture unit 0, and leaves none of them bound.
+  // weights changed is blended again on the GPU (a pass into a float framebuffer, read back into
+  // the mesh's vertex buffer); the others cost nothing, so calling this every frame is cheap. A
+  // blend leaves no program, vertex array or texture bound on unit 0 and sets the active texture
+  // unit to 0; it restores the framebuffers, viewport and the enables it changes.
   void UpdateMorphWeights(const assets::MorphWeights& weights);
 
   int joint_count() const { return joint_count_; }
@@ -85,25 +85,30 @@ class GpuModel {
   const std::vector<glm::mat4>& palette() const { return palette_; }
 
  private:
+  // Compiles the blend pass and makes its framebuffer, row_texels × rows texels; false with the
+  // reason in *error when the driver cannot.
+  bool CreateMorphBlend(int row_texels, size_t rows, std::string* error);
   // One mesh's blend of mesh.morph_active into its morphed_buffer, in as many passes as it
-  // takes; the blend program in use and texture unit 0 active.
+  // takes; the blend program in use, its framebuffer bound and texture unit 0 active.
   void BlendMorphTargets(const GpuMesh& mesh);
 
   int joint_count_ = 0;
   std::vector<GpuMesh> meshes_;
   std::vector<GpuMaterial> materials_;
   std::vector<Texture> textures_;
-  // The blend pass (shaders/morph_blend.vert); compiled only for a model with morph targets.
+  // The blend pass (shaders/morph_blend.*) and where it draws: an RGBA32F renderbuffer of
+  // morph_row_texels_ columns, two texels per vertex, rows enough for the largest mesh with
+  // targets. Made only for a model with morph targets.
   Program morph_blend_;
   GLint morph_active_uniform_ = -1;
   GLint morph_count_uniform_ = -1;
-  GLint morph_vertices_uniform_ = -1;
-  // Where a blend of more than kMorphEntriesPerPass active targets keeps its partial sums
-  // (position, normal interleaved), sized for the largest mesh that needed it so far.
+  GLint morph_texels_uniform_ = -1;
+  GLint morph_add_base_uniform_ = -1;
+  int morph_row_texels_ = 0;
+  Framebuffer morph_framebuffer_;
+  Renderbuffer morph_renderbuffer_;
+  VertexArray morph_vertex_array_;  // none of its attributes enabled: core profiles need one bound
   std::vector<glm::vec2> morph_active_scratch_;  // UpdateMorphWeights' list before comparing
-  Buffer morph_scratch_;
-  VertexArray morph_scratch_input_;
-  GLsizei morph_scratch_vertices_ = 0;
   Buffer palette_buffer_;
   Texture palette_texture_;
   std::vector<glm::mat4> palette_;

@@ -29,8 +29,8 @@ constexpr GLuint kOffset = 8;  // vec2, pixels
 
 namespace renderer {
 
-// Active morph targets one blend pass adds (shaders/morph_blend.vert's uniform array, 256 of the
-// 1,024 vertex uniform components GL 3.3 guarantees); more take several passes.
+// Active morph targets one blend pass adds (shaders/morph_blend.frag's uniform array, 256 of the
+// 1,024 fragment uniform components GL 3.3 guarantees); more take several passes.
 constexpr GLuint kMorphEntriesPerPass = 128;
 
 }  // namespace renderer

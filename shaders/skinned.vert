@@ -1,5 +1,5 @@
 // Skinned mesh, vertex stage: skins the bind-time vertex (with its blend shapes, which
-// morph_blend.vert applied to a_position/a_normal) with its (up to eight) palette matrices, passes
+// morph_blend.frag applied to a_position/a_normal) with its (up to eight) palette matrices, passes
 // world-space position and normal to lit.frag, and picks the colour of the influence-count and
 // weight-problem views.
 #include "skinning.glsl"

@@ -1,8 +1,9 @@
-// Morph targets on the GPU (deltas in a texture buffer, blended by morph_blend.vert into the
-// vertices skinned.vert and skin_capture.vert read) blend like the CPU path (assets::SkinMesh)
-// within float error: default weights at rest, any weights in a posed rig, a clip's weights as it
-// plays, and nothing for meshes without targets. The draws show the blend, which runs only when
-// the weights change.
+// Morph targets on the GPU (deltas in a texture buffer, blended by morph_blend.frag and read back
+// into the vertices skinned.vert and skin_capture.vert read) blend like the CPU path
+// (assets::SkinMesh) within float error: default weights at rest, any weights in a posed rig,
+// meshes whose vertices fill several rows of the blend framebuffer, a clip's weights as it plays,
+// and nothing for meshes without targets. The draws show the blend, which runs only when the
+// weights change and leaves the GL state as it found it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -103,8 +104,8 @@ TEST_F(MorphGpuTest, AnyWeightsInAPosedRigMatchTheCpu) {
 }
 
 TEST_F(MorphGpuTest, MoreActiveTargetsThanOnePassHoldsBlendInSeveralPasses) {
-  // 129 targets take two passes (the last one into the drawn buffer after one into scratch),
-  // 300 take three; every weight non-zero.
+  // 129 targets take two passes (the second added to the first by blending), 300 take three;
+  // every weight non-zero.
   for (int targets : {129, 300}) {
     const assets::Model model = RigWithTargets(targets, 17);
     assets::MorphWeights weights = assets::DefaultMorphWeights(model);
@@ -121,6 +122,51 @@ TEST_F(MorphGpuTest, MoreActiveTargetsThanOnePassHoldsBlendInSeveralPasses) {
     EXPECT_LT(MaxDistance(gpu->positions, cpu.positions), 2e-5f) << targets << " targets";
     EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f) << targets << " targets";
   }
+}
+
+TEST_F(MorphGpuTest, AMeshOfSeveralFramebufferRowsBlendsEveryVertex) {
+  // The tube's vertices copied side by side to 5,003 (10,006 blend texels: more than two rows of
+  // 4,096 and a short last row), with two targets of random deltas.
+  const assets::Model tube = rendertest::MakeTube();
+  assets::Model model = tube;
+  assets::Mesh& mesh = model.meshes[0];
+  const assets::Mesh& one = tube.meshes[0];
+  for (int copy = 1; mesh.positions.size() < 5003; ++copy) {
+    const size_t take = std::min(one.positions.size(), 5003 - mesh.positions.size());
+    for (size_t v = 0; v < take; ++v) {
+      mesh.positions.push_back(one.positions[v] + glm::vec3(0.1f * float(copy), 0.0f, 0.0f));
+      mesh.normals.push_back(one.normals[v]);
+      mesh.joints.push_back(one.joints[v]);
+      mesh.weights.push_back(one.weights[v]);
+      if (!one.uvs.empty()) mesh.uvs.push_back(one.uvs[v]);
+    }
+  }
+  ASSERT_EQ(mesh.positions.size(), 5003u);
+  mesh.weight_flags.clear();
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> delta(-0.05f, 0.05f);
+  for (int t = 0; t < 2; ++t) {
+    assets::MorphTarget target;
+    for (size_t v = 0; v < mesh.positions.size(); ++v) {
+      target.positions.emplace_back(delta(random), delta(random), delta(random));
+      target.normals.emplace_back(delta(random), delta(random), delta(random));
+    }
+    mesh.targets.push_back(std::move(target));
+    mesh.target_weights.push_back(t == 0 ? 0.6f : -0.3f);
+  }
+  const assets::MorphWeights weights = assets::DefaultMorphWeights(model);
+  const std::vector<glm::mat4> models =
+      rendertest::JointModels(model.skeleton, rendertest::RandomPose(model.skeleton, 7));
+  std::string error;
+  const auto gpu = renderer::SkinOnGpu(model, models, &error, &weights);
+  ASSERT_TRUE(gpu) << error;
+  const renderer::SkinnedMeshes cpu = CpuSkin(model, models, weights);
+  EXPECT_LT(MaxDistance(gpu->positions, cpu.positions), 1e-5f);
+  EXPECT_LT(MaxDistance(gpu->normals, cpu.normals), 1e-4f);
+  // Every vertex moved by its deltas, the last row's included (an unread one would sit at rest).
+  const renderer::SkinnedMeshes unblended =
+      CpuSkin(model, models, assets::MorphWeights{{0.0f, 0.0f}});
+  EXPECT_GT(glm::distance(gpu->positions[0].back(), unblended.positions[0].back()), 1e-4f);
 }
 
 TEST_F(MorphGpuTest, AClipsWeightChannelAnimatesTheGpuMesh) {
@@ -202,17 +248,18 @@ float CoverageCenterX(const rendertest::Image& image, const rendertest::Image& e
   return count > 0 ? static_cast<float>(sum / count) : 0.0f;
 }
 
-// Transform-feedback primitives UpdateMorphWeights writes: the vertices it blends.
+// The vertices UpdateMorphWeights blends: the blend pass writes one fragment per position and
+// one per normal.
 GLuint64 VerticesBlended(renderer::GpuModel* gpu, const assets::MorphWeights& weights) {
   GLuint query = 0;
   glGenQueries(1, &query);
-  glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+  glBeginQuery(GL_SAMPLES_PASSED, query);
   gpu->UpdateMorphWeights(weights);
-  glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+  glEndQuery(GL_SAMPLES_PASSED);
   GLuint64 written = 0;
   glGetQueryObjectui64v(query, GL_QUERY_RESULT, &written);
   glDeleteQueries(1, &query);
-  return written;
+  return written / 2;
 }
 
 TEST_F(MorphGpuTest, DrawsShowTheBlendWhichRunsOnlyWhenTheWeightsChange) {
@@ -255,18 +302,31 @@ TEST_F(MorphGpuTest, DrawsShowTheBlendWhichRunsOnlyWhenTheWeightsChange) {
   rendertest::SaveForInspection(shifted, "morph_shifted");
   // 0.5 at 4 units with the test camera's field of view is well over ten pixels.
   EXPECT_GT(CoverageCenterX(shifted, empty), rest_x + 10.0f);
-  // Back to 0: blended again, drawn where it started.
+  // Back to 0, with the offscreen target bound and a frame's state set (depth test, alpha
+  // blending, a viewport): blended again, and the state is as it was.
   weights[0][0] = 0.0f;
+  target->Bind();
+  r->BeginFrame(view);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glViewport(3, 4, 150, 160);
   EXPECT_EQ(VerticesBlended(&*gpu, weights), vertices);
-  // The blend pass leaves no state behind that would hide or skew the next draw.
-  EXPECT_FALSE(glIsEnabled(GL_RASTERIZER_DISCARD));
-  GLint program = -1, vertex_array = -1, feedback = -1;
+  GLint program = -1, vertex_array = -1, framebuffer = -1, viewport[4] = {}, blend_dst = -1;
   glGetIntegerv(GL_CURRENT_PROGRAM, &program);
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vertex_array);
-  glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, &feedback);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  glGetIntegerv(GL_BLEND_DST_RGB, &blend_dst);
   EXPECT_EQ(program, 0);
   EXPECT_EQ(vertex_array, 0);
-  EXPECT_EQ(feedback, 0);
+  EXPECT_EQ(framebuffer, static_cast<GLint>(target->framebuffer()));
+  EXPECT_EQ(viewport[0], 3);
+  EXPECT_EQ(viewport[3], 160);
+  EXPECT_TRUE(glIsEnabled(GL_DEPTH_TEST));
+  EXPECT_TRUE(glIsEnabled(GL_BLEND));
+  EXPECT_EQ(blend_dst, GL_ONE_MINUS_SRC_ALPHA);
+  EXPECT_FALSE(glIsEnabled(GL_RASTERIZER_DISCARD));
+  renderer::OffscreenTarget::BindDefault();
   EXPECT_NEAR(CoverageCenterX(render(true), empty), rest_x, 0.5f);
 }
 
