@@ -9,16 +9,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# The compiler cache (installed by install-deps.sh): sources unchanged since an earlier build, in
-# this checkout or in another one of the same tree, are not compiled again. Paths count relative
-# to the checkout, so that checkouts elsewhere share the cache. A launcher set in the environment
-# wins.
-launcher=()
-if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
-
 configure_and_build() {  # build_dir, extra cmake args...
   local dir=$1; shift
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" \
@@ -38,6 +28,17 @@ format_check() {  # every tracked C++ file as .clang-format says, before anythin
 cmd=${1:-run}
 shift || true
 bash scripts/install-deps.sh
+
+# The compiler cache (installed just above by install-deps.sh, so a first run uses it too):
+# sources unchanged since an earlier build, in this checkout or in another one of the same tree,
+# are not compiled again. Paths count relative to the checkout, so that checkouts elsewhere share
+# the cache. A launcher set in the environment wins.
+launcher=()
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
 case "$cmd" in
   run)
     configure_and_build build
