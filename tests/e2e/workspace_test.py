@@ -211,6 +211,14 @@ class WorkspaceTest(xs.XvfbTestCase):
         # The message says where the file went, in full (stdout is read once the viewer is gone).
         self.assertIn("exported " + exported["path"], viewer.output())
 
+    def assert_idle_frames_allocate_nothing(self, viewer):
+        """Quits the viewer and checks its exit event: over 20 idle frames, none allocated."""
+        self.assertEqual(viewer.quit(), 0)
+        idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
+        self.assertGreater(idle["frames"], 20, idle)
+        self.assertEqual(idle["max"], 0, idle)
+        self.assertEqual(idle["total"], 0, idle)
+
     def test_an_idle_frame_allocates_nothing(self):
         # Everything drawn that can be: bones, axes, knee circles, shells, limits, the weights of
         # a selected joint (its panel open), the timeline with its keys.
@@ -220,11 +228,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.find_window()
         viewer.move(*OVER_VIEW)
         viewer.wait_frames(60)  # idle: no input, nothing playing
-        self.assertEqual(viewer.quit(), 0)
-        idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
-        self.assertGreater(idle["frames"], 20, idle)
-        self.assertEqual(idle["max"], 0, idle)
-        self.assertEqual(idle["total"], 0, idle)
+        self.assert_idle_frames_allocate_nothing(viewer)
 
     def test_an_idle_frame_with_active_blend_shapes_allocates_nothing(self):
         # A quad whose two morph targets both have non-zero default weights: every frame hands
@@ -236,10 +240,7 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.find_window()
         viewer.move(*OVER_VIEW)
         viewer.wait_frames(60)
-        self.assertEqual(viewer.quit(), 0)
-        idle = xs.named(viewer.events(), "exit")[0]["idle_allocations"]
-        self.assertGreater(idle["frames"], 20, idle)
-        self.assertEqual(idle["total"], 0, idle)
+        self.assert_idle_frames_allocate_nothing(viewer)
 
     def test_a_blend_shape_slider_reshapes_the_mesh_and_undo_takes_it_back(self):
         path = os.path.join(self.shots, "morph_quad.gltf")
