@@ -147,7 +147,8 @@ class Viewer {
   std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
   TraceLog trace_;
   FileBrowser file_browser_;
-  RecentFiles recent_{RecentFiles::DefaultStorePath()};
+  // --no-settings: the recent files are neither read nor written (kept for this run only).
+  RecentFiles recent_{args_.no_settings ? std::string() : RecentFiles::DefaultStorePath()};
 
   // What the user edits (undoable), the clip played, and this frame's pose computed from them:
   // the un-solved pose and requests (frame_), the solved state.
