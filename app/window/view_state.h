@@ -88,7 +88,8 @@ struct ConfirmDiscard {
   enum class Then { kQuit, kOpen };
   Then then = Then::kQuit;
   std::string path;  // kOpen: the file to open ("": the built-in character)
-  // Where its buttons were drawn (window coordinates; -1 before), for the trace.
+  // Where its buttons are shown (window coordinates; -1 until the popup is shown in place, after
+  // the frames it spends measuring itself), for the trace.
   glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
 };
 
