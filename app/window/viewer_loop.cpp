@@ -274,15 +274,8 @@ void Viewer::RunFrame(double dt_seconds) {
   }
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
-  // Keep the model centred in the free part of the window (when the panel leaves room).
-  const float panel_right_px = layout_.panel_right * pixel_ratio_;
-  camera_.lens_shift_ndc =
-      viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
-  // ... and above the timeline: the free part's centre is (bottom part / height) above the middle.
-  const float below_px = (ImGui::GetIO().DisplaySize.y - layout_.timeline_top) * pixel_ratio_;
-  camera_.lens_shift_y_ndc = viewport_.height > 2.0f * below_px && below_px > 0.0f
-                                 ? below_px / float(viewport_.height)
-                                 : 0.0f;
+  // The view is centred in (and F frames into) the part the panels leave free.
+  CentreOnFreeArea(viewport_, FreeAreaNow(), &camera_);
   if (frame_count_ == 0) {
     FrameCamera();           // now that the panel's size is known
     if (settings_.camera) {  // the camera the user left, as it was
@@ -465,6 +458,12 @@ HandlesView Viewer::CurrentHandlesView() const {
   view.projection = camera_.Projection(viewport_.aspect());
   view.viewport = viewport_;
   view.active_chain = selection_.active_chain;
+FreeArea Viewer::FreeAreaNow() const {
+  // Right of the side panel, below the menu bar, above the timeline (or the window's bottom).
+  return FreeArea{layout_.panel_right * pixel_ratio_, layout_.menu_height * pixel_ratio_,
+                  float(viewport_.width), layout_.timeline_top * pixel_ratio_};
+}
+
   view.hover_chain = selection_.hover_chain;
   view.hover_part = selection_.hover_part;
   view.drag_part = drag_ == Drag::kGizmo ? gizmo_drag_.part() : GizmoPart::kNone;

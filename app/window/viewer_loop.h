@@ -73,7 +73,8 @@ class Viewer {
   // The camera's view with the model raised onto the grid (place on ground): model space → eye.
   // Everything drawn or picked in model space goes through it.
   glm::mat4 ModelViewMatrix() const;
-  float GroundLiftNow() const;  // world units the model is raised by now (0 when off)
+  float GroundLiftNow() const;   // world units the model is raised by now (0 when off)
+  FreeArea FreeAreaNow() const;  // the view's part the panels leave free, drawable pixels
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
   Ray CursorRay(const glm::vec2& cursor_px) const;
@@ -133,6 +134,8 @@ class Viewer {
   void WriteDragEndTrace(int chain);
   void WriteTargetsTrace(const char* event_name);
   void WriteCameraTrace(const char* by);  // `by`: orbit, pan, zoom, frame  // every chain's target
+  // The model's bounds on screen now (window coordinates); none for an empty model.
+  std::optional<ModelOnScreen> ModelOnScreenNow() const;
                                           // (undo, redo, reset)
 
   ViewerArgs args_;
