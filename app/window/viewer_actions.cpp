@@ -386,7 +386,8 @@ void Viewer::DiscardEdits() {
   if (confirm_.then == ConfirmDiscard::Then::kQuit) {
     quit_ = true;
   } else {
-    saved_edit_ = edit_;  // what StartOpen replaces is no longer asked about
+    // The edits stay unsaved until the new model replaces them (Adopt): when the file then fails
+    // to load they are still on screen, and still asked about.
     StartOpen(confirm_.path);
   }
 }

@@ -17,6 +17,7 @@
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
 #include "app/window/heap_count.h"
+#include "app/window/termination.h"
 #include "assets/file_output.h"
 #include "assets/skinning.h"
 #include "renderer/offscreen.h"
@@ -132,6 +133,7 @@ bool Viewer::OpenWindow(int width, int height, int* exit_code) {
   std::string error;
   gl_ = GlContext::Create(GlContext::Kind::kWindow, "skelview", width, height, &error);
   if (!gl_) return InitFailed(error, kExitFailure, exit_code);
+  CatchTermination();  // after SDL's handlers: SIGTERM ends the viewer without asking
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the user's working directory
@@ -198,6 +200,7 @@ int Viewer::Run() {
   if (!Init(&exit_code)) return exit_code;
   auto last = Clock::now();
   while (!quit_) {
+    if (TerminationSignal() != 0) break;  // SIGTERM: end now, ask nothing, save nothing
     const auto frame_start = Clock::now();
     const double dt = std::chrono::duration<double>(frame_start - last).count();
     last = frame_start;
@@ -218,6 +221,12 @@ int Viewer::Run() {
     (drag_ == Drag::kGizmo ? drag_frames_ : idle_frames_).Add(frame_ms);
     if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
+  }
+  if (const int signal_number = TerminationSignal()) {
+    Json event = ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_);
+    event["signal"] = signal_number;
+    trace_.Write(event);
+    return 128 + signal_number;  // as a shell reports a process ended by the signal
   }
   SaveUserSettings();
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_));
