@@ -207,6 +207,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   playback_.time = 0.0f;
   playback_.playing = false;
   selection_.selected_joint = -1;
+  display_.scene.trail_joint = -1;  // the trail is the selected joint's: none in a new file
   selection_.fabrik_root = -1;
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
@@ -456,8 +457,6 @@ void Viewer::WriteReadyTrace() {
   trace_.Write(ready);
 }
 
-void Viewer::WriteDragEndTrace(int chain) {
-  if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
 std::optional<ModelOnScreen> Viewer::ModelOnScreenNow() const {
   // Where the model is on screen: its bounds' centre and the projected bounds box.
   const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
@@ -477,6 +476,8 @@ std::optional<ModelOnScreen> Viewer::ModelOnScreenNow() const {
   return ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
 }
 
+void Viewer::WriteDragEndTrace(int chain) {
+  if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
   DragEnd drag;
   drag.chain = chain;
   drag.part = GizmoPartName(gizmo_drag_.part());

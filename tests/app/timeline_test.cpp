@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/window/panels/panels.h"
 #include "assets/builtin_character.h"
@@ -165,6 +167,63 @@ TEST(Timeline, RestPoseSaysHowToPlayAClip) {
   HeadlessUi ui(false);
   ui.Frame([&] { scene.Draw(); });
   EXPECT_TRUE(headless::AnyRowHas(headless::TextRows(app::kTimelineName), "Rest pose"));
+}
+
+TEST(Timeline, LaneNamesAreShownWholeAndTooLongOnesKeepTheirEnd) {
+  TimelineScene scene;
+  scene.edit.chains[0].weight_keys = {{0.1f, 0.0f}, {0.9f, 1.0f}};
+  scene.edit.chains[0].label = "mixamorig:LeftUpLeg (body)";
+  HeadlessUi ui(false);
+  ui.MouseAway();
+  ui.Frame([&] { scene.Draw(scene.hips, 0); });
+  std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "IK weight mixamorig:LeftUpLeg (body)"))
+      << ::testing::PrintToString(rows);
+  // Longer than the label column may grow (two fifths of the track): "..." and the name's end.
+  scene.edit.chains[0].label = std::string(120, 'x') + "LeftUpLeg";
+  ui.Frame([&] { scene.Draw(scene.hips, 0); });
+  rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "...xxxx")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "xLeftUpLeg")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(headless::AnyRowHas(rows, "IK weight xxx")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation"));
+}
+
+TEST(Timeline, WithNothingLoadedItSaysSoRatherThanThatTheModelHasNoClips) {
+  TimelineScene scene;
+  scene.playback.clip = -1;
+  HeadlessUi ui(false);
+  const assets::Model nothing;
+  const app::EditState edit;
+  ui.Frame([&] {
+    app::DrawTimeline({nothing, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+  });
+  std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Nothing loaded")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(headless::AnyRowHas(rows, "no clips"));
+  // A model without clips still says that.
+  assets::Model still = scene.model;
+  still.clips.clear();
+  ui.Frame([&] {
+    app::DrawTimeline({still, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+  });
+  rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "This model has no clips"));
+}
+
+TEST(Timeline, AtTwiceTheScaleTheRulersNumbersDoNotRunTogether) {
+  TimelineScene scene;
+  HeadlessUi ui(false, ImVec2(1000.0f, 620.0f));
+  app::ConfigureUi(2.0f, /*light=*/false);
+  scene.layout.panel_right = 640.0f;  // the side panel at 200 %: the timeline is narrow
+  ui.MouseAway();
+  for (int frame = 0; frame < 2; ++frame) ui.Frame([&] { scene.Draw(); });
+  EXPECT_EQ(headless::TextProblems(app::kTimelineName), "");
+  for (const std::string& row : headless::TextRows(app::kTimelineName)) {
+    EXPECT_EQ(row.find("2030"), std::string::npos) << row;
+    EXPECT_EQ(row.find("1020"), std::string::npos) << row;
+  }
 }
 
 TEST(Timeline, ControlsWrapInsteadOfRunningOffANarrowWindow) {

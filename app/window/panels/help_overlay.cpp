@@ -54,7 +54,7 @@ void DrawHelpOverlay(bool* open) {
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
                                       ImVec2(io.DisplaySize.x - 20.0f, io.DisplaySize.y - 60.0f));
-  ImGui::SetNextWindowBgAlpha(0.94f);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the panels' text must not show through
   if (!ImGui::Begin(kHelpWindowName, open,
                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
