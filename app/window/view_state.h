@@ -63,6 +63,7 @@ struct Selection {
   int active_chain = -1;  // chain whose full gizmo is shown
   int hover_chain = -1;
   GizmoPart hover_part = GizmoPart::kNone;
+  int hover_handles = 0;  // how many handles' discs are under the cursor (overlapping handles)
   int selected_joint = -1;
   int fabrik_root = -1;             // joint marked as the root of the next FABRIK chain
   bool scroll_to_selected = false;  // the joint tree scrolls to the selected joint once

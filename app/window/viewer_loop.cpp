@@ -444,6 +444,11 @@ void Viewer::DrawViewOverlays() {
     layout_.axis_gizmo_center = {display.x - 58.0f * scale, layout_.menu_height + 58.0f * scale};
     DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius, &requests_);
   }
+  const int hover = selection_.hover_chain;
+  if (hover >= 0 && hover < static_cast<int>(edit_.chains.size()) && drag_ == Drag::kNone &&
+      display_.show_handles && !ImGui::GetIO().WantCaptureMouse) {
+    DrawHandleTip(edit_.chains[size_t(hover)].label.c_str(), selection_.hover_handles);
+  }
 }
 
 int Viewer::ActiveTwoBoneRequest() const {
@@ -451,6 +456,12 @@ int Viewer::ActiveTwoBoneRequest() const {
   if (chain < 0 || size_t(chain) >= frame_.chain_requests.size()) return -1;
   const RequestIndex& request = frame_.chain_requests[size_t(chain)];
   return request.kind == ConstraintKind::kTwoBone ? request.index : -1;
+}
+
+FreeArea Viewer::FreeAreaNow() const {
+  // Right of the side panel, below the menu bar, above the timeline (or the window's bottom).
+  return FreeArea{layout_.panel_right * pixel_ratio_, layout_.menu_height * pixel_ratio_,
+                  float(viewport_.width), layout_.timeline_top * pixel_ratio_};
 }
 
 renderer::View Viewer::CurrentView() const {
@@ -467,12 +478,6 @@ HandlesView Viewer::CurrentHandlesView() const {
   view.projection = camera_.Projection(viewport_.aspect());
   view.viewport = viewport_;
   view.active_chain = selection_.active_chain;
-FreeArea Viewer::FreeAreaNow() const {
-  // Right of the side panel, below the menu bar, above the timeline (or the window's bottom).
-  return FreeArea{layout_.panel_right * pixel_ratio_, layout_.menu_height * pixel_ratio_,
-                  float(viewport_.width), layout_.timeline_top * pixel_ratio_};
-}
-
   view.hover_chain = selection_.hover_chain;
   view.hover_part = selection_.hover_part;
   view.drag_part = drag_ == Drag::kGizmo ? gizmo_drag_.part() : GizmoPart::kNone;
