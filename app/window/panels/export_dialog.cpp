@@ -1,6 +1,7 @@
 // File ▸ Export's dialog (the path, what to write, replacing a file) and the question before
 // unexported edits are discarded; the loop carries out what they ask.
 #include <imgui.h>
+#include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
 
 #include "app/window/panels/panel_util.h"
 
@@ -74,6 +75,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
     return;
   }
   const bool quit = confirm->then == ConfirmDiscard::Then::kQuit;
+  // The popup's first frames are hidden while it measures itself: its items are laid out about a
+  // provisional place, not where they will show. Their positions count from the first frame the
+  // popup is shown in.
+  const ImGuiWindow* popup = ImGui::GetCurrentWindow();
+  const bool shown_in_place = !popup->Appearing && !popup->Hidden;
   ImGui::TextWrapped(
       "The pose, IK and limit edits of this model have not been exported. %s "
       "discards them.",
@@ -91,11 +97,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   if (ImGui::Button(quit ? "Discard and quit (D)" : "Discard and open (D)")) {
     Ask(out, RequestKind::kDiscardEdits);
   }
-  confirm->discard_px = centre();
+  if (shown_in_place) confirm->discard_px = centre();
   Tip("Throw the edits away (D).");
   ImGui::SameLine();
   if (ImGui::Button("Cancel (Esc)")) confirm->open = false;
-  confirm->cancel_px = centre();
+  if (shown_in_place) confirm->cancel_px = centre();
   Tip("Keep working on this model (Escape).");
   ImGui::EndPopup();
 }
