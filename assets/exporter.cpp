@@ -330,7 +330,7 @@ bool ExportGltf(const Model& model, const std::string& path, std::string* error,
 bool ExportGltf(const Model& model, const ik::Pose& rest_pose, const std::string& path,
                 std::string* error, ExportFailure* failure,
                 const std::vector<std::vector<float>>* morph_weights) {
-  return Export(model, rest_pose.locals, /*clips=*/true, morph_weights, path, error, failure);
+  return Export(model, rest_pose.locals, /*clips=*/false, morph_weights, path, error, failure);
 }
 
 }  // namespace assets

@@ -45,11 +45,13 @@ std::vector<std::string> ExportedFiles(const std::string& path);
 bool ExportGltf(const Model& model, const std::string& path, std::string* error,
                 ExportFailure* failure = nullptr);
 
-// As above, but writes `rest_pose` (one local transform per joint, all finite) as the nodes'
-// transforms while keeping every skin's inverse binds: viewers show the meshes deformed into that
-// pose (e.g. after IK), and the clips still play; and `morph_weights` (when not null: per mesh,
-// one weight per target, as assets/morph.h's MorphWeights) as the meshes' default blend-shape
-// weights. Fails also when the pose does not match the skeleton or a weight is not finite.
+// A pose export: as above, but writes `rest_pose` (one local transform per joint, all finite) as
+// the nodes' transforms while keeping every skin's inverse binds, so that viewers show the meshes
+// deformed into that pose (e.g. after IK); and `morph_weights` (when not null: per mesh, one
+// weight per target, as assets/morph.h's MorphWeights) as the meshes' default blend-shape
+// weights. The file holds no clips: it is the pose, and opens in it in skelview and elsewhere
+// (a clip would set its joints to its own first frame). Fails also when the pose does not match
+// the skeleton or a weight is not finite.
 bool ExportGltf(const Model& model, const ik::Pose& rest_pose, const std::string& path,
                 std::string* error, ExportFailure* failure = nullptr,
                 const std::vector<std::vector<float>>* morph_weights = nullptr);

@@ -21,6 +21,7 @@
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/morph.h"
 #include "assets/skinning.h"
 #include "ik/kinematics.h"
 #include "tests/assets/model_compare.h"
@@ -400,26 +401,58 @@ TEST(ExportRoundTrip, StepAndCubicSplineClipsKeepTheirInterpolation) {
   }
 }
 
-TEST(ExportRoundTrip, PoseOverloadWritesThePoseAsRestAndKeepsTheSkin) {
-  const Model original = MakeBuiltinCharacter();
+// A pose export is the pose: no clips (skelview opens a file on its first clip's first frame,
+// other tools play or show a clip too, and a clip sets every joint it animates), the blend-shape
+// weights of the pose as the defaults.
+TEST(ExportRoundTrip, PoseExportOpensInThePoseWithItsBlendShapesAndNoClips) {
+  const Model original = RichModel();
+  ASSERT_FALSE(original.clips.empty());
   ik::Pose pose;
   SampleClip(original, original.clips[0], 0.25f, &pose);
+  MorphWeights weights = DefaultMorphWeights(original);
+  const size_t cape = 1;
+  ASSERT_EQ(original.meshes[cape].name, "Cape");
+  weights[cape] = {0.75f, -0.5f, 0.125f};
   const std::string path = Temp("posed.glb");
   std::string error;
-  ASSERT_TRUE(ExportGltf(original, pose, path, &error)) << error;
+  ASSERT_TRUE(ExportGltf(original, pose, path, &error, nullptr, &weights)) << error;
   const LoadResult r = LoadModel(path);
   ASSERT_TRUE(r.ok()) << r.error;
+  const Model& back = *r.model;
+  EXPECT_TRUE(back.clips.empty());
   for (int j = 0; j < original.skeleton.joint_count(); ++j) {
-    EXPECT_LT(
-        glm::length(r.model->skeleton.rest_locals()[j].translation - pose.locals[j].translation),
-        1e-5f);
+    EXPECT_LT(glm::length(back.skeleton.rest_locals()[j].translation - pose.locals[j].translation),
+              1e-6f);
   }
-  // The reloaded rest pose shows the mesh exactly as the original deformed by the pose.
-  const testcompare::SurfaceMap posed = testcompare::Surface(original, pose);
-  const testcompare::SurfaceMap rest =
-      testcompare::Surface(*r.model, ik::Pose::Rest(r.model->skeleton));
-  EXPECT_LT(testcompare::WorstMiss(posed, rest), 1e-4f);
-  EXPECT_LT(testcompare::WorstMiss(rest, posed), 1e-4f);
+  const int back_cape = [&] {
+    for (size_t m = 0; m < back.meshes.size(); ++m)
+      if (back.meshes[m].name == "Cape") return static_cast<int>(m);
+    return -1;
+  }();
+  ASSERT_GE(back_cape, 0);
+  EXPECT_EQ(back.meshes[static_cast<size_t>(back_cape)].target_weights, weights[cape]);
+  // What the file opens on (its rest pose: there is no clip) shows the meshes exactly as the
+  // original deformed by the pose with those blend-shape weights.
+  Model shown = original;
+  shown.meshes[cape].target_weights = weights[cape];
+  const testcompare::SurfaceMap posed = testcompare::Surface(shown, pose);
+  const testcompare::SurfaceMap rest = testcompare::Surface(back, ik::Pose::Rest(back.skeleton));
+  EXPECT_LT(testcompare::WorstMiss(posed, rest), 1e-5f);
+  EXPECT_LT(testcompare::WorstMiss(rest, posed), 1e-5f);
+  // Without weights the meshes' own defaults are written; a non-finite weight is refused.
+  ASSERT_TRUE(ExportGltf(original, pose, path, &error)) << error;
+  const LoadResult plain = LoadModel(path);
+  ASSERT_TRUE(plain.ok()) << plain.error;
+  for (const Mesh& mesh : plain.model->meshes) {
+    if (mesh.name == "Cape") {
+      EXPECT_EQ(mesh.target_weights, original.meshes[cape].target_weights);
+    }
+  }
+  weights[cape][1] = NAN;
+  ExportFailure failure = ExportFailure::kNone;
+  EXPECT_FALSE(ExportGltf(original, pose, Temp("nan_weight.glb"), &error, &failure, &weights));
+  EXPECT_EQ(failure, ExportFailure::kRefused);
+  EXPECT_THAT(error, HasSubstr("not finite"));
 }
 
 TEST(ExportRoundTrip, SharedModelsComeBackTheSame) {

@@ -247,7 +247,7 @@ def main():
         ("built-in as .gltf", ["export", "-o", o("builtin.gltf")], None),
         ("built-in posed with IK", ["export", "-o", o("posed.glb"), "--anim", "0", "--time", "0.4",
                                     "--ik", "LeftFoot=0.1,0.3,0.2"],
-         None),
+         lambda d: ["has clips (a pose export has none)"] if d.get("animations") else []),
         ("built-in baked with IK", ["export", "-o", o("baked.glb"), "--anim", "0",
                                     "--bake", "--ik", "LeftFoot=0.1,0.3,0.2"], None),
         ("generated rig", ["export", rig, "-o", o("rig.glb")], lambda d: rich_contents(d, True)),
@@ -257,7 +257,7 @@ def main():
                                  "--ik", "bone7=0.1,1.6,0.1"], None),
         ("generated rig posed", ["export", rig, "-o", o("rig-posed.gltf"), "--anim", "0",
                                  "--time", "0.3", "--morph", "Ribbon:Bump=0.75"],
-         lambda d: rich_contents(d, True)),
+         lambda d: rich_contents(d, False)),
     ]
     for name, relative in [
             ("CesiumMan", "khronos-glTF-Sample-Models/CesiumMan/glTF/CesiumMan.gltf"),
