@@ -215,9 +215,35 @@ int WriteMaterials(const Model& model, const ExportPlan& plan, gltf_out::Writer*
   return needs_default ? static_cast<int>(model.materials.size()) : -1;
 }
 
+// About the bytes WriteDocument packs into the buffer (a little more rather than less).
+size_t EstimatedBufferSize(const Model& model, bool clips) {
+  size_t bytes = 0;
+  for (const Mesh& mesh : model.meshes) {
+    const size_t n = mesh.positions.size();
+    // Position, normal, tangent, uv, two influence sets; indices; target deltas; inverse binds.
+    bytes += n * (12 + 12 + 16 + 8 + 2 * (8 + 16)) + mesh.indices.size() * 4 +
+             mesh.targets.size() * n * 36 + mesh.bone_joints.size() * 64 + 64;
+  }
+  for (const Texture& texture : model.textures) bytes += texture.rgba.size() / 2;
+  if (clips) {
+    for (const Clip& clip : model.clips) {
+      for (const JointAnimation& a : clip.channels) {
+        bytes += (a.translation.times.size() + a.rotation.times.size() + a.scale.times.size()) * 4 +
+                 (a.translation.values.size() + a.scale.values.size()) * 12 +
+                 a.rotation.values.size() * 16 + 12;
+      }
+      for (const MorphAnimation& a : clip.morph_channels) {
+        bytes += (a.times.size() + a.values.size()) * 4 + 8;
+      }
+    }
+  }
+  return bytes;
+}
+
 // The whole document and buffer.
 void WriteDocument(const Model& model, const std::vector<ik::Transform>& locals, bool clips,
                    const std::vector<std::vector<float>>* morph_weights, gltf_out::Writer* writer) {
+  writer->Reserve(EstimatedBufferSize(model, clips));
   const ExportPlan plan = MakePlan(model);
   WriteNodes(model, locals, plan, writer);
   const int default_material = WriteMaterials(model, plan, writer);

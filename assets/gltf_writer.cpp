@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 
 namespace assets::gltf_out {
 namespace {
@@ -56,12 +55,10 @@ int ComponentsOfType(const char* type) {
 Writer::Writer() { root["asset"] = {{"version", "2.0"}, {"generator", "skelview"}}; }
 
 int64_t Writer::AddView(const void* data, size_t size, ViewUse use) {
-  bin_.resize((bin_.size() + 3) / 4 * 4, 0);  // every view starts on a 4-byte boundary
+  bin_.insert(bin_.end(), (4 - bin_.size() % 4) % 4, 0);  // each view on a 4-byte boundary
   const size_t offset = bin_.size();
-  if (size > 0) {
-    bin_.resize(offset + size);
-    std::memcpy(bin_.data() + offset, data, size);
-  }
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  if (size > 0) bin_.insert(bin_.end(), bytes, bytes + size);
   Json view = {{"buffer", 0}, {"byteLength", size}};
   if (offset > 0) view["byteOffset"] = offset;
   if (use == ViewUse::kVertices) view["target"] = 34962;  // ARRAY_BUFFER
@@ -141,7 +138,7 @@ std::vector<uint8_t> Writer::Glb() {
     AppendLe32(&out, static_cast<uint32_t>(bin_padded));
     AppendLe32(&out, kChunkBin);
     out.insert(out.end(), bin_.begin(), bin_.end());
-    out.resize(total, 0);
+    out.insert(out.end(), total - out.size(), 0);
   }
   return out;
 }

@@ -53,6 +53,9 @@ class Writer {
   // of animation samplers, which tracks and clips often share.
   int64_t AddSharedFloats(const float* values, size_t count, int components);
 
+  // Makes room for `bytes` of binary data (an estimate), so the buffer grows without copies.
+  void Reserve(size_t bytes) { bin_.reserve(bytes); }
+
   // Bytes in the binary buffer so far.
   size_t buffer_size() const { return bin_.size(); }
 
