@@ -422,9 +422,8 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
-    // The file keeps the model's own clips, not the combination posed from.
-    if (!prepared.together.empty()) prepared.model.clips.pop_back();
-    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure);
+    // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
+    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {
     ok = assets::ExportGltf(model, out_path, &error, &failure);
   }

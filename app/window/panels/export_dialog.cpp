@@ -24,8 +24,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
                                       ImGuiInputTextFlags_EnterReturnsTrue);
   Tip("Where to write: .glb, or .gltf with a .bin beside it.");
   int what = dialog->bake ? 1 : 0;
-  ImGui::RadioButton("This pose as the rest pose (skins kept)", &what, 0);
-  Tip("Write the model with the current pose as its rest pose.");
+  ImGui::RadioButton("This pose as the rest pose (skins kept, no clips)", &what, 0);
+  Tip("Write the model with the current pose as its rest pose and no clips, so that the file "
+      "opens in this pose.");
   ImGui::BeginDisabled(!has_clip);
   ImGui::RadioButton("The clip, baked with the IK at its frame rate", &what, 1);
   Tip("Write the clip with the IK applied, one key per frame at the clip's frame rate.");
