@@ -134,6 +134,26 @@ const char* OptionsProblem(const TwoBoneIkOptions& o) {
   return nullptr;
 }
 
+// The options SolveTwoBoneIk's fast path takes, valid (OptionsProblem would find nothing): no
+// hinge, soft IK or weight, every other option in range. Inline and without calls, for the common
+// case; other options go through OptionsProblem. (The hinge angles' comparisons fail for NaN and
+// infinities, as std::isfinite would.)
+inline bool FastPathOptions(const TwoBoneIkOptions& o) {
+  auto finite = [](const glm::vec3& v) {
+    const float big = std::numeric_limits<float>::max();
+    return std::fabs(v.x) <= big && std::fabs(v.y) <= big && std::fabs(v.z) <= big;
+  };
+  return !o.hinge && o.soft == 0.0f && o.weight == 1.0f && o.epsilon > 0.0f && o.epsilon <= 0.1f &&
+         o.hinge_min_angle >= 0.0f && o.hinge_min_angle <= o.hinge_max_angle &&
+         o.hinge_max_angle <= kPi + 1e-5f &&
+         static_cast<unsigned>(o.end_orientation) <=
+             static_cast<unsigned>(EndOrientation::kTarget) &&
+         (!o.pole_model || finite(*o.pole_model)) &&
+         (!o.bend_axis_local || (finite(*o.bend_axis_local) &&
+                                 (o.bend_axis_local->x != 0.0f || o.bend_axis_local->y != 0.0f ||
+                                  o.bend_axis_local->z != 0.0f)));
+}
+
 // Rows of the adjugate of the 3x3 matrix with columns c0, c1, c2 (its inverse times det), and det.
 struct Adjugate3 {
   D3 r0, r1, r2;
@@ -383,8 +403,7 @@ bool TwoBoneIkOptions::Validate(std::string* why) const {
 TwoBoneIkResult SolveTwoBoneIk(const glm::mat4& start_model, const glm::mat4& mid_model,
                                const glm::mat4& end_model, const glm::vec3& target_model,
                                const TwoBoneIkOptions& options) {
-  if (!options.hinge && options.soft == 0.0f && options.weight == 1.0f &&
-      !OptionsProblem(options)) {
+  if (FastPathOptions(options)) {
     const internal::FastInput in{&start_model[0][0],
                                  &mid_model[0][0],
                                  &end_model[0][0],
