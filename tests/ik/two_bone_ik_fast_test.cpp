@@ -90,7 +90,9 @@ Joints Applied(const Chain& chain, const glm::quat& start_correction,
                       glm::dvec3(glm::vec3(m[2])));
   };
   auto turn = [](const glm::dmat3& f, const glm::quat& q) {
-    const glm::dquat dq = glm::normalize(glm::dquat(q.w, q.x, q.y, q.z));
+    const glm::dquat dq =
+        glm::normalize(glm::dquat(static_cast<double>(q.w), static_cast<double>(q.x),
+                                  static_cast<double>(q.y), static_cast<double>(q.z)));
     return f * glm::mat3_cast(dq) * glm::inverse(f);
   };
   const glm::dmat3 turn_k = turn(frame(chain.start), start_correction);
