@@ -347,6 +347,10 @@ SKELVIEW_SAME_OFFSET(start_correction, start_correction);
 SKELVIEW_SAME_OFFSET(mid_correction, mid_correction);
 #undef SKELVIEW_SAME_OFFSET
 
+// The fast path reads matrices and vectors through float pointers.
+static_assert(sizeof(glm::mat4) == 16 * sizeof(float) && sizeof(glm::vec3) == 3 * sizeof(float),
+              "glm stores matrices and vectors as packed floats");
+
 inline glm::vec3 Vec3(const float* p) { return glm::vec3(p[0], p[1], p[2]); }
 
 TwoBoneIkResult FromFastOutput(const internal::FastOutput& out) {
