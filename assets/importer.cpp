@@ -27,6 +27,7 @@
 #include "assets/internal/load_progress.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/model_files.h"
+#include "assets/internal/name_check.h"
 #include "assets/internal/scene_converter.h"
 #include "assets/internal/scene_frame.h"
 
@@ -424,6 +425,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
                    converter.mesh_gltf_nodes(), &model, &warnings);
   }
   FinishClips(&model, &warnings);
+  WarnNamesNotUtf8(model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
   model.warnings = warnings;
   model.source_files = files->files_read();
