@@ -72,7 +72,7 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
 }
 
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
-                        assets::Model* model, std::string* error) {
+                        assets::Model* model, std::string* error, ImportServer* server) {
   if (path.empty()) {
     *model = assets::MakeBuiltinCharacter();
     return true;
@@ -93,6 +93,7 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
     return true;
   }
   ImportLimits limits;
+  limits.server = server;
   limits.allow_outside_files = allow_outside_files;
   limits.raw_units = raw_units;
   return ImportIsolated(path, model, error, limits);
