@@ -76,7 +76,8 @@ FileReport CheckFile(const std::string& path, const CheckArgs& args, const RuleC
   assets::Model model;
   std::string error;
   if (!LoadModelOrBuiltin(path, args.allow_outside_files, args.raw_units, &model, &error,
-                          server && server->running() ? server : nullptr)) {
+                          server && server->running() ? server : nullptr,
+                          /*texture_pixels=*/false)) {
     report.findings = LoadFailureFindings(error, config);
     return report;
   }

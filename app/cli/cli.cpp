@@ -169,6 +169,7 @@ struct Commands {
   std::string worker_path;
   bool worker_outside = false;
   bool worker_raw_units = false;
+  bool worker_texture_pixels = true;
 };
 
 void AddViewer(CLI::App* cli, Commands* c) {
@@ -265,6 +266,7 @@ void AddBenchAndWorker(CLI::App* cli, Commands* c) {
   c->worker->group("");
   c->worker->add_flag("--allow-outside-files", c->worker_outside);
   c->worker->add_flag("--raw-units", c->worker_raw_units);
+  c->worker->add_flag("!--no-texture-pixels", c->worker_texture_pixels);
   c->worker->add_option("file", c->worker_path)->required();
 }
 
@@ -346,7 +348,8 @@ std::optional<int> RunParsed(Commands* c, std::string* error) {
   if (c->server->parsed()) return RunImportServer();
   if (c->check->parsed()) return RunCheck(c->check_args);
   if (c->worker->parsed()) {
-    return RunImportWorker(c->worker_path, c->worker_outside, c->worker_raw_units);
+    return RunImportWorker(c->worker_path, c->worker_outside, c->worker_raw_units,
+                           c->worker_texture_pixels);
   }
   if (c->info->parsed()) {
     if (!CheckModelName(c->info_model_option, c->info_model, error)) return std::nullopt;

@@ -216,6 +216,7 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   std::vector<std::string> args = {exe, "import-worker"};
   if (limits.allow_outside_files) args.push_back("--allow-outside-files");
   if (limits.raw_units) args.push_back("--raw-units");
+  if (!limits.texture_pixels) args.push_back("--no-texture-pixels");
   args.insert(args.end(), {"--", path});
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -230,7 +231,8 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   server_ = limits.server;
   std::string server_error;
   const pid_t pid = server_ ? server_->Spawn(path, limits.allow_outside_files, limits.raw_units,
-                                             memory_limit, out_pipe[1], err_pipe[1], &server_error)
+                                             limits.texture_pixels, memory_limit, out_pipe[1],
+                                             err_pipe[1], &server_error)
                             : fork();
   if (pid < 0) {
     const std::string why =
@@ -394,7 +396,8 @@ bool ImportIsolated(const std::string& path, assets::Model* model, std::string* 
   return true;
 }
 
-int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units) {
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units,
+                    bool texture_pixels) {
   // Fault injection for the tests of the isolation itself.
   if (const char* crash = std::getenv("SKELVIEW_TEST_WORKER_CRASH"); crash && *crash == '1') {
     raise(SIGSEGV);
@@ -407,6 +410,7 @@ int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_
   assets::LoadOptions options;
   options.allow_outside_files = allow_outside_files;
   options.raw_units = raw_units;
+  options.texture_pixels = texture_pixels;
   float last = -1.0f;
   options.progress = [&last](float fraction) {
     if (fraction - last < 0.01f && fraction < 1.0f) return;  // at most ~100 lines

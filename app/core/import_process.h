@@ -39,6 +39,9 @@ struct ImportLimits {
   bool allow_outside_files = false;
   // Passed on to the worker's LoadOptions (--raw-units): keep the file's own units and axes.
   bool raw_units = false;
+  // Passed on to the worker's LoadOptions (--no-texture-pixels when false): textures checked, not
+  // decoded.
+  bool texture_pixels = true;
   // When set, the worker is forked by this server (app/core/import_server.h) instead of started
   // as a new process of worker_executable: for commands that import many files. Not owned; one
   // import at a time per server.
@@ -107,11 +110,12 @@ class ImportProcess {
 bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
                     const ImportLimits& limits = {});
 
-// The worker side (`skelview import-worker [--allow-outside-files] [--raw-units] -- FILE`): loads
-// FILE in this
+// The worker side (`skelview import-worker [--allow-outside-files] [--raw-units]
+// [--no-texture-pixels] -- FILE`): loads FILE in this
 // process, writes progress lines to stderr and the serialized model to stdout. Returns the exit
 // code (0, or 2 with the error on stderr). SKELVIEW_TEST_WORKER_CRASH=1 makes it crash and
 // SKELVIEW_TEST_WORKER_HANG=1 makes it wait forever before loading (fault injection for tests).
-int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units);
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units,
+                    bool texture_pixels = true);
 
 }  // namespace app

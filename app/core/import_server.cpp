@@ -22,6 +22,8 @@
 
 #include "app/core/import_process.h"
 
+extern char** environ;
+
 namespace app {
 
 namespace {
@@ -32,9 +34,9 @@ constexpr bool kAddressSanitizer = true;  // ASan reserves terabytes of address 
 constexpr bool kAddressSanitizer = false;
 #endif
 
-constexpr uint32_t kSpawn = 1, kKill = 2;                  // requests
-constexpr uint32_t kStarted = 1, kEnded = 2, kFailed = 3;  // answers
-constexpr uint32_t kAllowOutside = 1, kRawUnits = 2;       // spawn flags
+constexpr uint32_t kSpawn = 1, kKill = 2;                                   // requests
+constexpr uint32_t kStarted = 1, kEnded = 2, kFailed = 3;                   // answers
+constexpr uint32_t kAllowOutside = 1, kRawUnits = 2, kNoTexturePixels = 4;  // spawn flags
 
 struct Request {
   uint32_t type = 0;
@@ -111,7 +113,8 @@ bool ReceiveRequest(int fd, Request* request, std::string* path, int fds[2]) {
     setrlimit(RLIMIT_AS, &memory);
   }
   const int code =
-      RunImportWorker(path, (request.flags & kAllowOutside) != 0, (request.flags & kRawUnits) != 0);
+      RunImportWorker(path, (request.flags & kAllowOutside) != 0, (request.flags & kRawUnits) != 0,
+                      (request.flags & kNoTexturePixels) == 0);
   std::fflush(stderr);
   _exit(code);
 }
@@ -159,6 +162,15 @@ bool ImportServer::Start(const std::string& executable, std::string* error) {
   }
   // Everything the child needs is made before fork: after it, only async-signal-safe calls.
   const char* argv[] = {exe.c_str(), "import-server", nullptr};
+  // The server binds every symbol at start (LD_BIND_NOW), once, so that its forked workers do not
+  // each resolve them again on first call.
+  std::vector<std::string> environment = {"LD_BIND_NOW=1"};
+  for (char** e = environ; e && *e; ++e) {
+    if (std::strncmp(*e, "LD_BIND_NOW=", 12) != 0) environment.push_back(*e);
+  }
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -172,7 +184,7 @@ bool ImportServer::Start(const std::string& executable, std::string* error) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
     // The socket becomes standard input; nothing should be printed on standard output.
     if (dup2(pair[1], STDIN_FILENO) < 0 || dup2(null_fd, STDOUT_FILENO) < 0) _exit(127);
-    execv(argv[0], const_cast<char* const*>(argv));
+    execve(argv[0], const_cast<char* const*>(argv), envp.data());
     _exit(127);
   }
   close(pair[1]);
@@ -183,7 +195,8 @@ bool ImportServer::Start(const std::string& executable, std::string* error) {
 }
 
 pid_t ImportServer::Spawn(const std::string& path, bool allow_outside_files, bool raw_units,
-                          size_t memory_bytes, int out_fd, int err_fd, std::string* error) {
+                          bool texture_pixels, size_t memory_bytes, int out_fd, int err_fd,
+                          std::string* error) {
   if (socket_ < 0) {
     *error = "the import server is not running";
     return -1;
@@ -194,7 +207,8 @@ pid_t ImportServer::Spawn(const std::string& path, bool allow_outside_files, boo
   }
   Request request;
   request.type = kSpawn;
-  request.flags = (allow_outside_files ? kAllowOutside : 0u) | (raw_units ? kRawUnits : 0u);
+  request.flags = (allow_outside_files ? kAllowOutside : 0u) | (raw_units ? kRawUnits : 0u) |
+                  (texture_pixels ? 0u : kNoTexturePixels);
   request.memory_bytes = memory_bytes;
   std::vector<char> body(sizeof(Request) + path.size());
   std::memcpy(body.data(), &request, sizeof(Request));

@@ -34,7 +34,7 @@ class ImportServer {
   // `err_fd` (the caller keeps and closes its own copies). The worker's pid, or -1 with the reason
   // in *error (the server gone, fork failed).
   pid_t Spawn(const std::string& path, bool allow_outside_files, bool raw_units,
-              size_t memory_bytes, int out_fd, int err_fd, std::string* error);
+              bool texture_pixels, size_t memory_bytes, int out_fd, int err_fd, std::string* error);
   // Waits until the worker has ended and gives its wait status (as waitpid's). False when the
   // server is gone; *status then reads as killed by SIGKILL.
   bool Wait(int* status);

@@ -118,7 +118,7 @@ TEST(ImportServer, NotStartedRefusesToSpawn) {
   app::ImportServer server;
   std::string error;
   EXPECT_FALSE(server.running());
-  EXPECT_EQ(server.Spawn("x.glb", false, false, 0, 1, 2, &error), -1);
+  EXPECT_EQ(server.Spawn("x.glb", false, false, true, 0, 1, 2, &error), -1);
   EXPECT_THAT(error, testing::HasSubstr("not running"));
 }
 
