@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -75,6 +76,10 @@ FileReport CheckFile(const std::string& path, const CheckArgs& args, const RuleC
   report.file = path;
   assets::Model model;
   std::string error;
+  if (path.empty()) {  // LoadModelOrBuiltin would make the built-in character
+    report.findings = LoadFailureFindings("'': the file name is empty", config);
+    return report;
+  }
   if (!LoadModelOrBuiltin(path, args.allow_outside_files, args.raw_units, &model, &error,
                           server && server->running() ? server : nullptr,
                           /*texture_pixels=*/false)) {
