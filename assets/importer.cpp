@@ -27,6 +27,7 @@
 #include "assets/internal/load_progress.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/model_files.h"
+#include "assets/internal/name_check.h"
 #include "assets/internal/scene_converter.h"
 #include "assets/internal/scene_frame.h"
 
@@ -338,8 +339,8 @@ void RestoreFbxTransforms(ModelFiles* files, aiScene* scene) {
   if (ReadFbxModelTransforms(file, &models, &reason)) RestoreDroppedFbxTransforms(models, scene);
 }
 
-LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgress* progress,
-                              ModelFiles* files, bool native_meshes) {
+LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool texture_pixels,
+                              LoadProgress* progress, ModelFiles* files, bool native_meshes) {
   // Stages and their share of the progress bar, roughly by their time on large files.
   progress->Stage(0.0f, 0.05f);
   // Only glTF is read whole here (for the reader); for other formats the header checks need the
@@ -401,6 +402,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   SceneConverter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true,
                            progress, files);
   if (contents.native_meshes) converter.UseNativeMeshes(&contents);
+  if (!texture_pixels) converter.SkipTexturePixels();
   const bool fbx = !is_gltf && ReadBy(*scene, "FBX");
   if (fbx) {
     RestoreFbxTransforms(files, const_cast<aiScene*>(scene));
@@ -410,7 +412,8 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   if (!converter.Run(&model, &reason)) {
     if (contents.native_meshes && reason == SceneConverter::kMisaligned) {
       // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
-      return LoadModelUnchecked(path, raw_units, progress, files, /*native_meshes=*/false);
+      return LoadModelUnchecked(path, raw_units, texture_pixels, progress, files,
+                                /*native_meshes=*/false);
     }
     return Fail(path, reason);
   }
@@ -424,6 +427,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
                    converter.mesh_gltf_nodes(), &model, &warnings);
   }
   FinishClips(&model, &warnings);
+  WarnNamesNotUtf8(model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
   model.warnings = warnings;
   model.source_files = files->files_read();
@@ -450,7 +454,8 @@ LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
     LoadProgress progress(options);
     ModelFiles files(path, options.allow_outside_files);
-    return LoadModelUnchecked(path, options.raw_units, &progress, &files, /*native_meshes=*/true);
+    return LoadModelUnchecked(path, options.raw_units, options.texture_pixels, &progress, &files,
+                              /*native_meshes=*/true);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {
