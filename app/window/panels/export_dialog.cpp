@@ -2,6 +2,8 @@
 // unexported edits are discarded; the loop carries out what they ask.
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "app/window/panels/panel_util.h"
 
 namespace app {
@@ -33,6 +35,17 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   // The loop exports and closes the dialog when the file is written; when the file exists it
   // sets replace_path and the dialog asks first.
   const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
+  if (dialog->busy) {
+    // A long bake: its progress, and Cancel stops it (nothing is written).
+    char label[32];
+    std::snprintf(label, sizeof(label), "%.0f%%", 100.0 * double(dialog->progress));
+    ImGui::TextUnformatted("Baking the clip with the IK...");
+    ImGui::ProgressBar(dialog->progress, ImVec2(-1.0f, 0.0f), label);
+    if (ImGui::Button("Cancel")) Ask(out, RequestKind::kCancelExport);
+    Tip("Stop the bake; nothing is written (Escape).");
+    ImGui::End();
+    return;
+  }
   if (asking) {
     ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
     ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);
