@@ -1,6 +1,7 @@
 // libFuzzer target: the text helpers every name and message goes through (assets/text.h). For
 // any bytes: ValidUtf8 gives valid UTF-8 (the input itself when it was valid); Escaped gives one
 // line without control characters, within its limit, that is valid UTF-8 whenever the input was.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
