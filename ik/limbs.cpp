@@ -283,7 +283,7 @@ void FindByName(const Context& c, Found* found) {
 // Most mirror tests per branch (against the branches after it whose first bone is about as long):
 // a body joint has a handful of branches; a joint with thousands of alike ones (a hostile file)
 // stays linear, each of them paired with its nearest few.
-constexpr size_t kMaxPartnersPerBranch = 32;
+constexpr size_t kMaxPartnersPerBranch = 8;
 
 // 2. By topology: mirror-image branches below a common joint. Each child's branch is walked once
 // and the branches are bucketed by the length of their first bone before pairing (a mirror image
