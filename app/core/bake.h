@@ -84,6 +84,7 @@ class BakeExport {
   const std::string& path() const { return path_; }
   // Asks the bake to stop; it ends (unwritten, "cancelled") at its next frame.
   void Cancel() { cancel_.store(true); }
+  bool cancelled() const { return cancel_.load(); }
   // True once for each started export, when it has ended: whether the file was written, and why
   // not.
   bool Finished(bool* ok, std::string* error);

@@ -356,10 +356,13 @@ void Viewer::PollExport() {
   std::string error;
   if (!bake_export_.Finished(&ok, &error)) return;
   export_dialog_.busy = false;
-  Exported(bake_export_.path(), /*bake=*/true, ok, error);
+  // Stopped by the user: said as a note, not an error.
+  Exported(bake_export_.path(), /*bake=*/true, ok, error,
+           bake_export_.cancelled() ? MessageLevel::kNote : MessageLevel::kError);
 }
 
-void Viewer::Exported(const std::string& path, bool bake, bool ok, const std::string& error) {
+void Viewer::Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                      MessageLevel failure_level) {
   std::error_code ec;
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
@@ -369,7 +372,7 @@ void Viewer::Exported(const std::string& path, bool bake, bool ok, const std::st
     saved_edit_ = exported_edit_;
     if (confirm_.open) confirm_.open = false;
   } else {
-    ShowMessage(error, MessageLevel::kError);
+    ShowMessage(error, failure_level);
   }
 }
 

@@ -114,7 +114,8 @@ class Viewer {
   void OpenExportDialog();  // proposes <model>-skelview.glb next to the model
   // The bake being exported: its progress into the dialog; when it ends, what Export reports.
   void PollExport();
-  void Exported(const std::string& path, bool bake, bool ok, const std::string& error);
+  void Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                MessageLevel failure_level = MessageLevel::kError);
   // Quitting and opening another file ask first while there are unexported edits (Unsaved).
   bool Unsaved() const { return edit_ != saved_edit_; }
   void RequestQuit();

@@ -13,7 +13,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f), ImGuiCond_Appearing);
+  // Fitted to its contents when it appears, and every frame while a bake shows its progress.
+  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f),
+                           dialog->busy ? ImGuiCond_Always : ImGuiCond_Appearing);
   if (!ImGui::Begin("Export glTF", &dialog->open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
