@@ -11,7 +11,7 @@
 
 #include "app/core/crowd.h"
 #include "assets/importer.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 
 namespace {
 

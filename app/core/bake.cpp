@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <map>
 
-#include "assets/exporter.h"
-#include "assets/text.h"
-#include "ik/limbs.h"
+#include "assets/export/exporter.h"
+#include "assets/files/text.h"
+#include "ik/body/limbs.h"
 
 namespace app {
 

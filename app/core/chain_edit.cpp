@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "app/core/body_solve.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

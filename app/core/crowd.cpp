@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "assets/animation.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "assets/model/animation.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -7,10 +7,10 @@
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "assets/model.h"
-#include "ik/skeleton.h"
-#include "ik/two_bone_ik.h"
-#include "ik/two_bone_ik_batch.h"
+#include "assets/model/model.h"
+#include "ik/core/skeleton.h"
+#include "ik/two_bone/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 
 namespace app {
 

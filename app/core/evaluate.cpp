@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "app/core/body_solve.h"
-#include "assets/animation.h"
-#include "assets/morph.h"
-#include "assets/text.h"
-#include "ik/kinematics.h"
+#include "assets/files/text.h"
+#include "assets/model/animation.h"
+#include "assets/model/morph.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

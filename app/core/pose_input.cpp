@@ -6,10 +6,10 @@
 #include "app/core/args.h"
 #include "app/core/body_solve.h"
 #include "app/core/import_process.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/text.h"
+#include "assets/model/animation.h"
 
 namespace app {
 

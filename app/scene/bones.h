@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "assets/model.h"
+#include "assets/model/model.h"
 #include "renderer/debug_geometry.h"
 
 namespace app {

@@ -7,9 +7,9 @@
 
 #include "app/scene/camera.h"
 #include "app/scene/scene_draw.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
-#include "assets/skinning.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
 
 namespace {
 

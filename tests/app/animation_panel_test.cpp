@@ -10,7 +10,7 @@
 #include "app/scene/anim_overlays.h"
 #include "app/window/heap_count.h"
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
 
 namespace {

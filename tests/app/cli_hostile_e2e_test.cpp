@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/text.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/core/kinematics.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
 // The glTF reader on its own: what it decodes natively, and the repairs it writes for Assimp
 // when Assimp must read the meshes (files with compressed meshes), checked on the patched file.
-#include "assets/internal/gltf_reader.h"
+#include "assets/gltf/gltf_reader.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "assets/internal/gltf_document.h"
+#include "assets/gltf/gltf_document.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 

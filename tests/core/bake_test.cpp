@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/model/animation.h"
 #include "tests/test_paths.h"
 
 namespace {

@@ -11,9 +11,9 @@
 #include "app/core/chain_results.h"
 #include "app/core/json_output.h"
 #include "app/core/pose_input.h"
-#include "assets/builtin_character.h"
-#include "ik/joint_limits.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/core/kinematics.h"
+#include "ik/limits/joint_limits.h"
 
 namespace {
 

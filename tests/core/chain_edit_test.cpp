@@ -5,10 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 #include "tests/test_paths.h"
 
 namespace {

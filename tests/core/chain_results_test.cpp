@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

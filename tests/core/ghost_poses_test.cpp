@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "app/core/bake.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "app/core/evaluate.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 #include "tests/test_paths.h"
 
 namespace {

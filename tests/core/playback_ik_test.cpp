@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "app/core/chain_edit.h"
-#include "assets/builtin_character.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/core/kinematics.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

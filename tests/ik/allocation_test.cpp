@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "app/window/heap_count.h"
-#include "ik/aim.h"
-#include "ik/kinematics.h"
-#include "ik/two_bone_ik.h"
-#include "ik/two_bone_ik_batch.h"
+#include "ik/chains/aim.h"
+#include "ik/core/kinematics.h"
+#include "ik/two_bone/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 

@@ -1,7 +1,7 @@
 // FABRIK: random chains of 3-30 joints reach reachable targets within tolerance in the iteration
 // cap and keep their lengths; two-bone chains land where the closed-form solver does; limits are
 // never exceeded; the rotations are the seed's option 2; every degenerate input stays finite.
-#include "ik/fabrik.h"
+#include "ik/chains/fabrik.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <random>
 
 #include "app/window/heap_count.h"
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/two_bone/two_bone_ik.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"

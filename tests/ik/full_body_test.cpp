@@ -3,7 +3,7 @@
 // pinned and the knees bending their way; conflicting pins give a compromise with errors; limits,
 // bone lengths and finiteness hold; a 10,000-frame clip loop does not drift; the frame path
 // allocates nothing; bad jobs are refused with every reason.
-#include "ik/full_body.h"
+#include "ik/body/full_body.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <random>
 
 #include "app/window/heap_count.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"

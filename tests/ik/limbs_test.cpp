@@ -1,5 +1,5 @@
 // Limb detection on synthetic skeletons of each naming convention and on unnamed symmetric rigs.
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
