@@ -10,13 +10,11 @@
 #include "assets/builtin/builtin_character.h"
 #include "assets/model/animation.h"
 #include "assets/model/skinning.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 int CountColor(const renderer::DebugLines& lines, const glm::vec4& base) {
   int n = 0;

@@ -26,6 +26,7 @@
 #include "assets/importer.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/run_process.h"
+#include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -68,14 +69,7 @@ std::vector<std::string> FileNames(const std::string& dir) {
   return names;
 }
 
-// Exit 2 with one line on stderr containing `expected`.
-void ExpectBadInput(const testproc::Result& r, const std::string& expected) {
-  ASSERT_FALSE(r.timed_out) << "timed out";
-  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr(expected));
-  EXPECT_EQ(Lines(r.err), 1u) << r.err;
-}
+using testsupport::ExpectBadInput;
 
 void ExpectOk(const testproc::Result& r, const std::string& what) {
   ASSERT_FALSE(r.timed_out) << what << ": timed out";

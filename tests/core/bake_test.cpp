@@ -14,14 +14,12 @@
 #include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
 #include "assets/model/animation.h"
+#include "tests/support/builtin.h"
 #include "tests/test_paths.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character with its feet lifted 5 cm on the walk.
 app::EditState LiftedFeet() {

@@ -14,13 +14,11 @@
 #include "assets/builtin/builtin_character.h"
 #include "ik/core/kinematics.h"
 #include "ik/limits/joint_limits.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 int Joint(const std::string& name) {
   const int j = Builtin().skeleton.Find(name);

@@ -9,16 +9,14 @@
 #include "assets/importer.h"
 #include "ik/body/limbs.h"
 #include "ik/core/kinematics.h"
+#include "tests/support/builtin.h"
 #include "tests/test_paths.h"
 
 namespace {
 
 using testing::ElementsAre;
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 std::vector<std::string> LimbTriples(const assets::Model& model) {
   std::vector<std::string> out;

@@ -5,13 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 TEST(Crowd, BatchedLimbsMatchSolvingThemInTurn) {
   app::Crowd batched(Builtin(), 9, /*clip=*/0, /*spacing=*/1.2f, /*lift=*/0.03f, /*batch=*/true);

@@ -6,13 +6,11 @@
 
 #include "app/core/bake.h"
 #include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 void ExpectSamePose(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b) {
   ASSERT_EQ(a.size(), b.size());

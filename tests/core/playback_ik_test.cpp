@@ -7,13 +7,11 @@
 #include "app/core/chain_edit.h"
 #include "assets/builtin/builtin_character.h"
 #include "ik/core/kinematics.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // Distances from every joint to its parent in a pose.
 std::vector<float> BoneLengths(const ik::Skeleton& s, const std::vector<glm::mat4>& models) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
@@ -18,10 +19,7 @@ app::Playback MakePlayback(int clip, float time, float speed, bool playing, bool
   return p;
 }
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 TEST(Playback, LoopingWrapsPastTheEndAndNotLoopingStopsThere) {
   const assets::Model& model = Builtin();

@@ -7,13 +7,11 @@
 #include <vector>
 
 #include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 std::vector<std::string> Keys(const app::Json& object) {
   std::vector<std::string> keys;
