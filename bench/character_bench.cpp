@@ -115,7 +115,8 @@ void RunCrowd(benchmark::State& state, const assets::Model* model, int character
     state.SkipWithError("CesiumMan not found under the shared models (set SKELVIEW_MODELS)");
     return;
   }
-  app::Crowd crowd(*model, characters, /*clip=*/0, /*spacing=*/1.5f);
+  const app::Character character(*model);
+  app::Crowd crowd(character, characters, /*clip=*/0, /*spacing=*/1.5f);
   if (crowd.chain_count() != 4) {
     state.SkipWithError("expected four limbs");
     return;
@@ -138,8 +139,9 @@ void RunViewerFrame(benchmark::State& state, const assets::Model* model) {
     state.SkipWithError("CesiumMan not found under the shared models (set SKELVIEW_MODELS)");
     return;
   }
+  const app::Character character(*model);  // the rig's facts, as the viewer keeps them per load
   app::EditState edit;
-  edit.chains = app::DefaultChains(*model);
+  edit.chains = app::DefaultChains(character);
   int limbs = 0;
   for (app::ChainSettings& chain : edit.chains) {
     if (chain.kind != app::ConstraintKind::kTwoBone) continue;
@@ -163,7 +165,7 @@ void RunViewerFrame(benchmark::State& state, const assets::Model* model) {
   float t = 0.0f;
   for (auto _ : state) {
     t = duration > 0.0f ? std::fmod(t + 1.0f / 60.0f, duration) : 0.0f;
-    app::EvaluateEditedFrame(*model, app::ClipTime{0, t}, edit, &frame, &pose);
+    app::EvaluateEditedFrame(character, app::ClipTime{0, t}, edit, &frame, &pose);
     for (size_t m = 0; m < model->meshes.size(); ++m) {
       const assets::Mesh& mesh = model->meshes[m];
       ik::SkinPalette(ik::MakeSkinBones(pose.models, mesh.bone_joints, mesh.bone_inverse_binds),

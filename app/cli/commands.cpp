@@ -79,14 +79,19 @@ void PrintWarnings(const assets::Model& model) {
   for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
 }
 
-// A model with the pose a command asked for.
+// A model with the pose a command asked for. Not moved once prepared: `character` refers to
+// `model`.
 struct PreparedPose {
+  PreparedPose() = default;
+  PreparedPose(const PreparedPose&) = delete;
+  PreparedPose& operator=(const PreparedPose&) = delete;
   assets::Model model;
+  Character character;  // the model's rig facts and the clips played together
   ClipTime clip_time;
   ConstraintRequests requests;
   PoseState state;
-  // --anim I+J+…: the clips played together (their combination is model.clips.back()); empty for
-  // one clip or none.
+  // --anim I+J+…: the clips played together (their combination is the character's clip
+  // clip_time.clip, after the model's own); empty for one clip or none.
   std::vector<int> together;
 };
 
@@ -102,20 +107,24 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
     return BadInput(error);
   }
   PrintWarnings(*model);
+  prepared->character = Character(*model);
+  const Character& character = prepared->character;
   if (args.anim || args.time) {
-    if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
+    if (!ResolveAnim(args, &prepared->character, &clip_time->clip, &error)) {
+      return BadInput(error);
+    }
     if (!args.anim_together.empty()) {
       prepared->together = {args.anim.value_or(0)};
       prepared->together.insert(prepared->together.end(), args.anim_together.begin(),
                                 args.anim_together.end());
     }
-    const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
+    const assets::Clip& clip = *character.clip(clip_time->clip);
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
   }
-  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(error);
-  EvaluatePose(*model, *clip_time, *requests, state);
+  if (!ParseConstraints(args, character, requests, &error)) return BadInput(error);
+  EvaluatePose(character, *clip_time, *requests, state);
   return kExitOk;
 }
 
@@ -247,7 +256,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   doc["model"] = model.source;
   if (clip_time.clip >= 0) {
     doc["anim"] = {{"index", clip_time.clip},
-                   {"name", model.clips[clip_time.clip].name},
+                   {"name", prepared.character.clip(clip_time.clip)->name},
                    {"time", Rounded(clip_time.time)}};
     // Several clips together: "index" is the first, "together" all of them in order.
     if (!prepared.together.empty()) {
@@ -343,7 +352,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
-  const SceneExtent extent = MeasureModel(model);
+  const SceneExtent extent = MeasureModel(model, &prepared.character.limbs());
   options.ground_lift = look.on_ground ? extent.ground_lift : 0.0f;
   camera.target.y += options.ground_lift;  // the model framed where it stands
   renderer::View view;
@@ -356,8 +365,8 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   Playback playback;
   playback.clip = prepared.clip_time.clip;
   playback.time = prepared.clip_time.time;
-  ghosts.Update(model, playback, EditForRequests(model, requests), options.onion_count,
-                options.onion_step, options.trail_joint);
+  ghosts.Update(prepared.character, playback, EditForRequests(prepared.character, requests),
+                options.onion_count, options.onion_step, options.trail_joint);
   AnimationOverlays animation;
   animation.ghosts = &ghosts.ghosts();
   animation.trail = &ghosts.trail();
@@ -400,33 +409,40 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   const ClipTime& clip_time = prepared.clip_time;
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
+  const Character& character = prepared.character;
   std::string error;
-  // --morph sets the exported default weights.
-  for (const MorphOverride& o : requests.morph) {
-    prepared.model.meshes[static_cast<size_t>(o.mesh)]
-        .target_weights[static_cast<size_t>(o.target)] = o.weight;
+  // --morph sets the exported default weights, on a copy: the loaded model stays as it was.
+  assets::Model morphed;
+  if (!requests.morph.empty()) {
+    morphed = model;
+    for (const MorphOverride& o : requests.morph) {
+      morphed.meshes[static_cast<size_t>(o.mesh)].target_weights[static_cast<size_t>(o.target)] =
+          o.weight;
+    }
   }
+  const assets::Model& exported = requests.morph.empty() ? model : morphed;
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
     return BadInput("-o " + out_path + ": " + error);
   }
   assets::ExportFailure failure = assets::ExportFailure::kNone;
   bool ok;
   if (bake) {
-    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
-    assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
+    const assets::Clip& clip = *character.clip(clip_time.clip);
+    const float fps = EstimateFrameRate(clip);
+    assets::Model baked = exported;
+    baked.clips = {BakeClip(character, clip_time.clip, fps, EditForRequests(character, requests))};
     ok = assets::ExportGltf(baked, out_path, &error, &failure);
     if (ok) {
-      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
-                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n", clip.name.c_str(),
+                   double(fps), out_path.c_str());
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
-    // The file keeps the model's own clips, not the combination posed from.
-    if (!prepared.together.empty()) prepared.model.clips.pop_back();
-    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure);
+    // The file keeps the model's own clips (not a combination posed from: that is the
+    // character's).
+    ok = assets::ExportGltf(exported, state.pose, out_path, &error, &failure);
   } else {
-    ok = assets::ExportGltf(model, out_path, &error, &failure);
+    ok = assets::ExportGltf(exported, out_path, &error, &failure);
   }
   if (!ok) return failure == assets::ExportFailure::kWriteFailed ? Failure(error) : BadInput(error);
   return kExitOk;
@@ -479,9 +495,10 @@ int RunBench(const BenchArgs& args) {
     return BadInput("-o " + args.out_path + ": " + error);
   }
   if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
-  const SceneExtent extent = MeasureModel(model);
+  const Character character(model);
+  const SceneExtent extent = MeasureModel(model, &character.limbs());
   const float spacing = std::max(extent.size * 0.6f, 1e-3f);
-  Crowd crowd(model, args.characters, args.clip, spacing);
+  Crowd crowd(character, args.characters, args.clip, spacing);
 
   std::unique_ptr<GlContext> gl;
   std::optional<renderer::Renderer> renderer;

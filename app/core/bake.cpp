@@ -6,7 +6,6 @@
 #include <map>
 
 #include "assets/exporter.h"
-#include "ik/limbs.h"
 
 namespace app {
 
@@ -32,10 +31,10 @@ float EstimateFrameRate(const assets::Clip& clip) {
   return static_cast<float>(std::clamp(std::round(fps), 1.0, 240.0));
 }
 
-assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
+assets::Clip BakeClip(const Character& character, int clip_index, float fps,
                       const EditState& edit) {
-  const assets::Clip& source = model.clips[clip_index];
-  const int joints = model.skeleton.joint_count();
+  const assets::Clip& source = *character.clip(clip_index);
+  const int joints = character.skeleton().joint_count();
   assets::Clip baked;
   baked.name = (source.name.empty() ? "clip" : source.name) + " (IK)";
   baked.duration = source.duration;
@@ -53,7 +52,7 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
   PoseState state;
   for (int f = 0; f <= frames; ++f) {
     const float t = f == frames ? source.duration : float(f) / fps;
-    EvaluateEditedFrame(model, ClipTime{clip_index, t}, edit, &frame, &state);
+    EvaluateEditedFrame(character, ClipTime{clip_index, t}, edit, &frame, &state);
     for (int j = 0; j < joints; ++j) {
       const ik::Transform& local = state.pose.locals[j];
       assets::JointAnimation& channel = baked.channels[j];
@@ -74,19 +73,27 @@ assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
   return baked;
 }
 
-bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+bool ExportEdited(const Character& character, const ik::Pose& solved_pose, int clip,
                   const EditState& edit, bool bake, const std::string& path, std::string* error) {
-  if (bake && clip >= 0) {
-    // The played clip baked with the IK in its place, the model's other clips as they are.
+  const assets::Model& model = character.model();
+  if (bake && character.clip(clip)) {
+    // The played clip baked with the IK in its place (clips played together: after the model's
+    // own), the model's other clips as they are.
     assets::Model baked = model;
-    baked.clips[static_cast<size_t>(clip)] =
-        BakeClip(model, clip, EstimateFrameRate(model.clips[clip]), edit);
+    assets::Clip clip_baked =
+        BakeClip(character, clip, EstimateFrameRate(*character.clip(clip)), edit);
+    if (clip < character.file_clip_count()) {
+      baked.clips[static_cast<size_t>(clip)] = std::move(clip_baked);
+    } else {
+      baked.clips.push_back(std::move(clip_baked));
+    }
     return assets::ExportGltf(baked, path, error);
   }
   return assets::ExportGltf(model, solved_pose, path, error);
 }
 
-EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests) {
+EditState EditForRequests(const Character& character, const ConstraintRequests& requests) {
+  const assets::Model& model = character.model();
   EditState edit;
   edit.limits = requests.limits;
   for (const IkChainRequest& request : requests.ik) {
@@ -108,7 +115,7 @@ EditState EditForRequests(const assets::Model& model, const ConstraintRequests& 
   // target holds the body whenever the body solve runs); a joint of the body is a body handle,
   // held (a pin) or placed (a move). A pin without a point follows the animation.
   edit.body_options = requests.body.options;
-  const std::vector<ik::Limb> limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
+  const std::vector<ik::Limb>& limbs = character.limbs();
   for (const ik::BodyEffector& effector : requests.body.effectors) {
     ChainSettings chain;
     std::string error;
@@ -117,9 +124,9 @@ EditState EditForRequests(const assets::Model& model, const ConstraintRequests& 
                             return limb.chain.end == effector.joint;
                           });
     if (limb_end) {
-      if (!MakeChain(model, effector.joint, &chain, &error)) continue;
+      if (!MakeChain(character, effector.joint, &chain, &error)) continue;
     } else {
-      if (!MakeBody(model, effector.joint, &chain, &error)) continue;
+      if (!MakeBody(character, effector.joint, &chain, &error)) continue;
       chain.body_pin = pin;
     }
     if (effector.target_model) {

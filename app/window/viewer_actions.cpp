@@ -190,14 +190,13 @@ void Viewer::PollLoading() {
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
-  loaded->extent = MeasureModel(loaded->model);
+  loaded->character = Character(loaded->model);  // the rig's facts, once per load
+  loaded->extent = MeasureModel(loaded->model, &loaded->character.limbs());
   loaded->weight_problems = assets::CheckWeights(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
-  current_->file_clips = current_->model.clips.size();
-  combined_.clear();
   edit_ = EditState();
-  edit_.chains = DefaultChains(current_->model);
+  edit_.chains = DefaultChains(current_->character);
   recorder_.Reset(edit_);
   saved_edit_ = edit_;
   playback_.clip = current_->model.clips.empty() ? -1 : 0;
@@ -216,14 +215,10 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
 }
 
 void Viewer::PlayTogether() {
-  std::vector<assets::Clip>& clips = current_->model.clips;
-  const size_t file_clips = current_->file_clips;
-  if (playback_.together == combined_) return;
-  combined_ = playback_.together;
-  clips.resize(file_clips);
-  if (combined_.empty()) return;
-  clips.push_back(assets::CombineClips(current_->model, combined_));
-  playback_.clip = static_cast<int>(file_clips);
+  Character& character = current_->character;
+  if (playback_.together == character.together()) return;
+  const int clip = character.PlayTogether(playback_.together);
+  if (!character.together().empty()) playback_.clip = clip;
 }
 
 void Viewer::AddRecent(const std::string& path) {
@@ -322,14 +317,8 @@ void Viewer::Export(const std::string& path, bool bake, bool replace) {
   export_dialog_.replace_path.clear();
   std::string error;
   bool ok = false;
-  if (!bake && current_->model.clips.size() > current_->file_clips) {
-    // Clips played together are the viewer's, not the model's: not written with the pose.
-    assets::Model model = current_->model;
-    model.clips.resize(current_->file_clips);
-    ok = ExportEdited(model, state_.pose, -1, edit_, false, path, &error);
-  } else {
-    ok = ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
-  }
+  // Clips played together are the viewer's, not the model's: written only as their bake.
+  ok = ExportEdited(current_->character, state_.pose, playback_.clip, edit_, bake, path, &error);
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
     const std::filesystem::path written = std::filesystem::absolute(path, ec).lexically_normal();

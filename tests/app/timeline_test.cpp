@@ -20,6 +20,7 @@ constexpr ImU32 kWeightKey = IM_COL32(240, 210, 80, 255);
 // The built-in character with one more clip: 1 s at 24 fps, the hips rotated at every frame.
 struct TimelineScene {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::EditState edit;
   app::Playback playback;
   app::TimelineView view;
@@ -41,10 +42,11 @@ struct TimelineScene {
     model.clips.push_back(c);
     clip = static_cast<int>(model.clips.size()) - 1;
     playback.clip = clip;
-    edit.chains = app::DefaultChains(model);
+    edit.chains = app::DefaultChains(character);
   }
   void Draw(int selected_joint = -1, int active_chain = -1) {
-    app::DrawTimeline({model, edit, selected_joint, active_chain}, &playback, &view, &layout);
+    app::DrawTimeline({model, character, edit, selected_joint, active_chain}, &playback, &view,
+                      &layout);
   }
 };
 
@@ -119,7 +121,7 @@ TEST(Timeline, StartAndEndHereSetTheLoopRangeThatPlayingStaysIn) {
   // Playing loops inside [0.25, 0.75].
   scene.playback.playing = true;
   for (int i = 0; i < 40; ++i) {
-    app::AdvancePlayback(scene.model, 0.07, &scene.playback);
+    app::AdvancePlayback(scene.character, 0.07, &scene.playback);
     ASSERT_GE(scene.playback.time, 0.25f);
     ASSERT_LE(scene.playback.time, 0.75f);
   }

@@ -16,10 +16,16 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 // The built-in character with its feet lifted 5 cm on the walk.
 app::EditState LiftedFeet() {
   app::EditState edit;
-  edit.chains = app::DefaultChains(Builtin());
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   for (app::ChainSettings& c : edit.chains) {
     if (c.label.find("Leg") != std::string::npos) c.offset = {0.0f, 0.05f, 0.0f};
   }
@@ -40,14 +46,15 @@ TEST(Bake, BakedClipGivesBackTheEvaluatedPosesAtItsFrames) {
   ASSERT_GE(walk, 0);
   const app::EditState edit = LiftedFeet();
   assets::Model baked = model;
-  baked.clips = {app::BakeClip(model, walk, 30.0f, edit)};
+  baked.clips = {app::BakeClip(BuiltinCharacter(), walk, 30.0f, edit)};
   EXPECT_EQ(baked.clips[0].name, model.clips[walk].name + " (IK)");
+  const app::Character baked_character(baked);
   app::EditedFrame frame;
   app::PoseState evaluated, replayed;
   for (int f : {0, 7, 30}) {
     const float t = std::min(float(f) / 30.0f, model.clips[walk].duration);
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &evaluated);
-    app::EvaluatePose(baked, app::ClipTime{0, t}, std::vector<app::IkChainRequest>{}, &replayed);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, t}, edit, &frame, &evaluated);
+    app::EvaluatePose(baked_character, app::ClipTime{0, t}, app::ConstraintRequests{}, &replayed);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
       const glm::vec3 a(evaluated.models[j][3]), b(replayed.models[j][3]);
       ASSERT_LT(glm::length(a - b), 1e-4f) << model.skeleton.name(j) << " at frame " << f;
@@ -61,12 +68,13 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
   const app::EditState edit = LiftedFeet();
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{walk, 0.25f}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, 0.25f}, edit, &frame, &state);
   const std::string dir = testpaths::TempDir();
   std::string error;
 
   const std::string posed = dir + "/posed.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, walk, edit, false, posed, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, walk, edit, false, posed, &error))
+      << error;
   assets::LoadResult pose_back = assets::LoadModel(posed);
   ASSERT_TRUE(pose_back.ok()) << pose_back.error;
   const int foot = model.skeleton.Find("LeftFoot");
@@ -74,7 +82,8 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
   EXPECT_LT(glm::length(rest_foot - glm::vec3(state.models[foot][3])), 1e-4f);
 
   const std::string baked = dir + "/baked.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, walk, edit, true, baked, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, walk, edit, true, baked, &error))
+      << error;
   assets::LoadResult bake_back = assets::LoadModel(baked);
   ASSERT_TRUE(bake_back.ok()) << bake_back.error;
   // The baked clip in the played one's place; the other clips kept as they were.
@@ -87,7 +96,8 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
 
   // Without a clip there is nothing to bake: the pose is written.
   const std::string no_clip = dir + "/no-clip.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, -1, edit, true, no_clip, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, -1, edit, true, no_clip, &error))
+      << error;
   assets::LoadResult no_clip_back = assets::LoadModel(no_clip);
   ASSERT_TRUE(no_clip_back.ok()) << no_clip_back.error;
   EXPECT_EQ(no_clip_back.model->clips.size(), model.clips.size());

@@ -14,6 +14,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 bool StartsWith(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
 }
@@ -22,7 +28,7 @@ bool StartsWith(const std::string& text, const std::string& prefix) {
 app::EditState Edit() {
   const assets::Model& model = Builtin();
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   edit.chains[1].enabled = false;
   std::string error;
   app::ChainSettings aim, fabrik;
@@ -35,11 +41,10 @@ app::EditState Edit() {
 }
 
 TEST(ChainResults, EachKindReportsItsOwnResultAndDisabledChainsAreOff) {
-  const assets::Model& model = Builtin();
   app::EditState edit = Edit();
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, edit, &frame, &state);
   // A two-bone chain whose target is its effector: reached, status starting with its case.
   const ik::TwoBoneIkResult* result = app::TwoBoneResultOf(frame, state, 0);
   ASSERT_NE(result, nullptr);
@@ -71,7 +76,7 @@ TEST(ChainResults, AnUnreachableTargetIsNotReached) {
   edit.chains[0].offset = {0.0f, 5.0f, 0.0f};  // far above the hip
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, edit, &frame, &state);
   EXPECT_FALSE(app::ChainReached(frame, state, 0));
   const glm::vec3 target = app::ChainTargetNow(model.skeleton, edit, frame, 0);
   const glm::vec3 effector = app::ChainInfo(model.skeleton, edit, frame, 0).effector;

@@ -212,8 +212,8 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
 
 // The control row: first / previous / play / next / last, loop, the time, frames or seconds, the
 // loop range from the playhead.
-void DrawControls(const assets::Model& model, float frame_rate, Playback* p, TimelineView* view) {
-  const float duration = model.clips[p->clip].duration;
+void DrawControls(const Character& character, float frame_rate, Playback* p, TimelineView* view) {
+  const float duration = character.clip(p->clip)->duration;
   if (ImGui::Button("|<")) {
     float start = 0.0f, end = 0.0f;
     PlaybackRange(*p, duration, &start, &end);
@@ -224,7 +224,7 @@ void DrawControls(const assets::Model& model, float frame_rate, Playback* p, Tim
   if (ImGui::Button("<")) StepPlayback(-1, frame_rate, p);
   Tip("Previous frame (Left arrow).");
   ImGui::SameLine();
-  if (ImGui::Button(p->playing ? "Pause###play" : "Play###play")) TogglePlaying(model, p);
+  if (ImGui::Button(p->playing ? "Pause###play" : "Play###play")) TogglePlaying(character, p);
   Tip("Play or pause (Space).");
   ImGui::SameLine();
   if (ImGui::Button(">")) StepPlayback(1, frame_rate, p);
@@ -336,16 +336,16 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
   layout->timeline_top = top;
-  if (p->clip < 0 || p->clip >= static_cast<int>(in.model.clips.size())) {
+  if (!in.character.clip(p->clip)) {
     ImGui::TextDisabled(in.model.clips.empty()
                             ? "This model has no clips: the timeline plays a clip's keys."
                             : "Rest pose: choose a clip in the Animation section to play it here.");
     ImGui::End();
     return;
   }
-  const assets::Clip& clip = in.model.clips[p->clip];
+  const assets::Clip& clip = *in.character.clip(p->clip);
   const float frame_rate = std::max(FrameRate(clip, view), 1.0f);
-  DrawControls(in.model, frame_rate, p, view);
+  DrawControls(in.character, frame_rate, p, view);
 
   // The canvas: lane labels at the left, the ruler on top, the lanes below.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
