@@ -20,22 +20,40 @@ EffectorInfo ChainInfo(const ik::Skeleton& skeleton, const EditState& edit,
 glm::vec3 ChainTargetNow(const ik::Skeleton& skeleton, const EditState& edit,
                          const EditedFrame& frame, int chain);
 
+// What became of a chain this frame: the one status every consumer formats its own way.
+enum class ChainState {
+  kOff,             // disabled, invalid, or not solved this frame
+  kFree,            // a body handle left to the animation: where its target is
+  kReached,         // on its target
+  kStraightAtRest,  // a two-bone chain on its target, its knee's side guessed: set a pole
+  kFellBack,        // a two-bone chain on its target by one of the solver's fallbacks
+  kOutOfReach,      // the target is beyond the chain's reach
+  kTooClose,        // a two-bone target nearer the root than the chain can fold
+  kOffTarget,       // solved but short of the target (weight, a limit, softening, iterations)
+  kNotSolved,       // the solver could not solve it (a degenerate chain)
+};
+
 // How a chain's solve turned out, for its colour.
 enum class ChainTone {
   kGood,     // on its target (a body handle left free counts: it is where its target is)
   kWarning,  // solved, but the solver had to guess or fall back (a chain straight at rest)
   kBad,      // off its target, not solved, or not solved this frame
 };
+ChainTone ToneOf(ChainState state);
 
-// What chain `chain`'s solver did this frame. Exactly one result pointer is set when it was
-// solved (`solved`), by its kind; none when it was off (disabled or invalid), free (a body handle
-// left to the animation) or out of range.
+// What chain `chain`'s solver did this frame: its state, and the solver's result behind it.
+// Exactly one result pointer is set when it was solved (`solved`), by its kind; none when it was
+// off (disabled or invalid), free (a body handle left to the animation) or out of range.
 struct ChainOutcome {
   ConstraintKind kind = ConstraintKind::kTwoBone;
+  ChainState state = ChainState::kOff;
   bool solved = false;
-  bool free = false;  // a body handle not moved: not solved, where its target is
+  bool free = false;  // state == kFree
   bool reached = false;
-  ChainTone tone = ChainTone::kBad;
+  ChainTone tone = ChainTone::kBad;  // ToneOf(state)
+  // A two-bone chain straight at rest solved without a pole or hinge axis: its knee's side was a
+  // guess (the state says so when it reached; words add it when it did not).
+  bool straight_at_rest = false;
   const ik::TwoBoneIkResult* two_bone = nullptr;
   // The two-bone solve knew which way the knee bends (the rest pose's bend or a hinge limit's
   // axis); without it a straight chain's knee goes an arbitrary way.

@@ -132,6 +132,8 @@ TEST(ChainResults, AChainStraightAtRestAsksForAPoleAsAWarning) {
   ASSERT_NE(outcome.two_bone, nullptr);
   EXPECT_EQ(outcome.two_bone->fallback, ik::TwoBoneFallback::kColinearChain);
   EXPECT_TRUE(outcome.reached);
+  EXPECT_TRUE(outcome.straight_at_rest);
+  EXPECT_EQ(outcome.state, app::ChainState::kStraightAtRest);
   EXPECT_EQ(outcome.tone, app::ChainTone::kWarning);
   EXPECT_EQ(Words(outcome), "straight at rest: set a pole");
   // The trace says the same in the solver's terms.
@@ -143,6 +145,7 @@ TEST(ChainResults, AChainStraightAtRestAsksForAPoleAsAWarning) {
   app::EvaluateEditedFrame(character, app::ClipTime{}, edit, &frame, &state);
   const app::ChainOutcome posed = app::ChainOutcomeOf(frame, state, 0);
   EXPECT_EQ(Words(posed), "reached");
+  EXPECT_EQ(posed.state, app::ChainState::kReached);
   EXPECT_EQ(posed.tone, app::ChainTone::kGood);
 }
 
@@ -158,6 +161,7 @@ TEST(ChainResults, PanelWordsAndTraceTermsAgree) {
   app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, edit, &frame, &state);
   const app::ChainOutcome far = app::ChainOutcomeOf(frame, state, 0);
   ASSERT_NE(far.two_bone, nullptr);
+  EXPECT_EQ(far.state, app::ChainState::kOutOfReach);
   EXPECT_EQ(far.tone, app::ChainTone::kBad);
   float words_error = 0.0f, terms_error = 0.0f;
   ASSERT_EQ(std::sscanf(Words(far).c_str(), "out of reach by %f m", &words_error), 1) << Words(far);
@@ -167,14 +171,27 @@ TEST(ChainResults, PanelWordsAndTraceTermsAgree) {
   const app::ChainOutcome half = app::ChainOutcomeOf(frame, state, 2);
   ASSERT_NE(half.two_bone, nullptr);
   EXPECT_FALSE(half.reached);
+  EXPECT_EQ(half.state, app::ChainState::kOffTarget);
   ASSERT_EQ(std::sscanf(Words(half).c_str(), "%f m off", &words_error), 1) << Words(half);
   ASSERT_EQ(std::sscanf(Terms(half).c_str(), "reachable %f", &terms_error), 1) << Terms(half);
   EXPECT_NEAR(words_error, terms_error, 5e-2f * terms_error);
   // Off and free, the same in both.
   EXPECT_EQ(Words(app::ChainOutcomeOf(frame, state, 1)), "off");
   EXPECT_EQ(Terms(app::ChainOutcomeOf(frame, state, 1)), "off");
+  EXPECT_EQ(app::ChainOutcomeOf(frame, state, 1).state, app::ChainState::kOff);
+  EXPECT_EQ(app::ChainOutcomeOf(frame, state, 4).state, app::ChainState::kFree);
   EXPECT_EQ(Words(app::ChainOutcomeOf(frame, state, 4)), "free");
   EXPECT_EQ(Terms(app::ChainOutcomeOf(frame, state, 4)).rfind("free", 0), 0u);
+  // Each state has one tone, whichever consumer shows it.
+  EXPECT_EQ(app::ToneOf(app::ChainState::kReached), app::ChainTone::kGood);
+  EXPECT_EQ(app::ToneOf(app::ChainState::kFree), app::ChainTone::kGood);
+  EXPECT_EQ(app::ToneOf(app::ChainState::kStraightAtRest), app::ChainTone::kWarning);
+  EXPECT_EQ(app::ToneOf(app::ChainState::kFellBack), app::ChainTone::kWarning);
+  for (app::ChainState bad :
+       {app::ChainState::kOff, app::ChainState::kOutOfReach, app::ChainState::kTooClose,
+        app::ChainState::kOffTarget, app::ChainState::kNotSolved}) {
+    EXPECT_EQ(app::ToneOf(bad), app::ChainTone::kBad);
+  }
   // A buffer too small is cut, never overrun.
   char tiny[6];
   app::ChainWords(far, "m", tiny, sizeof(tiny));
