@@ -14,6 +14,7 @@
 #include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/scene_morphs.h"
+#include "assets/weight_check.h"
 #include "ik/transform.h"
 
 namespace assets {
@@ -568,22 +569,27 @@ bool SceneConverter::Finish(Model* model, std::string* error) {
                         "); their weights were dropped");
   }
   const WeightRepairCounts& w = weight_repairs_;
+  // The vertex counts as CheckWeights gives them to `info` and the panels: one count everywhere.
+  const WeightProblems problems = CheckWeights(*model);
+  const uint64_t over_eight = problems.count(WeightProblem::kTooManyInfluences);
+  const uint64_t not_normalized = problems.count(WeightProblem::kNotNormalized);
+  const uint64_t unweighted = problems.count(WeightProblem::kUnweighted);
   model->influences.over_four = w.over_four;
-  model->influences.over_eight = w.over_eight;
+  model->influences.over_eight = over_eight;
   model->influences.dropped = w.dropped;
-  if (w.over_eight > 0) {
-    warnings_.push_back(Plural(w.over_eight, "vertex", "vertices") +
+  if (over_eight > 0) {
+    warnings_.push_back(Plural(over_eight, "vertex", "vertices") +
                         " had more than 8 joint influences: kept the 8 largest and renormalised (" +
                         Plural(w.dropped, "influence", "influences") + " dropped)");
   }
-  if (w.renormalised > 0) {
-    warnings_.push_back(Plural(w.renormalised, "vertex", "vertices") +
+  if (not_normalized > 0) {
+    warnings_.push_back(Plural(not_normalized, "vertex", "vertices") +
                         " had weights not summing to 1; renormalised");
   }
-  if (w.unweighted > 0) {
-    warnings_.push_back(Plural(w.unweighted, "skinned vertex has", "skinned vertices have") +
-                        (w.unweighted == 1 ? " no weight; it follows its mesh's node"
-                                           : " no weight; they follow their mesh's node"));
+  if (unweighted > 0) {
+    warnings_.push_back(Plural(unweighted, "skinned vertex has", "skinned vertices have") +
+                        (unweighted == 1 ? " no weight; it follows its mesh's node"
+                                         : " no weight; they follow their mesh's node"));
   }
   if (bad_weights_ > 0) {
     warnings_.push_back(

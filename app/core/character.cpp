@@ -31,6 +31,10 @@ Character::Character(const assets::Model& model) : model_(&model), id_(g_next_id
   }
 }
 
+Character::Character(const Character& other, const assets::Model& model) : Character(other) {
+  model_ = &model;
+}
+
 const ik::BodyRig* Character::body_rig(std::string* why) const {
   if (rig_.has_body) return &rig_.body;
   if (why)

@@ -41,6 +41,10 @@ class Character {
   Character() = default;  // nothing loaded: no joints, no clips
   // Finds the rig's facts of `model`, which must outlive this and stay where it is.
   explicit Character(const assets::Model& model);
+  // The same character (rig facts, clips played together, id) over `model`, a copy of
+  // other.model() that outlives this: for work on a thread of its own (the window's bake), which
+  // must not depend on the loaded model staying loaded. Finds nothing again.
+  Character(const Character& other, const assets::Model& model);
 
   const assets::Model& model() const { return *model_; }
   // Tells characters apart: equal for copies, different for every character made from a model

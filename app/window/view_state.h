@@ -65,6 +65,7 @@ struct Selection {
   int active_chain = -1;  // chain whose full gizmo is shown
   int hover_chain = -1;
   GizmoPart hover_part = GizmoPart::kNone;
+  int hover_handles = 0;  // how many handles' discs are under the cursor (overlapping handles)
   int selected_joint = -1;
   int fabrik_root = -1;             // joint marked as the root of the next FABRIK chain
   bool scroll_to_selected = false;  // the joint tree scrolls to the selected joint once
@@ -82,6 +83,10 @@ struct ExportDialog {
   char path[1024] = "skelview-export.glb";  // proposed next to the model when the dialog opens
   // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
   std::string replace_path;
+  // A bake is being written (on a thread of its own): its progress, 0..1, and Cancel instead of
+  // Export.
+  bool busy = false;
+  float progress = 0.0f;
 };
 
 // Asking before edits that were not exported are thrown away (quitting, opening another file).
@@ -90,7 +95,8 @@ struct ConfirmDiscard {
   enum class Then { kQuit, kOpen };
   Then then = Then::kQuit;
   std::string path;  // kOpen: the file to open ("": the built-in character)
-  // Where its buttons were drawn (window coordinates; -1 before), for the trace.
+  // Where its buttons are shown (window coordinates; -1 until the popup is shown in place, after
+  // the frames it spends measuring itself), for the trace.
   glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
 };
 

@@ -13,6 +13,7 @@
 #include "app/window/viewer_loop.h"
 #include "assets/animation.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
 
@@ -58,6 +59,9 @@ void Viewer::CarryOut(const Requests& requests) {
         break;
       case RequestKind::kOpenExport:
         OpenExportDialog();
+        break;
+      case RequestKind::kCancelExport:
+        bake_export_.Cancel();
         break;
       case RequestKind::kDiscardEdits:
         DiscardEdits();
@@ -206,6 +210,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   playback_.time = 0.0f;
   playback_.playing = false;
   selection_.selected_joint = -1;
+  display_.scene.trail_joint = -1;  // the trail is the selected joint's: none in a new file
   selection_.fabrik_root = -1;
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
@@ -224,7 +229,7 @@ void Viewer::PlayTogether() {
 void Viewer::AddRecent(const std::string& path) {
   recent_.Add(path);
   std::string error;
-  if (!recent_.Save(&error)) std::cerr << "skelview: " << error << "\n";
+  if (!recent_.Save(&error)) std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
 }
 
 void Viewer::LookAlongAndFrame(ViewPreset preset) {
@@ -315,19 +320,50 @@ void Viewer::Export(const std::string& path, bool bake, bool replace) {
     return;
   }
   export_dialog_.replace_path.clear();
+  if (bake_export_.running()) return;  // one at a time: the dialog shows the running one
+  if (bake && playback_.clip >= 0) {
+    // Baking can take long (a long clip, many joints): on a thread, with progress and Cancel.
+    bake_export_.Start(current_->character, state_.pose, playback_.clip, edit_, path);
+    export_dialog_.busy = true;
+    export_dialog_.progress = 0.0f;
+    exported_edit_ = edit_;
+    return;
+  }
   std::string error;
   bool ok = false;
-  // Clips played together are the viewer's, not the model's: written only as their bake.
-  ok = ExportEdited(current_->character, state_.pose, playback_.clip, edit_, bake, path, &error);
+  // The pose as the rest pose; clips played together are the character's, not the model's, so
+  // only the model's own clips go with it.
+  ok = ExportEdited(current_->character, state_.pose, -1, edit_, false, path, &error);
+  exported_edit_ = edit_;
+  Exported(path, bake, ok, error);
+}
+
+void Viewer::PollExport() {
+  if (!export_dialog_.busy) return;
+  // Closing the dialog (or Escape) while it bakes cancels the bake.
+  if (!export_dialog_.open) bake_export_.Cancel();
+  export_dialog_.progress = bake_export_.progress();
+  bool ok = false;
+  std::string error;
+  if (!bake_export_.Finished(&ok, &error)) return;
+  export_dialog_.busy = false;
+  // Stopped by the user: said as a note, not an error.
+  Exported(bake_export_.path(), /*bake=*/true, ok, error,
+           bake_export_.cancelled() ? MessageLevel::kNote : MessageLevel::kError);
+}
+
+void Viewer::Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                      MessageLevel failure_level) {
+  std::error_code ec;
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
     const std::filesystem::path written = std::filesystem::absolute(path, ec).lexically_normal();
     ShowMessage("exported " + (ec ? path : written.string()), MessageLevel::kNote);
     export_dialog_.open = false;
-    saved_edit_ = edit_;
+    saved_edit_ = exported_edit_;
     if (confirm_.open) confirm_.open = false;
   } else {
-    ShowMessage(error, MessageLevel::kError);
+    ShowMessage(error, failure_level);
   }
 }
 
@@ -375,7 +411,8 @@ void Viewer::DiscardEdits() {
   if (confirm_.then == ConfirmDiscard::Then::kQuit) {
     quit_ = true;
   } else {
-    saved_edit_ = edit_;  // what StartOpen replaces is no longer asked about
+    // The edits stay unsaved until the new model replaces them (Adopt): when the file then fails
+    // to load they are still on screen, and still asked about.
     StartOpen(confirm_.path);
   }
 }
@@ -407,7 +444,8 @@ void Viewer::ShowMessage(const std::string& text, MessageLevel level) {
   const char* prefix = level == MessageLevel::kError     ? ""
                        : level == MessageLevel::kWarning ? "warning: "
                                                          : "note: ";
-  (level == MessageLevel::kNote ? std::cout : std::cerr) << "skelview: " << prefix << text << "\n";
+  (level == MessageLevel::kNote ? std::cout : std::cerr)
+      << "skelview: " << prefix << assets::MessageLine(text) << "\n";
 }
 
 void Viewer::WriteReadyTrace() {
@@ -417,25 +455,8 @@ void Viewer::WriteReadyTrace() {
   for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
     handles_px.push_back(ToWindow(ChainTargetNow(current_->model.skeleton, edit_, frame_, i)));
   }
-  // Where the model is on screen: its bounds' centre and the projected bounds box.
-  std::optional<ModelOnScreen> model_px;
-  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
-  if (!bounds.empty()) {
-    glm::vec2 lo(1e9f), hi(-1e9f);
-    const glm::mat4 view = ModelViewMatrix(), projection = camera_.Projection(viewport_.aspect());
-    for (int corner = 0; corner < 8; ++corner) {
-      const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
-                        (corner & 2) ? bounds.max.y : bounds.min.y,
-                        (corner & 4) ? bounds.max.z : bounds.min.z);
-      glm::vec2 px;
-      if (ProjectToPixel(view, projection, viewport_, p, &px)) {
-        lo = glm::min(lo, px);
-        hi = glm::max(hi, px);
-      }
-    }
-    model_px = ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
-  }
-  Json ready = ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_);
+  Json ready =
+      ReadyEvent(window, current_->model, edit_, frame_, handles_px, ModelOnScreenNow(), playback_);
   ready["display"] = DisplayJson(CurrentDisplay());
   Json& ui = ready["ui"];
   ui["scale"] = UiScale();
@@ -461,6 +482,25 @@ void Viewer::WriteReadyTrace() {
   trace_.Write(ready);
 }
 
+std::optional<ModelOnScreen> Viewer::ModelOnScreenNow() const {
+  // Where the model is on screen: its bounds' centre and the projected bounds box.
+  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
+  if (bounds.empty()) return std::nullopt;
+  glm::vec2 lo(1e9f), hi(-1e9f);
+  const glm::mat4 view = ModelViewMatrix(), projection = camera_.Projection(viewport_.aspect());
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
+                      (corner & 2) ? bounds.max.y : bounds.min.y,
+                      (corner & 4) ? bounds.max.z : bounds.min.z);
+    glm::vec2 px;
+    if (ProjectToPixel(view, projection, viewport_, p, &px)) {
+      lo = glm::min(lo, px);
+      hi = glm::max(hi, px);
+    }
+  }
+  return ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
+}
+
 void Viewer::WriteDragEndTrace(int chain) {
   if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
   DragEnd drag;
@@ -475,8 +515,23 @@ void Viewer::WriteDragEndTrace(int chain) {
 
 void Viewer::WriteCameraTrace(const char* by) {
   if (!trace_.is_open()) return;
-  trace_.Write(CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
-                           camera_.distance, camera_.target, camera_.ortho));
+  Json event = CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
+                           camera_.distance, camera_.target, camera_.ortho);
+  if (std::string(by) == "frame" || std::string(by) == "view") {
+    // Framed: where the model and the camera's target went, and the part of the window the
+    // panels leave free for them.
+    const FreeArea free = FreeAreaNow();
+    event["free_px"] = {free.left / pixel_ratio_, free.top / pixel_ratio_,
+                        free.right / pixel_ratio_, free.bottom / pixel_ratio_};
+    const glm::vec2 target = ToWindow(camera_.target - glm::vec3(0.0f, applied_lift_, 0.0f));
+    event["target_px"] = {target.x, target.y};
+    if (const std::optional<ModelOnScreen> model = ModelOnScreenNow()) {
+      event["model_px"] = {
+          {"center", {model->center.x, model->center.y}},
+          {"box", {model->box_min.x, model->box_min.y, model->box_max.x, model->box_max.y}}};
+    }
+  }
+  trace_.Write(event);
 }
 
 void Viewer::WriteTargetsTrace(const char* event_name) {

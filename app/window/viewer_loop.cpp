@@ -17,8 +17,10 @@
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
 #include "app/window/heap_count.h"
+#include "app/window/termination.h"
 #include "assets/file_output.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "renderer/offscreen.h"
 
 namespace app {
@@ -27,7 +29,7 @@ namespace {
 
 // One line on stderr, then the exit code for Init.
 bool InitFailed(const std::string& message, int code, int* exit_code) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   *exit_code = code;
   return false;
 }
@@ -132,6 +134,7 @@ bool Viewer::OpenWindow(int width, int height, int* exit_code) {
   std::string error;
   gl_ = GlContext::Create(GlContext::Kind::kWindow, "skelview", width, height, &error);
   if (!gl_) return InitFailed(error, kExitFailure, exit_code);
+  CatchTermination();  // after SDL's handlers: SIGTERM ends the viewer without asking
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the user's working directory
@@ -166,7 +169,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
     const assets::Clip& clip = *character.clip(playback_.clip);
     std::string note;
     playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
+    if (!note.empty()) std::cerr << "skelview: warning: " << assets::MessageLine(note) << "\n";
   }
   ConstraintRequests requests;
   std::string error;
@@ -199,6 +202,7 @@ int Viewer::Run() {
   if (!Init(&exit_code)) return exit_code;
   auto last = Clock::now();
   while (!quit_) {
+    if (TerminationSignal() != 0) break;  // SIGTERM: end now, ask nothing, save nothing
     const auto frame_start = Clock::now();
     const double dt = std::chrono::duration<double>(frame_start - last).count();
     last = frame_start;
@@ -220,6 +224,12 @@ int Viewer::Run() {
     if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
+  if (const int signal_number = TerminationSignal()) {
+    Json event = ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_);
+    event["signal"] = signal_number;
+    trace_.Write(event);
+    return 128 + signal_number;  // as a shell reports a process ended by the signal
+  }
   SaveUserSettings();
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_));
   if (trace_.failed()) return kExitFailure;
@@ -228,6 +238,7 @@ int Viewer::Run() {
 
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
+  PollExport();
   SDL_Event event;
   int events = 0;
   while (SDL_PollEvent(&event)) {
@@ -236,7 +247,8 @@ void Viewer::RunFrame(double dt_seconds) {
     ++events;
   }
   // Nothing happens this frame unless something below changes it.
-  frame_idle_ = events == 0 && drag_ == Drag::kNone && !playback_.playing && !loading_;
+  frame_idle_ = events == 0 && drag_ == Drag::kNone && !playback_.playing && !loading_ &&
+                !export_dialog_.busy;
   int window_w = 0, window_h = 0;
   gl_->DrawableSize(&viewport_.width, &viewport_.height);
   SDL_GetWindowSize(gl_->window(), &window_w, &window_h);
@@ -275,15 +287,8 @@ void Viewer::RunFrame(double dt_seconds) {
   }
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
-  // Keep the model centred in the free part of the window (when the panel leaves room).
-  const float panel_right_px = layout_.panel_right * pixel_ratio_;
-  camera_.lens_shift_ndc =
-      viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
-  // ... and above the timeline: the free part's centre is (bottom part / height) above the middle.
-  const float below_px = (ImGui::GetIO().DisplaySize.y - layout_.timeline_top) * pixel_ratio_;
-  camera_.lens_shift_y_ndc = viewport_.height > 2.0f * below_px && below_px > 0.0f
-                                 ? below_px / float(viewport_.height)
-                                 : 0.0f;
+  // The view is centred in (and F frames into) the part the panels leave free.
+  CentreOnFreeArea(viewport_, FreeAreaNow(), &camera_);
   if (frame_count_ == 0) {
     FrameCamera();           // now that the panel's size is known
     if (settings_.camera) {  // the camera the user left, as it was
@@ -445,6 +450,11 @@ void Viewer::DrawViewOverlays() {
     layout_.axis_gizmo_center = {display.x - 58.0f * scale, layout_.menu_height + 58.0f * scale};
     DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius, &requests_);
   }
+  const int hover = selection_.hover_chain;
+  if (hover >= 0 && hover < static_cast<int>(edit_.chains.size()) && drag_ == Drag::kNone &&
+      display_.show_handles && !ImGui::GetIO().WantCaptureMouse) {
+    DrawHandleTip(edit_.chains[size_t(hover)].label.c_str(), selection_.hover_handles);
+  }
 }
 
 int Viewer::ActiveTwoBoneRequest() const {
@@ -452,6 +462,12 @@ int Viewer::ActiveTwoBoneRequest() const {
   if (chain < 0 || size_t(chain) >= frame_.chain_requests.size()) return -1;
   const RequestIndex& request = frame_.chain_requests[size_t(chain)];
   return request.kind == ConstraintKind::kTwoBone ? request.index : -1;
+}
+
+FreeArea Viewer::FreeAreaNow() const {
+  // Right of the side panel, below the menu bar, above the timeline (or the window's bottom).
+  return FreeArea{layout_.panel_right * pixel_ratio_, layout_.menu_height * pixel_ratio_,
+                  float(viewport_.width), layout_.timeline_top * pixel_ratio_};
 }
 
 renderer::View Viewer::CurrentView() const {

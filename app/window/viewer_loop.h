@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/import_process.h"
 #include "app/core/playback.h"
@@ -77,7 +78,8 @@ class Viewer {
   // The camera's view with the model raised onto the grid (place on ground): model space → eye.
   // Everything drawn or picked in model space goes through it.
   glm::mat4 ModelViewMatrix() const;
-  float GroundLiftNow() const;  // world units the model is raised by now (0 when off)
+  float GroundLiftNow() const;   // world units the model is raised by now (0 when off)
+  FreeArea FreeAreaNow() const;  // the view's part the panels leave free, drawable pixels
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
   Ray CursorRay(const glm::vec2& cursor_px) const;
@@ -91,6 +93,10 @@ class Viewer {
   void OnMouseUp(const SDL_MouseButtonEvent& button);
   void OnMouseMotion(const SDL_MouseMotionEvent& motion);
   void PickJoint(const glm::vec2& cursor_px);
+  // Makes the handle after the active one (`step` -1: before it) active among those under the
+  // cursor: a second click on overlapping handles, or Tab; Tab with none under the cursor goes
+  // through every handle. False when there was no other handle to go to.
+  bool CycleActiveHandle(const glm::vec2& cursor_px, int step, bool every_handle);
   void ApplyWheel();  // the wheel of this frame's events zooms unless the panels take it
 
   // viewer_actions.cpp: what the panels' requests and the keys ask for.
@@ -115,6 +121,10 @@ class Viewer {
   // Writes glTF; a file already at `path` is replaced only with `replace` (else the dialog asks).
   void Export(const std::string& path, bool bake, bool replace);
   void OpenExportDialog();  // proposes <model>-skelview.glb next to the model
+  // The bake being exported: its progress into the dialog; when it ends, what Export reports.
+  void PollExport();
+  void Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                MessageLevel failure_level = MessageLevel::kError);
   // Quitting and opening another file ask first while there are unexported edits (Unsaved).
   bool Unsaved() const { return edit_ != saved_edit_; }
   void RequestQuit();
@@ -133,6 +143,8 @@ class Viewer {
   void ApplyUi(bool texture);
   float UiScale() const;           // ui_.scale, or the automatic one
   std::string OpenFolder() const;  // File ▸ Open starts here: the model's folder, else the last
+  // The model's bounds on screen now (window coordinates); none for an empty model.
+  std::optional<ModelOnScreen> ModelOnScreenNow() const;
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
   void WriteTargetsTrace(const char* event_name);
@@ -149,9 +161,11 @@ class Viewer {
   std::unique_ptr<LoadedModel> current_;
   std::string current_path_;
   std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
+  BakeExport bake_export_;                  // a bake being exported, if any
   TraceLog trace_;
   FileBrowser file_browser_;
-  RecentFiles recent_{RecentFiles::DefaultStorePath()};
+  // --no-settings: the recent files are neither read nor written (kept for this run only).
+  RecentFiles recent_{args_.no_settings ? std::string() : RecentFiles::DefaultStorePath()};
 
   // What the user edits (undoable), the clip played, and this frame's pose computed from them:
   // the un-solved pose and requests (frame_), the solved state.
@@ -173,6 +187,7 @@ class Viewer {
   ConfirmDiscard confirm_;
   bool confirm_traced_ = false;  // the open question is in the trace
   EditState saved_edit_;         // the edit as loaded or last exported
+  EditState exported_edit_;      // the edit the export under way writes
   MessageLog log_;
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
@@ -193,8 +208,11 @@ class Viewer {
   Drag drag_ = Drag::kNone;
   glm::vec2 press_px_{0.0f};
   float press_travel_px_ = 0.0f;
-  float pending_wheel_ = 0.0f;  // wheel steps of this frame's events, for ApplyWheel
-  bool close_popups_ = false;   // Escape with a menu or popup open: closed in the next frame
+  glm::vec2 cursor_px_{-1.0f};    // where the mouse last was, drawable pixels
+  bool press_on_active_ = false;  // the press was on the handle that was already active
+  int cycled_from_ = -1;          // the chain a click cycled away from (a double-click's first)
+  float pending_wheel_ = 0.0f;    // wheel steps of this frame's events, for ApplyWheel
+  bool close_popups_ = false;     // Escape with a menu or popup open: closed in the next frame
   GizmoDrag gizmo_drag_;
 
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/window/viewer_loop.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -23,6 +24,10 @@ void Viewer::ApplyDisplay(const DisplaySpec& d) {
     ShowMessage("weights=" + d.weights + ": " + current_->model.source +
                     " has no joint by that name; the weights are not shown",
                 MessageLevel::kWarning);
+  }
+  // The window's trail is the selected joint's: trail= selects its joint (weights= wins).
+  if (display_.scene.trail_joint >= 0 && selection_.selected_joint < 0) {
+    selection_.selected_joint = display_.scene.trail_joint;
   }
   if (!d.trail.empty() && display_.scene.trail_joint < 0) {
     ShowMessage("trail=" + d.trail + ": " + current_->model.source +
@@ -78,7 +83,7 @@ void Viewer::SaveUserSettings() {
   saved.last_folder = OpenFolder();
   std::string error;
   if (!SaveSettings(ConfigFilePath("settings.json"), saved, &error)) {
-    std::cerr << "skelview: " << error << "\n";
+    std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
   }
 }
 

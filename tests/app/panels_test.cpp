@@ -472,6 +472,52 @@ TEST(SidePanel, AtTwiceTheScaleTheFontIsMadeAtTwiceTheSizeAndNoTextIsCutOrOverla
   EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
 }
 
+TEST(SidePanel, StandsAgainstTheWindowsLeftEdge) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1000.0f, 620.0f));
+  FullSidePanel panel;
+  ui.MouseAway();
+  ui.Frame([&] { panel.Draw(); });
+  const ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  ASSERT_NE(window, nullptr);
+  EXPECT_EQ(window->Pos.x, 0.0f) << "no strip of the view left of the panel";
+  EXPECT_EQ(panel.layout.panel_right, window->Size.x);
+}
+
+TEST(Menus, MenusAndTheHelpOverlayAreOpaqueInBothThemes) {
+  for (bool light : {false, true}) {
+    HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+    app::ConfigureUi(1.0f, light);
+    EXPECT_EQ(ImGui::GetStyle().Colors[ImGuiCol_PopupBg].w, 1.0f);
+    app::DisplaySettings display;
+    app::UiOptions ui_options;
+    app::PanelLayout layout;
+    app::Requests requests;
+    bool help = true;
+    app::MessageLog log;
+    const std::vector<std::string> recent;
+    const std::string current;
+    const app::MenuBarInput in{recent, current, 0, 0};
+    const auto draw = [&] {
+      app::DrawMenuBar(in, {&display, &ui_options, &help, &log}, &layout, &requests);
+      app::DrawHelpOverlay(&help);
+    };
+    ui.MouseAway();
+    ui.Frame(draw);
+    ui.Frame(draw);
+    // The first thing a window draws is its background: fully opaque.
+    const ImGuiWindow* overlay = ImGui::FindWindowByName(app::kHelpWindowName);
+    ASSERT_TRUE(overlay != nullptr && !overlay->DrawList->VtxBuffer.empty());
+    EXPECT_EQ(overlay->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT, 255u) << "light " << light;
+    help = false;
+    const ImGuiID menubar = HeadlessUi::ItemId("##MainMenuBar", {}, "##menubar");
+    ASSERT_TRUE(ui.Hover("##MainMenuBar", ImHashStr("File", 0, menubar), draw));
+    ui.Click(draw);
+    const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
+    ASSERT_TRUE(menu != nullptr && menu->Active && !menu->DrawList->VtxBuffer.empty());
+    EXPECT_EQ(menu->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT, 255u) << "light " << light;
+  }
+}
+
 TEST(SidePanel, TheLightThemeHasLightWindowsAndDarkText) {
   HeadlessUi ui(/*side_panel=*/false);
   app::ConfigureUi(1.0f, /*light=*/true);
@@ -539,6 +585,23 @@ TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
   EXPECT_NE(copied.find(log.entries()[0].clock + " opened a.glb"), std::string::npos) << copied;
 }
 
+TEST(MessageLogWindow, CountsOneMessageInTheSingular) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::MessageLog log;
+  log.open = true;
+  const auto draw = [&] { app::DrawMessageLog(&log); };
+  ui.MouseAway();
+  log.Add("opened a.glb", app::MessageLevel::kNote);
+  ui.Frame(draw);
+  std::vector<std::string> rows = TextRows(app::kMessageLogName);
+  EXPECT_TRUE(AnyRowHas(rows, "1 message;")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(AnyRowHas(rows, "1 messages"));
+  log.Add("undo", app::MessageLevel::kNote);
+  ui.Frame(draw);
+  rows = TextRows(app::kMessageLogName);
+  EXPECT_TRUE(AnyRowHas(rows, "2 messages;")) << ::testing::PrintToString(rows);
+}
+
 TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {
   HeadlessUi ui(/*side_panel=*/false);
   app::DisplaySettings display;
@@ -586,6 +649,27 @@ TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
   EXPECT_FALSE(requests[0].option);  // this pose, not the baked clip
   EXPECT_TRUE(dialog.open);          // the loop closes it once the file is written
   EXPECT_FALSE(std::filesystem::exists("skelview-export.glb"));
+}
+
+TEST(Panels, ABakeUnderWayShowsItsProgressAndCancelAsksTheLoopToStopIt) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::ExportDialog dialog;
+  dialog.open = true;
+  dialog.bake = true;
+  dialog.busy = true;
+  dialog.progress = 0.42f;
+  app::Requests requests;
+  const auto draw = [&] { app::DrawExportDialog(/*has_clip=*/true, &dialog, &requests); };
+  ui.Frame(draw);
+  ui.Frame(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("Export glTF"), "Baking the clip with the IK"));
+  // No Export button while it bakes: Cancel stops the bake (the loop does, nothing is written).
+  EXPECT_FALSE(ui.Hover("Export glTF", HeadlessUi::ItemId("Export glTF", {}, "Export"), draw));
+  ASSERT_TRUE(ui.Hover("Export glTF", HeadlessUi::ItemId("Export glTF", {}, "Cancel"), draw));
+  requests.clear();
+  ui.Click(draw);
+  EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kCancelExport});
+  EXPECT_TRUE(dialog.open);
 }
 
 TEST(Panels, EditMenuUndoIsARequest) {

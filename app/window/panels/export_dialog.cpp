@@ -1,6 +1,9 @@
 // File ▸ Export's dialog (the path, what to write, replacing a file) and the question before
 // unexported edits are discarded; the loop carries out what they ask.
 #include <imgui.h>
+#include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
+
+#include <cstdio>
 
 #include "app/window/panels/panel_util.h"
 
@@ -11,7 +14,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f), ImGuiCond_Appearing);
+  // Fitted to its contents when it appears, and every frame while a bake shows its progress.
+  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f),
+                           dialog->busy ? ImGuiCond_Always : ImGuiCond_Appearing);
   if (!ImGui::Begin("Export glTF", &dialog->open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
@@ -23,8 +28,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
                                       ImGuiInputTextFlags_EnterReturnsTrue);
   Tip("Where to write: .glb, or .gltf with a .bin beside it.");
   int what = dialog->bake ? 1 : 0;
-  ImGui::RadioButton("This pose as the rest pose (skins kept)", &what, 0);
-  Tip("Write the model with the current pose as its rest pose.");
+  ImGui::RadioButton("This pose as the rest pose (skins kept, no clips)", &what, 0);
+  Tip("Write the model with the current pose as its rest pose and no clips, so that the file "
+      "opens in this pose.");
   ImGui::BeginDisabled(!has_clip);
   ImGui::RadioButton("The clip, baked with the IK at its frame rate", &what, 1);
   Tip("Write the clip with the IK applied, one key per frame at the clip's frame rate.");
@@ -33,6 +39,17 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   // The loop exports and closes the dialog when the file is written; when the file exists it
   // sets replace_path and the dialog asks first.
   const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
+  if (dialog->busy) {
+    // A long bake: its progress, and Cancel stops it (nothing is written).
+    char label[32];
+    std::snprintf(label, sizeof(label), "%.0f%%", 100.0 * double(dialog->progress));
+    ImGui::TextUnformatted("Baking the clip with the IK...");
+    ImGui::ProgressBar(dialog->progress, ImVec2(-1.0f, 0.0f), label);
+    if (ImGui::Button("Cancel")) Ask(out, RequestKind::kCancelExport);
+    Tip("Stop the bake; nothing is written (Escape).");
+    ImGui::End();
+    return;
+  }
   if (asking) {
     ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
     ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);
@@ -74,6 +91,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
     return;
   }
   const bool quit = confirm->then == ConfirmDiscard::Then::kQuit;
+  // The popup's first frames are hidden while it measures itself: its items are laid out about a
+  // provisional place, not where they will show. Their positions count from the first frame the
+  // popup is shown in.
+  const ImGuiWindow* popup = ImGui::GetCurrentWindow();
+  const bool shown_in_place = !popup->Appearing && !popup->Hidden;
   ImGui::TextWrapped(
       "The pose, IK and limit edits of this model have not been exported. %s "
       "discards them.",
@@ -91,11 +113,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   if (ImGui::Button(quit ? "Discard and quit (D)" : "Discard and open (D)")) {
     Ask(out, RequestKind::kDiscardEdits);
   }
-  confirm->discard_px = centre();
+  if (shown_in_place) confirm->discard_px = centre();
   Tip("Throw the edits away (D).");
   ImGui::SameLine();
   if (ImGui::Button("Cancel (Esc)")) confirm->open = false;
-  confirm->cancel_px = centre();
+  if (shown_in_place) confirm->cancel_px = centre();
   Tip("Keep working on this model (Escape).");
   ImGui::EndPopup();
 }

@@ -20,6 +20,7 @@ enum class RequestKind {
   kClearRecent,   // empty the recent-files list (and save it)
   kExport,        // write glTF to `text`; `option`: bake the clip; index 1: replacing is confirmed
   kOpenExport,    // File ▸ Export...: the dialog, with a file name proposed next to the model
+  kCancelExport,  // stop the bake being exported (nothing is written)
   kDiscardEdits,  // the unsaved-edits question answered "discard": quit or open as asked
   kScreenshot,    // save the view as a PNG after this frame
   kUndo,
@@ -155,6 +156,10 @@ void DrawLegend(const LegendEntry* entries, int count, const glm::vec2& bottom_l
 inline constexpr const char* kAxisGizmoName = "##axis gizmo";
 void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius, Requests* out);
 glm::vec2 AxisGizmoPoint(const glm::mat4& view, const glm::vec2& center, float radius, int axis);
+
+// The name of the handle under the cursor (`label`, its chain's), in a tooltip by the cursor;
+// with `under` > 1 (overlapping handles) how to reach the others. Nothing for an empty label.
+void DrawHandleTip(const char* label, int under);
 
 // One line of the help overlay: keys or mouse, and what they do.
 struct Shortcut {
