@@ -8,8 +8,10 @@
 #include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/crowd.h"
+#include "app/core/ghost_poses.h"
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
+#include "ik/joint_limits.h"
 #include "ik/kinematics.h"
 
 namespace {
@@ -167,6 +169,125 @@ TEST(Pipeline, TheCommandLinesRequestsAndTheWindowsEditGiveOnePose) {
   ASSERT_EQ(edited.ik.size(), 1u);
   EXPECT_EQ(posed.models, edited.models);
   EXPECT_EQ(posed.ik[0].reached, edited.ik[0].reached);
+}
+
+// An edit that runs every stage of the pipeline: a joint's rotation replaced, the body (the hips
+// handle dragged), a lifted foot, a FABRIK chain, an aim and two joint limits (a hinge on the
+// lifted leg's knee, which its chain takes as its hinge, and a cone).
+app::EditState EveryStage(const app::Character& character) {
+  const assets::Model& model = character.model();
+  const ik::Skeleton& skeleton = character.skeleton();
+  app::EditState edit;
+  edit.chains = app::DefaultChains(character);
+  edit.chains[0].offset = glm::vec3(0.0f, 0.05f, 0.02f);  // the left foot lifted
+  edit.chains[4].offset = glm::vec3(0.0f, -0.04f, 0.0f);  // the hips handle dragged: the body
+  app::ChainSettings aim, fabrik;
+  std::string error;
+  EXPECT_TRUE(app::MakeAim(model, skeleton.Find("Head"), &aim, &error)) << error;
+  EXPECT_TRUE(
+      app::MakeFabrik(model, skeleton.Find("Spine"), skeleton.Find("Neck"), &fabrik, &error))
+      << error;
+  aim.offset = glm::vec3(0.2f, 0.0f, 0.3f);
+  fabrik.offset = glm::vec3(0.02f, 0.0f, 0.02f);
+  edit.chains.push_back(aim);
+  edit.chains.push_back(fabrik);
+  const ik::TwoBoneChain& leg = edit.chains[0].chain;
+  edit.limits.Set(leg.mid,
+                  *ik::HingeLimitFromTwoBone(skeleton, leg, app::ChainOptions(edit.chains[0])));
+  edit.limits.Set(skeleton.Find("Spine1"),
+                  ik::JointLimit::Cone(glm::vec3(0.0f, 1.0f, 0.0f), 0.5f, -0.3f, 0.3f));
+  const int arm = skeleton.Find("RightArm");
+  edit.joint_rotations[arm] =
+      skeleton.rest_locals()[arm].rotation * glm::angleAxis(0.4f, glm::vec3(0.0f, 0.0f, 1.0f));
+  return edit;
+}
+
+// The pipeline's own frame (EvaluateFrame) for the edit, checking that every stage ran.
+void PipelineFrame(const app::Character& character, const app::EditState& edit, int clip, float t,
+                   app::EditedFrame* frame, app::PoseState* state) {
+  app::FrameSource source;
+  source.clip_time = app::ClipTime{clip, t};
+  source.edit = &edit;
+  app::EvaluateFrame(character, source, frame, state);
+  EXPECT_TRUE(state->body_ran);
+  EXPECT_EQ(state->ik.size(), 4u);
+  EXPECT_EQ(state->fabrik.size(), 1u);
+  EXPECT_EQ(state->aim.size(), 1u);
+  EXPECT_TRUE(frame->requests.ik[0].options.hinge);
+}
+
+// The bake runs the pipeline: each key of the baked clip is the pipeline's frame at its time,
+// exactly, for an edit that uses every stage.
+TEST(Pipeline, TheBakesKeysAreThePipelinesFramesForAnEditOfEveryStage) {
+  const app::Character character(Builtin());
+  const app::EditState edit = EveryStage(character);
+  const int walk = Builtin().FindClip("Walk");
+  ASSERT_GE(walk, 0);
+  const float fps = 30.0f;
+  const assets::Clip baked = app::BakeClip(character, walk, fps, edit);
+  const int joints = character.skeleton().joint_count();
+  ASSERT_EQ(baked.channels.size(), size_t(joints));
+  app::EditedFrame frame;
+  app::PoseState state;
+  for (int f : {0, 7, 16}) {
+    const float t = float(f) / fps;
+    PipelineFrame(character, edit, walk, t, &frame, &state);
+    for (int j = 0; j < joints; ++j) {
+      const assets::JointAnimation& channel = baked.channels[size_t(j)];
+      ASSERT_GT(channel.rotation.values.size(), size_t(f));
+      EXPECT_EQ(channel.rotation.times[size_t(f)], t);
+      const ik::Transform& local = state.pose.locals[size_t(j)];
+      EXPECT_EQ(channel.translation.values[size_t(f)], local.translation) << j;
+      const glm::quat q = channel.rotation.values[size_t(f)];
+      EXPECT_TRUE(q == local.rotation || q == -local.rotation) << j;  // the bake keeps a hemisphere
+      EXPECT_EQ(channel.scale.values[size_t(f)], local.scale) << j;
+    }
+  }
+}
+
+// The onion skins run the pipeline: each ghost is the pipeline's frame at the ghost's time.
+TEST(Pipeline, TheGhostsAreThePipelinesFramesForAnEditOfEveryStage) {
+  const app::Character character(Builtin());
+  const app::EditState edit = EveryStage(character);
+  app::Playback playback;
+  playback.clip = Builtin().FindClip("Walk");
+  playback.time = 0.5f;
+  app::GhostCache cache;
+  cache.Update(character, playback, edit, /*count=*/2, /*step=*/3, /*trail_joint=*/-1);
+  ASSERT_EQ(cache.ghosts().size(), 4u);
+  app::EditedFrame frame;
+  app::PoseState state;
+  for (const app::GhostPose& ghost : cache.ghosts()) {
+    PipelineFrame(character, edit, playback.clip, ghost.time, &frame, &state);
+    EXPECT_EQ(ghost.models, state.models) << "ghost " << ghost.offset;
+  }
+}
+
+// The window's frame is the pipeline's (EvaluateEditedFrame is EvaluateFrame with the edit), and
+// so is the command line's (EvaluatePose: the fixed requests); with the edit's requests fixed, the
+// two give one pose.
+TEST(Pipeline, TheWindowsAndTheCommandLinesFramesAreThePipelinesForAnEditOfEveryStage) {
+  const app::Character character(Builtin());
+  const app::EditState edit = EveryStage(character);
+  const int walk = Builtin().FindClip("Walk");
+  app::EditedFrame frame, window_frame;
+  app::PoseState state, window;
+  PipelineFrame(character, edit, walk, 0.3f, &frame, &state);
+  app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.3f}, edit, &window_frame, &window);
+  EXPECT_EQ(window.models, state.models);
+  EXPECT_EQ(window.morph_weights, state.morph_weights);
+  // The requests the edit gave, fixed: the command line's frame. The edit's rotations are not
+  // requests, so the command line is compared on an edit without them.
+  app::EditState no_rotations = edit;
+  no_rotations.joint_rotations.clear();
+  PipelineFrame(character, no_rotations, walk, 0.3f, &frame, &state);
+  app::PoseState command_line;
+  app::EvaluatePose(character, app::ClipTime{walk, 0.3f}, frame.requests, &command_line);
+  EXPECT_EQ(command_line.models, state.models);
+  ASSERT_EQ(command_line.ik.size(), state.ik.size());
+  for (size_t i = 0; i < state.ik.size(); ++i) {
+    EXPECT_EQ(command_line.ik[i].reached, state.ik[i].reached);
+  }
 }
 
 }  // namespace
