@@ -7,12 +7,12 @@
 #include <imgui_internal.h>
 
 #include "app/core/chain_results.h"
-#include "app/window/heap_count.h"
 #include "app/window/panels/panel_util.h"
 #include "app/window/panels/panels.h"
 #include "assets/builtin/builtin_character.h"
 #include "ik/limits/joint_limits.h"
 #include "tests/app/headless_ui.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
@@ -66,10 +66,11 @@ TEST(FrameAllocation, AWarmFrameOfEveryKindOfEditAllocatesNothing) {
   ASSERT_EQ(state.fabrik.size(), 1u);
   ASSERT_EQ(state.aim.size(), 1u);
   ASSERT_TRUE(frame.requests.ik[0].options.hinge);
-  const long before = app::HeapAllocations();
-  for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
-  for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
+              for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
+            }),
+            0);
 }
 
 // Hips and one leg whose hip, knee and ankle lie on a vertical line at rest: the two-bone solve
@@ -143,9 +144,10 @@ TEST(FrameAllocation, IdleFramesWithAChainStraightAtRestAllocateNothingAndWarn) 
   const app::ChainOutcome outcome = app::ChainOutcomeOf(frame, state, 0);
   ASSERT_EQ(outcome.state, app::ChainState::kStraightAtRest);
   EXPECT_TRUE(reached);
-  const long before = app::HeapAllocations();
-  for (int f = 0; f < 30; ++f) idle_frame();
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 30; ++f) idle_frame();
+            }),
+            0);
   EXPECT_TRUE(requests.empty());
 
   // The panel says so, every glyph of that row in the warning colour.
