@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace assets {
@@ -215,9 +216,11 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
            dt.x * dt.x + dt.y * dt.y + dt.z * dt.z <= kWeldNormalDistance * kWeldNormalDistance;
   };
   auto same = [&](size_t a, size_t b) {
+    if (std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) != 0) {
+      return false;
+    }
     const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
-    return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
-           glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
+    return glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
            (!has_tangents || same_tangent(a, b)) &&
            (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
            std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
@@ -228,49 +231,101 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
                                        sizeof(glm::vec4)) == 0)) &&
            SameDeltas(mesh->targets, a, b);
   };
+  // A hash of what must match exactly (not the normal: it is compared loosely): each 32-bit word
+  // times its own odd constant, summed (independent multiplies, no chain), then mixed.
   auto hash = [&](size_t i) {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    auto mix = [&h](const void* data, size_t bytes) {
-      for (size_t o = 0; o + 4 <= bytes; o += 4) {
-        uint32_t word;
-        std::memcpy(&word, static_cast<const char*>(data) + o, 4);
-        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 29;
-      }
-    };
-    mix(&mesh->positions[i], sizeof(glm::vec3));  // not the normal: it is compared loosely
-    if (has_uvs) mix(&mesh->uvs[i], sizeof(glm::vec2));
-    mix(&mesh->weights[i], sizeof(glm::vec4));
-    return h;
+    static constexpr uint64_t kFactors[9] = {
+        0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+        0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
+        0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull, 0x2545F4914F6CDD1Dull};
+    uint32_t words[9] = {};
+    std::memcpy(words, &mesh->positions[i], sizeof(glm::vec3));
+    if (has_uvs) std::memcpy(words + 3, &mesh->uvs[i], sizeof(glm::vec2));
+    std::memcpy(words + 5, &mesh->weights[i], sizeof(glm::vec4));
+    uint64_t h = 0;
+    for (int k = 0; k < 9; ++k) h += (words[k] + uint64_t{1}) * kFactors[k];
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+    return static_cast<uint32_t>(h >> 32);
   };
-  size_t capacity = 16;
-  while (capacity < 2 * n) capacity *= 2;
-  std::vector<uint32_t> table(capacity, UINT32_MAX);  // new vertex index, or empty
+  // Vertices grouped by hash with a stable radix sort (index order within a group), read and
+  // written in sequence: only vertices of one group are compared, and no table is probed at
+  // random.
+  struct Key {
+    uint32_t hash;
+    uint32_t index;
+  };
+  // Uninitialised (every element is written before it is read).
+  std::unique_ptr<Key[]> keys(new Key[n]), sorted(new Key[n]);
+  uint32_t histogram[4][256] = {};
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t h = hash(i);
+    keys[i] = {h, static_cast<uint32_t>(i)};
+    for (int pass = 0; pass < 4; ++pass) ++histogram[pass][(h >> (8 * pass)) & 0xFF];
+  }
+  for (int pass = 0; pass < 4; ++pass) {
+    uint32_t sum = 0;
+    for (uint32_t& bucket : histogram[pass]) {
+      const uint32_t count = bucket;
+      bucket = sum;
+      sum += count;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const Key key = keys[i];
+      sorted[histogram[pass][(key.hash >> (8 * pass)) & 0xFF]++] = key;
+    }
+    keys.swap(sorted);
+  }
+  // remap[i]: first the vertex i merges into (i itself when it is the first of its kind: it is
+  // compared with the earlier firsts of its group in index order, as they came), then its new
+  // index.
   std::vector<uint32_t> remap(n);
+  std::vector<uint32_t> firsts;
+  for (size_t begin = 0; begin < n;) {
+    size_t end = begin + 1;
+    while (end < n && keys[end].hash == keys[begin].hash) ++end;
+    if (end - begin == 1) {
+      remap[keys[begin].index] = keys[begin].index;
+    } else {
+      firsts.clear();
+      for (size_t k = begin; k < end; ++k) {
+        const uint32_t i = keys[k].index;
+        remap[i] = i;
+        for (uint32_t first : firsts) {
+          if (same(first, i)) {
+            remap[i] = first;
+            break;
+          }
+        }
+        if (remap[i] == i) firsts.push_back(i);
+      }
+    }
+    begin = end;
+  }
+  keys.reset();
+  sorted.reset();
   uint32_t kept = 0;
   for (size_t i = 0; i < n; ++i) {
-    size_t slot = hash(i) & (capacity - 1);
-    while (table[slot] != UINT32_MAX && !same(table[slot], i)) slot = (slot + 1) & (capacity - 1);
-    if (table[slot] == UINT32_MAX) {
-      // First of its kind: moves down to position `kept` (never above i, so in place is safe).
-      if (kept != i) {
-        mesh->positions[kept] = mesh->positions[i];
-        mesh->normals[kept] = mesh->normals[i];
-        if (has_tangents) mesh->tangents[kept] = mesh->tangents[i];
-        if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
-        mesh->joints[kept] = mesh->joints[i];
-        mesh->weights[kept] = mesh->weights[i];
-        if (has_extra) {
-          mesh->extra_joints[kept] = mesh->extra_joints[i];
-          mesh->extra_weights[kept] = mesh->extra_weights[i];
-        }
-        MoveDeltas(&mesh->targets, i, kept);
-      }
-      table[slot] = kept;
-      remap[i] = kept++;
-    } else {
-      remap[i] = table[slot];
+    if (remap[i] != i) {
+      remap[i] = remap[remap[i]];  // an earlier vertex, already given its new index
+      continue;
     }
+    // First of its kind: moves down to position `kept` (never above i, so in place is safe).
+    if (kept != i) {
+      mesh->positions[kept] = mesh->positions[i];
+      mesh->normals[kept] = mesh->normals[i];
+      if (has_tangents) mesh->tangents[kept] = mesh->tangents[i];
+      if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
+      mesh->joints[kept] = mesh->joints[i];
+      mesh->weights[kept] = mesh->weights[i];
+      if (has_extra) {
+        mesh->extra_joints[kept] = mesh->extra_joints[i];
+        mesh->extra_weights[kept] = mesh->extra_weights[i];
+      }
+      MoveDeltas(&mesh->targets, i, kept);
+    }
+    remap[i] = kept++;
   }
   if (kept == n) return;
   if (flags && flags->size() == n) {
