@@ -276,8 +276,9 @@ bool Builder::ConvertPrimitive(Primitive* p, const std::string& name, bool last_
   for (size_t v = 0; v < n; ++v) {
     const int count = counts[v];
     const int limit = std::min(count, extra ? kMaxInfluences : 4);
-    glm::u16vec4& joints = mesh.joints[v];
-    glm::vec4& weights = mesh.weights[v];
+    // Through pointers: glm's operator[] with a run-time index is a switch.
+    uint16_t* const joints = &mesh.joints[v].x;
+    float* const weights = &mesh.weights[v].x;
     int kept = 0;
     if (!extra) {  // the common case, without the second set
       for (int k = 0; k < limit; ++k) {
@@ -296,8 +297,8 @@ bool Builder::ConvertPrimitive(Primitive* p, const std::string& name, bool last_
         weights[k] = 0.0f;
       }
     } else {
-      glm::u16vec4& extra_joints = mesh.extra_joints[v];
-      glm::vec4& extra_weights = mesh.extra_weights[v];
+      uint16_t* const extra_joints = &mesh.extra_joints[v].x;
+      float* const extra_weights = &mesh.extra_weights[v].x;
       auto joint_at = [&](int k) -> uint16_t& { return k < 4 ? joints[k] : extra_joints[k - 4]; };
       auto weight_at = [&](int k) -> float& { return k < 4 ? weights[k] : extra_weights[k - 4]; };
       for (int k = 0; k < limit; ++k) {

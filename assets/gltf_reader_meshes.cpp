@@ -112,29 +112,39 @@ bool ReadOptionalAttribute(Attributes* a, const char* key, size_t count, std::ve
 // a stable sort would), dropping zero ones and counting invalid ones (negative or non-finite
 // weights; joints are exact integers here).
 inline int SortInfluences(glm::vec4* weights, glm::u16vec4* joints, size_t* invalid) {
+  // Through pointers: glm's operator[] with a run-time index is a switch.
+  float* const wv = &weights->x;
+  uint16_t* const jv = &joints->x;
+  // A sorting network without branches; each joint carries its slot above its 16 bits, which
+  // breaks ties in file order. Dropped influences sort last (-1).
   float w[4];
-  uint16_t j[4];
+  uint32_t j[4];
   int kept = 0;
   for (int c = 0; c < 4; ++c) {
-    const float weight = (*weights)[c];
-    if (weight == 0.0f) continue;
-    if (!std::isfinite(weight) || weight < 0.0f) {
-      ++*invalid;
-      continue;
-    }
-    int k = kept;
-    while (k > 0 && w[k - 1] < weight) {
-      w[k] = w[k - 1];
-      j[k] = j[k - 1];
-      --k;
-    }
-    w[k] = weight;
-    j[k] = (*joints)[c];
-    ++kept;
+    const float weight = wv[c];
+    const bool valid = std::isfinite(weight) && weight > 0.0f;
+    *invalid += !valid && weight != 0.0f ? 1 : 0;
+    kept += valid ? 1 : 0;
+    w[c] = valid ? weight : -1.0f;
+    j[c] = static_cast<uint32_t>(c) << 16 | jv[c];
   }
+  auto order = [&](int a, int b) {
+    const bool swap = w[a] < w[b] || (w[a] == w[b] && j[a] > j[b]);
+    const float wa = w[a], wb = w[b];
+    const uint32_t ja = j[a], jb = j[b];
+    w[a] = swap ? wb : wa;
+    w[b] = swap ? wa : wb;
+    j[a] = swap ? jb : ja;
+    j[b] = swap ? ja : jb;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
   for (int c = 0; c < 4; ++c) {
-    (*weights)[c] = c < kept ? w[c] : 0.0f;
-    (*joints)[c] = c < kept ? j[c] : uint16_t{0};
+    wv[c] = c < kept ? w[c] : 0.0f;
+    jv[c] = c < kept ? static_cast<uint16_t>(j[c] & 0xFFFF) : uint16_t{0};
   }
   return kept;
 }

@@ -78,9 +78,12 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
   for (size_t i = 0; i < n; ++i) {
     const int count = counts[i];
     const int kept = std::min(count, has_extra ? kMaxInfluences : 4);
+    // Through pointers: glm's operator[] with a run-time index is a switch.
+    float* const weights = &mesh->weights[i].x;
+    float* const extra_weights = has_extra ? &mesh->extra_weights[i].x : nullptr;
     float sum = 0.0f;
-    for (int k = 0; k < std::min(kept, 4); ++k) sum += mesh->weights[i][k];
-    for (int k = 4; k < kept; ++k) sum += mesh->extra_weights[i][k - 4];
+    for (int k = 0; k < std::min(kept, 4); ++k) sum += weights[k];
+    for (int k = 4; k < kept; ++k) sum += extra_weights[k - 4];
     if (count > 4) (*flags)[i] |= kRepairOverFour;
     if (count > kept) {
       (*flags)[i] |= kRepairOverEight;
@@ -102,12 +105,13 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
       (*flags)[i] |= kRepairUnweighted;
       continue;
     }
-    for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
+    for (int k = 0; k < 4; ++k) weights[k] = k < kept ? weights[k] / sum : 0.0f;
     if (!has_extra) continue;
+    uint16_t* const extra_joints = &mesh->extra_joints[i].x;
     for (int k = 4; k < kMaxInfluences; ++k) {
-      float& w = mesh->extra_weights[i][k - 4];
+      float& w = extra_weights[k - 4];
       w = k < kept ? w / sum : 0.0f;
-      if (w == 0.0f) mesh->extra_joints[i][k - 4] = 0;
+      if (w == 0.0f) extra_joints[k - 4] = 0;
       extra_used = extra_used || w > 0.0f;
     }
   }
@@ -234,46 +238,55 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   // A hash of what must match exactly (not the normal: it is compared loosely): each 32-bit word
   // times its own odd constant, summed (independent multiplies, no chain), then mixed.
   auto hash = [&](size_t i) {
-    static constexpr uint64_t kFactors[9] = {
-        0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
-        0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
-        0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull, 0x2545F4914F6CDD1Dull};
-    uint32_t words[9] = {};
-    std::memcpy(words, &mesh->positions[i], sizeof(glm::vec3));
-    if (has_uvs) std::memcpy(words + 3, &mesh->uvs[i], sizeof(glm::vec2));
-    std::memcpy(words + 5, &mesh->weights[i], sizeof(glm::vec4));
-    uint64_t h = 0;
-    for (int k = 0; k < 9; ++k) h += (words[k] + uint64_t{1}) * kFactors[k];
+    uint32_t p[3], t[2] = {0, 0}, w[4];
+    std::memcpy(p, &mesh->positions[i], sizeof(p));
+    if (has_uvs) std::memcpy(t, &mesh->uvs[i], sizeof(t));
+    std::memcpy(w, &mesh->weights[i], sizeof(w));
+    uint64_t h = (p[0] + uint64_t{1}) * 0x9E3779B97F4A7C15ull +
+                 (p[1] + uint64_t{1}) * 0xC2B2AE3D27D4EB4Full +
+                 (p[2] + uint64_t{1}) * 0x165667B19E3779F9ull +
+                 (t[0] + uint64_t{1}) * 0xD6E8FEB86659FD93ull +
+                 (t[1] + uint64_t{1}) * 0xFF51AFD7ED558CCDull +
+                 (w[0] + uint64_t{1}) * 0xC4CEB9FE1A85EC53ull +
+                 (w[1] + uint64_t{1}) * 0x94D049BB133111EBull +
+                 (w[2] + uint64_t{1}) * 0xBF58476D1CE4E5B9ull +
+                 (w[3] + uint64_t{1}) * 0x2545F4914F6CDD1Dull;
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 29;
     return static_cast<uint32_t>(h >> 32);
   };
-  // Vertices grouped by hash with a stable radix sort (index order within a group), read and
-  // written in sequence: only vertices of one group are compared, and no table is probed at
-  // random.
+  // Vertices grouped by the low 22 bits of the hash with a stable radix sort (two passes of 11
+  // bits; index order within a group), read and written in sequence: only vertices of one group
+  // whose whole hash matches are compared, and no table is probed at random.
   struct Key {
     uint32_t hash;
     uint32_t index;
   };
+  constexpr int kBits = 11;
+  constexpr uint32_t kBuckets = 1u << kBits;
+  constexpr uint32_t kGroupMask = (1u << (2 * kBits)) - 1;
   // Uninitialised (every element is written before it is read).
   std::unique_ptr<Key[]> keys(new Key[n]), sorted(new Key[n]);
-  uint32_t histogram[4][256] = {};
+  std::vector<uint32_t> histogram(2 * kBuckets, 0);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t h = hash(i);
     keys[i] = {h, static_cast<uint32_t>(i)};
-    for (int pass = 0; pass < 4; ++pass) ++histogram[pass][(h >> (8 * pass)) & 0xFF];
+    ++histogram[h & (kBuckets - 1)];
+    ++histogram[kBuckets + ((h >> kBits) & (kBuckets - 1))];
   }
-  for (int pass = 0; pass < 4; ++pass) {
+  for (int pass = 0; pass < 2; ++pass) {
+    uint32_t* const offsets = &histogram[static_cast<size_t>(pass) * kBuckets];
     uint32_t sum = 0;
-    for (uint32_t& bucket : histogram[pass]) {
-      const uint32_t count = bucket;
-      bucket = sum;
+    for (uint32_t b = 0; b < kBuckets; ++b) {
+      const uint32_t count = offsets[b];
+      offsets[b] = sum;
       sum += count;
     }
+    const int shift = pass * kBits;
     for (size_t i = 0; i < n; ++i) {
       const Key key = keys[i];
-      sorted[histogram[pass][(key.hash >> (8 * pass)) & 0xFF]++] = key;
+      sorted[offsets[(key.hash >> shift) & (kBuckets - 1)]++] = key;
     }
     keys.swap(sorted);
   }
@@ -281,24 +294,24 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
   // compared with the earlier firsts of its group in index order, as they came), then its new
   // index.
   std::vector<uint32_t> remap(n);
-  std::vector<uint32_t> firsts;
+  std::vector<Key> firsts;
   for (size_t begin = 0; begin < n;) {
     size_t end = begin + 1;
-    while (end < n && keys[end].hash == keys[begin].hash) ++end;
+    while (end < n && ((keys[end].hash ^ keys[begin].hash) & kGroupMask) == 0) ++end;
     if (end - begin == 1) {
       remap[keys[begin].index] = keys[begin].index;
     } else {
-      firsts.clear();
+      firsts.clear();  // (hash, index) of the group's firsts so far
       for (size_t k = begin; k < end; ++k) {
         const uint32_t i = keys[k].index;
         remap[i] = i;
-        for (uint32_t first : firsts) {
-          if (same(first, i)) {
-            remap[i] = first;
+        for (const Key& first : firsts) {
+          if (first.hash == keys[k].hash && same(first.index, i)) {
+            remap[i] = first.index;
             break;
           }
         }
-        if (remap[i] == i) firsts.push_back(i);
+        if (remap[i] == i) firsts.push_back(keys[k]);
       }
     }
     begin = end;

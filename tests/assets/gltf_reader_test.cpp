@@ -115,6 +115,33 @@ TEST(GltfReader, SeveralWeightSetsKeepTheEightLargestInDescendingOrder) {
   EXPECT_TRUE(strip.extra_weights.empty());
 }
 
+TEST(GltfReader, OneWeightSetIsSortedLargestFirstWithTiesInFileOrder) {
+  testgltf::Builder b;
+  const int positions = b.Positions({0, 0, 0, 1, 0, 0, 0, 1, 0});
+  const std::vector<uint8_t> joints = {3, 1, 2, 0, 0, 1, 2, 3, 4, 5, 6, 7};
+  const std::vector<float> weights = {0.25f, 0.5f, 0.25f, 0.0f,   // a tie: joint 3 before 2
+                                      -1.0f, 0.0f, 0.5f,  0.25f,  // one invalid, one zero
+                                      0.1f,  0.2f, 0.3f,  0.4f};  // reversed
+  const json attributes = {{"POSITION", positions},
+                           {"JOINTS_0", b.Accessor(joints.data(), 12, 5121, "VEC4", 3)},
+                           {"WEIGHTS_0", b.Floats(weights, "VEC4", 3)}};
+  b.doc["meshes"] =
+      json::array({json{{"primitives", json::array({{{"attributes", attributes}}})}}});
+  b.Node({{"mesh", 0}}, true);
+  Contents p;
+  std::string error;
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/sorted.gltf", Bytes(b), 0, {}, &p, &error)) << error;
+  const Primitive& t = p.meshes.at(0).at(0);
+  EXPECT_EQ(t.influence_counts, (std::vector<uint8_t>{3, 2, 4}));
+  EXPECT_EQ(t.weights[0], glm::vec4(0.5f, 0.25f, 0.25f, 0.0f));
+  EXPECT_EQ(t.joints[0], glm::u16vec4(1, 3, 2, 0));
+  EXPECT_EQ(t.weights[1], glm::vec4(0.5f, 0.25f, 0.0f, 0.0f));
+  EXPECT_EQ(t.joints[1], glm::u16vec4(2, 3, 0, 0));
+  EXPECT_EQ(t.weights[2], glm::vec4(0.4f, 0.3f, 0.2f, 0.1f));
+  EXPECT_EQ(t.joints[2], glm::u16vec4(7, 6, 5, 4));
+  EXPECT_EQ(t.invalid_influences, 1u);
+}
+
 TEST(GltfReader, NodeTransformsComeFromTheirMatrixOrTheirTranslationRotationScale) {
   testgltf::Builder b;
   const double s = std::sqrt(0.5);
