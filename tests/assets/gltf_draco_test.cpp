@@ -17,6 +17,7 @@ namespace assets {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using json = nlohmann::json;
 
 // The strip's data (tests/assets/gltf_builder.h), with normals and uvs.
@@ -176,6 +177,43 @@ TEST(GltfDraco, AnAttributeMissingFromTheStreamIsRefused) {
   const LoadResult r = LoadStrip(b, "strip_draco_missing.glb");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error, HasSubstr("not in its Draco data"));
+}
+
+// glTF's rule: an accessor without a bufferView holds zeros. Morph targets beside a Draco stream
+// (they are never in it) may be such accessors, with or without data in other targets.
+TEST(GltfDraco, MorphTargetsWithoutDataAreZeroDeltasBesideTheStream) {
+  testgltf::Builder b = Strip(true);
+  auto no_data = [&b](const char* type) {
+    b.doc["accessors"].push_back({{"componentType", 5126}, {"type", type}, {"count", 6}});
+    return static_cast<int>(b.doc["accessors"].size() - 1);
+  };
+  const StripData s;
+  std::vector<float> lift(18, 0.0f);  // each vertex moved along z by its height plus 1
+  for (size_t v = 0; v < 6; ++v) lift[v * 3 + 2] = s.positions[v * 3 + 1] + 1.0f;
+  json& primitive = b.doc["meshes"][0]["primitives"][0];
+  primitive["targets"] = {{{"POSITION", no_data("VEC3")}, {"NORMAL", no_data("VEC3")}},
+                          {{"POSITION", b.Floats(lift, "VEC3", 6)}, {"NORMAL", no_data("VEC3")}}};
+  b.doc["meshes"][0]["weights"] = {0.25, 0.5};
+  b.doc["meshes"][0]["extras"] = {{"targetNames", {"flat", "lift"}}};
+  const LoadResult r = LoadStrip(b, "strip_draco_empty_targets.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.model->meshes.size(), 1u);
+  const Mesh& mesh = r.model->meshes[0];
+  ASSERT_EQ(mesh.positions.size(), 6u);
+  ASSERT_EQ(mesh.targets.size(), 2u);
+  EXPECT_EQ(mesh.targets[0].name, "flat");
+  EXPECT_EQ(mesh.targets[1].name, "lift");
+  EXPECT_EQ(mesh.target_weights, (std::vector<float>{0.25f, 0.5f}));
+  for (const MorphTarget& target : mesh.targets) {
+    ASSERT_EQ(target.positions.size(), 6u);
+    ASSERT_EQ(target.normals.size(), 6u);
+    for (const glm::vec3& n : target.normals) EXPECT_EQ(n, glm::vec3(0.0f));
+  }
+  for (size_t v = 0; v < 6; ++v) {
+    EXPECT_EQ(mesh.targets[0].positions[v], glm::vec3(0.0f));
+    EXPECT_EQ(mesh.targets[1].positions[v], glm::vec3(0.0f, 0.0f, mesh.positions[v].y + 1.0f));
+  }
+  for (const std::string& warning : r.warnings) EXPECT_THAT(warning, Not(HasSubstr("target")));
 }
 
 }  // namespace
