@@ -396,8 +396,7 @@ void Builder::ConvertMaterials() {
                  ? DecodeTexture(image.bytes.data(), image.bytes.size(), &decoded, &reason)
                  : LoadTextureFile(image.name, &decoded, &reason));  // the uri, decoded there
         if (ok) {
-          texture = static_cast<int>(model_->textures.size());
-          model_->textures.push_back(std::move(decoded));
+          texture = KeepTexture(std::move(decoded));
         } else {
           texture = -1;
           WarnTexture(image.name, material.name, reason);
@@ -447,10 +446,11 @@ void Builder::MapClips() {
 
 }  // namespace
 
-bool BuildModel(const std::string& path, Contents* contents, LoadProgress* progress,
-                ModelFiles* files, Model* model, std::vector<std::string>* warnings,
-                std::string* error) {
+bool BuildModel(const std::string& path, Contents* contents, bool texture_pixels,
+                LoadProgress* progress, ModelFiles* files, Model* model,
+                std::vector<std::string>* warnings, std::string* error) {
   Builder builder(path, contents, progress, files);
+  if (!texture_pixels) builder.SkipTexturePixels();
   if (!builder.Run(model, error)) return false;
   for (std::string& w : builder.warnings()) warnings->push_back(std::move(w));
   return true;

@@ -28,6 +28,7 @@
 #include "assets/internal/load_progress.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/model_files.h"
+#include "assets/internal/name_check.h"
 #include "assets/internal/scene_converter.h"
 #include "assets/internal/scene_frame.h"
 
@@ -343,6 +344,7 @@ void RestoreFbxTransforms(ModelFiles* files, aiScene* scene) {
 LoadResult Finished(Model model, std::vector<std::string> warnings, LoadProgress* progress,
                     ModelFiles* files) {
   FinishClips(&model, &warnings);
+  WarnNamesNotUtf8(model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
   model.warnings = warnings;
   model.source_files = files->files_read();
@@ -355,21 +357,22 @@ LoadResult Finished(Model model, std::vector<std::string> warnings, LoadProgress
 }
 
 // glTF 2.0, read entirely by the glTF reader (the stages after Prepare).
-LoadResult LoadGltf(const std::string& path, gltf::Contents* contents, LoadProgress* progress,
-                    ModelFiles* files) {
+LoadResult LoadGltf(const std::string& path, gltf::Contents* contents, bool texture_pixels,
+                    LoadProgress* progress, ModelFiles* files) {
   Model model;
   model.source = path;
   std::vector<std::string> warnings = std::move(contents->warnings);
   std::string reason;
   progress->Stage(0.7f, 0.98f);
-  if (!gltf::BuildModel(path, contents, progress, files, &model, &warnings, &reason)) {
+  if (!gltf::BuildModel(path, contents, texture_pixels, progress, files, &model, &warnings,
+                        &reason)) {
     return Fail(path, reason);
   }
   return Finished(std::move(model), std::move(warnings), progress, files);
 }
 
-LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgress* progress,
-                              ModelFiles* files) {
+LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool texture_pixels,
+                              LoadProgress* progress, ModelFiles* files) {
   // Stages and their share of the progress bar, roughly by their time on large files.
   progress->Stage(0.0f, 0.05f);
   // Only glTF is read whole here (for the reader); for other formats the header checks need the
@@ -395,7 +398,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
     }
     if (contents.is_gltf2) {
       bytes = std::vector<uint8_t>();
-      return LoadGltf(path, &contents, progress, files);
+      return LoadGltf(path, &contents, texture_pixels, progress, files);
     }
   }
   progress->Stage(0.05f, 0.15f);
@@ -436,6 +439,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, LoadProgr
   // The converter frees Assimp's meshes as it goes: the scene is the importer's, but nothing
   // reads it after the conversion and aiScene's destructor skips the freed (null) entries.
   SceneConverter converter(const_cast<aiScene*>(scene), path, /*weld=*/true, progress, files);
+  if (!texture_pixels) converter.SkipTexturePixels();
   const bool fbx = !is_gltf && ReadBy(*scene, "FBX");
   if (fbx) {
     RestoreFbxTransforms(files, const_cast<aiScene*>(scene));
@@ -466,7 +470,7 @@ LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
     LoadProgress progress(options);
     ModelFiles files(path, options.allow_outside_files);
-    return LoadModelUnchecked(path, options.raw_units, &progress, &files);
+    return LoadModelUnchecked(path, options.raw_units, options.texture_pixels, &progress, &files);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {

@@ -15,6 +15,7 @@
 #include "assets/internal/gltf_document.h"
 #include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/messages.h"
+#include "assets/weight_check.h"
 
 namespace assets {
 
@@ -116,9 +117,20 @@ bool ModelBuilder::DecodeTexture(const uint8_t* data, size_t size, Texture* text
   if (!ReadImageSize(data, size, &width, &height, reason)) return false;
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (!TexturePixelsFit(width, height, reason)) return false;
-  if (!DecodeImage(data, size, texture, reason)) return false;
+  if (!texture_pixels_wanted_) {
+    texture->width = width;
+    texture->height = height;
+  } else if (!DecodeImage(data, size, texture, reason)) {
+    return false;
+  }
   texture_pixels_ += pixels;
   return true;
+}
+
+int ModelBuilder::KeepTexture(Texture&& texture) {
+  if (!texture_pixels_wanted_) return -1;
+  model_->textures.push_back(std::move(texture));
+  return static_cast<int>(model_->textures.size()) - 1;
 }
 
 bool ModelBuilder::TexturePixelsFit(int width, int height, std::string* reason) const {
@@ -248,22 +260,27 @@ void ModelBuilder::WarnRepairs() {
                         "); their weights were dropped");
   }
   const WeightRepairCounts& w = weight_repairs_;
+  // The vertex counts as CheckWeights gives them to `info` and the panels: one count everywhere.
+  const WeightProblems problems = CheckWeights(*model_);
+  const uint64_t over_eight = problems.count(WeightProblem::kTooManyInfluences);
+  const uint64_t not_normalized = problems.count(WeightProblem::kNotNormalized);
+  const uint64_t unweighted = problems.count(WeightProblem::kUnweighted);
   model_->influences.over_four = w.over_four;
-  model_->influences.over_eight = w.over_eight;
+  model_->influences.over_eight = over_eight;
   model_->influences.dropped = w.dropped;
-  if (w.over_eight > 0) {
-    warnings_.push_back(Plural(w.over_eight, "vertex", "vertices") +
+  if (over_eight > 0) {
+    warnings_.push_back(Plural(over_eight, "vertex", "vertices") +
                         " had more than 8 joint influences: kept the 8 largest and renormalised (" +
                         Plural(w.dropped, "influence", "influences") + " dropped)");
   }
-  if (w.renormalised > 0) {
-    warnings_.push_back(Plural(w.renormalised, "vertex", "vertices") +
+  if (not_normalized > 0) {
+    warnings_.push_back(Plural(not_normalized, "vertex", "vertices") +
                         " had weights not summing to 1; renormalised");
   }
-  if (w.unweighted > 0) {
-    warnings_.push_back(Plural(w.unweighted, "skinned vertex has", "skinned vertices have") +
-                        (w.unweighted == 1 ? " no weight; it follows its mesh's node"
-                                           : " no weight; they follow their mesh's node"));
+  if (unweighted > 0) {
+    warnings_.push_back(Plural(unweighted, "skinned vertex has", "skinned vertices have") +
+                        (unweighted == 1 ? " no weight; it follows its mesh's node"
+                                         : " no weight; they follow their mesh's node"));
   }
   if (bad_weights_ > 0) {
     warnings_.push_back(

@@ -14,6 +14,7 @@
 #include "assets/internal/mesh_cleanup.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/scene_morphs.h"
+#include "assets/weight_check.h"
 #include "ik/transform.h"
 
 namespace assets {

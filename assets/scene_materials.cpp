@@ -52,8 +52,7 @@ int SceneConverter::LoadTexture(const std::string& reference, const std::string&
   }
   int index = -1;
   if (ok) {
-    index = static_cast<int>(model_->textures.size());
-    model_->textures.push_back(std::move(texture));
+    index = KeepTexture(std::move(texture));
   } else {
     WarnTexture(reference, material, reason);
   }

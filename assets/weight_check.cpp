@@ -59,6 +59,15 @@ uint64_t DistinctPositions(const Mesh& mesh, const std::vector<uint32_t>& list) 
   return static_cast<uint64_t>(std::unique(bits.begin(), bits.end()) - bits.begin());
 }
 
+// Whether mesh `b` is another copy of mesh `a`: a file's mesh shown by several nodes is loaded
+// once per node, with the same vertices, triangles and weight problems.
+bool SameFileMesh(const Mesh& a, const Mesh& b) {
+  return a.positions.size() == b.positions.size() && a.indices == b.indices &&
+         a.weight_flags == b.weight_flags &&
+         std::memcmp(a.positions.data(), b.positions.data(),
+                     a.positions.size() * sizeof(glm::vec3)) == 0;
+}
+
 }  // namespace
 
 WeightProblems CheckWeights(const Model& model) {
@@ -78,8 +87,16 @@ WeightProblems CheckWeights(const Model& model) {
         }
       }
     }
+    const auto& lists = out.meshes[m].vertices;
+    if (std::all_of(lists.begin(), lists.end(), [](const auto& l) { return l.empty(); })) continue;
+    // Another node's copy of a mesh already counted adds no vertices of the file.
+    bool copy = false;
+    for (size_t earlier = 0; earlier < m && !copy; ++earlier) {
+      copy = out.meshes[earlier].vertices == lists && SameFileMesh(model.meshes[earlier], mesh);
+    }
+    if (copy) continue;
     for (size_t k = 0; k < kWeightProblemKinds; ++k) {
-      out.totals[k] += DistinctPositions(mesh, out.meshes[m].vertices[k]);
+      out.totals[k] += DistinctPositions(mesh, lists[k]);
     }
   }
   return out;

@@ -34,7 +34,10 @@ struct WeightProblems {
   std::vector<MeshWeightProblems> meshes;  // one per Model::meshes, in order
   // Vertices per kind over all meshes, counted as the file's vertices: within a mesh, vertices at
   // bit-identical positions count once (Assimp's readers split a source vertex into one per face
-  // corner, and corners that differ in normal or uv stay apart after welding).
+  // corner, and corners that differ in normal or uv stay apart after welding), and a mesh that
+  // is another node's copy of an earlier one (same vertices, triangles and problems) adds
+  // nothing. The one count of weight problems: the importer's warnings, `info`, the Model and
+  // Weights panels all give these.
   std::array<uint64_t, kWeightProblemKinds> totals{};
 
   uint64_t count(WeightProblem problem) const { return totals[static_cast<int>(problem)]; }

@@ -27,7 +27,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "ik/internal/two_bone_ik_internal.h"
 #include "ik/kinematics.h"
@@ -98,7 +100,7 @@ using DQ = glm::dquat;
 using DM3 = glm::dmat3;
 
 // Copied rather than default-constructed: GCC turns the many zero fields into a `rep stos`
-// whose start-up is a noticeable part of a fast-path solve.
+// whose start-up is noticeable next to a solve.
 const TwoBoneIkResult kEmptyResult{};
 
 using internal::PositionSolve;
@@ -130,6 +132,26 @@ const char* OptionsProblem(const TwoBoneIkOptions& o) {
       return "end_orientation is not a known value";
   }
   return nullptr;
+}
+
+// The options SolveTwoBoneIk's fast path takes, valid (OptionsProblem would find nothing): no
+// hinge, soft IK or weight, every other option in range. Inline and without calls, for the common
+// case; other options go through OptionsProblem. (The hinge angles' comparisons fail for NaN and
+// infinities, as std::isfinite would.)
+inline bool FastPathOptions(const TwoBoneIkOptions& o) {
+  auto finite = [](const glm::vec3& v) {
+    const float big = std::numeric_limits<float>::max();
+    return std::fabs(v.x) <= big && std::fabs(v.y) <= big && std::fabs(v.z) <= big;
+  };
+  return !o.hinge && o.soft == 0.0f && o.weight == 1.0f && o.epsilon > 0.0f && o.epsilon <= 0.1f &&
+         o.hinge_min_angle >= 0.0f && o.hinge_min_angle <= o.hinge_max_angle &&
+         o.hinge_max_angle <= kPi + 1e-5f &&
+         static_cast<unsigned>(o.end_orientation) <=
+             static_cast<unsigned>(EndOrientation::kTarget) &&
+         (!o.pole_model || finite(*o.pole_model)) &&
+         (!o.bend_axis_local || (finite(*o.bend_axis_local) &&
+                                 (o.bend_axis_local->x != 0.0f || o.bend_axis_local->y != 0.0f ||
+                                  o.bend_axis_local->z != 0.0f)));
 }
 
 // Rows of the adjugate of the 3x3 matrix with columns c0, c1, c2 (its inverse times det), and det.
@@ -299,6 +321,81 @@ void SolveGeneral(const glm::mat4& start_model, const glm::mat4& mid_model, cons
                    result.error <= ReachTolerance(chain_length, result.a, result.target);
 }
 
+// The fast path's output has TwoBoneIkResult's layout, so that the field-by-field copy below is a
+// handful of wide moves. (glm's vectors are not trivially copyable with GLM_FORCE_CTOR_INIT, so
+// the copy is spelled out rather than a memcpy.)
+static_assert(sizeof(internal::FastOutput) == sizeof(TwoBoneIkResult) &&
+                  std::is_standard_layout<TwoBoneIkResult>::value,
+              "FastOutput mirrors TwoBoneIkResult");
+#define SKELVIEW_SAME_OFFSET(fast, field)                                                 \
+  static_assert(offsetof(internal::FastOutput, fast) == offsetof(TwoBoneIkResult, field), \
+                "FastOutput::" #fast " sits where TwoBoneIkResult::" #field " does")
+SKELVIEW_SAME_OFFSET(solve_case, solve_case);
+SKELVIEW_SAME_OFFSET(error, error);
+SKELVIEW_SAME_OFFSET(a, a);
+SKELVIEW_SAME_OFFSET(b_before, b_before);
+SKELVIEW_SAME_OFFSET(c_before, c_before);
+SKELVIEW_SAME_OFFSET(b_final, b_final);
+SKELVIEW_SAME_OFFSET(c_final, c_final);
+SKELVIEW_SAME_OFFSET(target, target);
+SKELVIEW_SAME_OFFSET(center, circle.center);
+SKELVIEW_SAME_OFFSET(normal, circle.normal);
+SKELVIEW_SAME_OFFSET(radius, circle.radius);
+SKELVIEW_SAME_OFFSET(reach_min, reach_min);
+SKELVIEW_SAME_OFFSET(reach_max, reach_max);
+SKELVIEW_SAME_OFFSET(start_correction, start_correction);
+SKELVIEW_SAME_OFFSET(mid_correction, mid_correction);
+#undef SKELVIEW_SAME_OFFSET
+
+// The fast path reads matrices and vectors through float pointers.
+static_assert(sizeof(glm::mat4) == 16 * sizeof(float) && sizeof(glm::vec3) == 3 * sizeof(float),
+              "glm stores matrices and vectors as packed floats");
+
+inline glm::vec3 Vec3(const float* p) { return glm::vec3(p[0], p[1], p[2]); }
+
+TwoBoneIkResult FromFastOutput(const internal::FastOutput& out) {
+  const float* qk = out.start_correction;
+  const float* qj = out.mid_correction;
+  // Every field given, so nothing is zeroed first.
+  return TwoBoneIkResult{static_cast<TwoBoneCase>(out.solve_case),
+                         TwoBoneFallback::kNone,
+                         out.reached,
+                         false,
+                         false,
+                         out.error,
+                         Vec3(out.a),
+                         Vec3(out.b_before),
+                         Vec3(out.c_before),
+                         Vec3(out.b_final),
+                         Vec3(out.c_final),
+                         Vec3(out.target),
+                         KneeCircle{Vec3(out.center), Vec3(out.normal), out.radius},
+                         out.reach_min,
+                         out.reach_max,
+                         glm::quat(qk[3], qk[0], qk[1], qk[2]),
+                         glm::quat(qj[3], qj[0], qj[1], qj[2])};
+}
+
+// Everything SolveTwoBoneIk's fast path did not take (kept out of it, so that the fast path saves
+// and restores no registers for it).
+[[gnu::noinline]] TwoBoneIkResult SolveOtherwise(const glm::mat4& start_model,
+                                                 const glm::mat4& mid_model,
+                                                 const glm::mat4& end_model,
+                                                 const glm::vec3& target_model,
+                                                 const TwoBoneIkOptions& options) {
+  TwoBoneIkResult result = kEmptyResult;  // the only return value: built in place
+  result.a = glm::vec3(start_model[3]);
+  result.b_before = glm::vec3(mid_model[3]);
+  result.c_before = glm::vec3(end_model[3]);
+  result.target = target_model;
+  if (OptionsProblem(options)) {
+    MakeDegenerate(&result, TwoBoneFallback::kInvalidOptions);
+  } else {
+    SolveGeneral(start_model, mid_model, result.c_before, target_model, options, &result);
+  }
+  return result;
+}
+
 }  // namespace
 
 bool TwoBoneIkOptions::Validate(std::string* why) const {
@@ -310,19 +407,18 @@ bool TwoBoneIkOptions::Validate(std::string* why) const {
 TwoBoneIkResult SolveTwoBoneIk(const glm::mat4& start_model, const glm::mat4& mid_model,
                                const glm::mat4& end_model, const glm::vec3& target_model,
                                const TwoBoneIkOptions& options) {
-  TwoBoneIkResult result = kEmptyResult;  // the only return value: built in place
-  result.a = glm::vec3(start_model[3]);
-  result.b_before = glm::vec3(mid_model[3]);
-  result.c_before = glm::vec3(end_model[3]);
-  result.target = target_model;
-  if (OptionsProblem(options)) {
-    MakeDegenerate(&result, TwoBoneFallback::kInvalidOptions);
-  } else if (options.hinge || options.soft != 0.0f || options.weight != 1.0f ||
-             !internal::SolveTwoBoneIkFast(start_model, mid_model, end_model, target_model, options,
-                                           &result)) {
-    SolveGeneral(start_model, mid_model, result.c_before, target_model, options, &result);
+  if (FastPathOptions(options)) {
+    const internal::FastInput in{&start_model[0][0],
+                                 &mid_model[0][0],
+                                 &end_model[0][0],
+                                 &target_model.x,
+                                 options.pole_model ? &options.pole_model->x : nullptr,
+                                 options.epsilon,
+                                 internal::kReachLimitFuzz};
+    internal::FastOutput out;
+    if (internal::SolveTwoBoneIkFast(in, &out)) return FromFastOutput(out);
   }
-  return result;
+  return SolveOtherwise(start_model, mid_model, end_model, target_model, options);
 }
 
 bool TwoBoneChain::Validate(const Skeleton& skeleton, std::string* why) const {

@@ -13,14 +13,19 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <optional>
 
 #include "app/core/bake.h"
+#include "app/core/check_inputs.h"
 #include "app/core/crowd.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
 #include "app/core/ghost_poses.h"
 #include "app/core/import_process.h"
+#include "app/core/import_server.h"
 #include "app/core/json_output.h"
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
@@ -91,17 +96,26 @@ struct PreparedPose {
 };
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
-int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
+// `server` (batch commands: one file of many) forks the import worker, and then warnings and
+// errors name the file.
+int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* server = nullptr) {
   assets::Model* model = &prepared->model;
   ClipTime* clip_time = &prepared->clip_time;
   ConstraintRequests* requests = &prepared->requests;
   PoseState* state = &prepared->state;
   std::string error;
-  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, model,
-                          &error)) {
-    return BadInput(error);
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, model, &error,
+                          server)) {
+    return BadInput(error);  // names the file
   }
-  PrintWarnings(*model);
+  const std::string file = server ? args.model_path + ": " : "";
+  if (server) {
+    for (const std::string& w : model->warnings) {
+      std::cerr << "skelview: warning: " << file << w << "\n";
+    }
+  } else {
+    PrintWarnings(*model);
+  }
   if (args.anim || args.time) {
     if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
     if (!args.anim_together.empty()) {
@@ -112,9 +126,9 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
     const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
+    if (!note.empty()) std::cerr << "skelview: warning: " << file << note << "\n";
   }
-  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(error);
+  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
   EvaluatePose(*model, *clip_time, *requests, state);
   return kExitOk;
 }
@@ -286,60 +300,64 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   return Print(doc.dump(1) + "\n");
 }
 
-int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
-              const RenderLook& look) {
+namespace {
+
+// What every image of one `render` command shares, parsed once.
+struct RenderPlan {
   int width = 1280, height = 720;
-  std::string error;
-  if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
   DisplaySpec display;
-  if (!look.show.empty() && !ParseShowList(look.show, &display, &error)) return BadInput(error);
   ViewPreset preset = ViewPreset::kFront;
-  if (!look.view.empty() && !ParseViewPreset(look.view, &preset)) {
-    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
-  }
-  if (out_path.empty()) return BadInput("render needs -o OUT.png");
-  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
-    return BadInput("-o " + out_path + ": " + problem);
-  }
-  PreparedPose prepared;
-  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  RenderLook look;
+};
+
+// The scene options of `prepared` for the plan's --show list, after checking that `out_path` is
+// not one of the model's files; an exit code (kExitOk to go on).
+int PrepareSceneOptions(const PreparedPose& prepared, const RenderPlan& plan,
+                        const std::string& out_path, SceneOptions* options) {
   const assets::Model& model = prepared.model;
   const ConstraintRequests& requests = prepared.requests;
-  const PoseState& state = prepared.state;
+  const DisplaySpec& display = plan.display;
+  std::string error;
   if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
     return BadInput("-o " + out_path + ": " + error);
   }
-  SceneOptions options;
-  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
-  options.all_chains = true;  // no chain is active on the command line: each explains itself
-  if (!look.show.empty()) {
-    ApplyDisplaySpec(display, model.skeleton, &options);
-    if (!display.weights.empty() && options.weight_joint < 0) {
+  options->ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
+  options->all_chains = true;  // no chain is active on the command line: each explains itself
+  if (!plan.look.show.empty()) {
+    ApplyDisplaySpec(display, model.skeleton, options);
+    if (!display.weights.empty() && options->weight_joint < 0) {
       return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
                       display.weights + "'");
     }
-    if (!display.trail.empty() && options.trail_joint < 0) {
+    if (!display.trail.empty() && options->trail_joint < 0) {
       return BadInput("--show trail=" + display.trail + ": the model has no joint named '" +
                       display.trail + "'");
     }
   }
-  auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
-  if (!gl) return Failure("render: " + error);
-  if (!CheckImageSize(width, height, gl->MaxImageSide(), &error)) return BadInput(error);
-  auto renderer = renderer::Renderer::Create(&error);
-  if (!renderer) return Failure("render: " + error);
+  return kExitOk;
+}
+
+// Draws `prepared` into `target` (plan.width x plan.height) and writes it to `out_path`; an exit
+// code.
+int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target,
+                 const PreparedPose& prepared, const RenderPlan& plan, SceneOptions options,
+                 const std::string& out_path) {
+  const assets::Model& model = prepared.model;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
+  const RenderLook& look = plan.look;
+  const int width = plan.width, height = plan.height;
+  std::string error;
   auto gpu_model = renderer::GpuModel::Create(model, &error);
   if (!gpu_model) return BadInput(model.source + ": " + error);
   gpu_model->UpdatePose(state.models);
   gpu_model->UpdateMorphWeights(state.morph_weights);
-  auto target = renderer::OffscreenTarget::Create(width, height, &error);
-  if (!target) return Failure("render: " + error);
   target->Bind();
   const float aspect = float(width) / float(height);
   OrbitCamera camera = DefaultCamera(model, state.models, aspect);
   camera.ortho = look.ortho;
   if (!look.view.empty()) {
-    LookAlong(preset, &camera);
+    LookAlong(plan.preset, &camera);
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
@@ -379,6 +397,144 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   const std::vector<uint8_t> pixels = target->ReadPixels();
   if (!renderer::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
   return kExitOk;
+}
+
+// The headless GL objects of a render: a context, the renderer and one offscreen target.
+struct RenderGl {
+  std::unique_ptr<GlContext> gl;
+  std::optional<renderer::Renderer> renderer;
+  std::optional<renderer::OffscreenTarget> target;
+};
+
+// Creates them for the plan's size; an exit code.
+int CreateRenderGl(const RenderPlan& plan, RenderGl* out) {
+  std::string error;
+  out->gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
+  if (!out->gl) return Failure("render: " + error);
+  if (!CheckImageSize(plan.width, plan.height, out->gl->MaxImageSide(), &error)) {
+    return BadInput(error);
+  }
+  out->renderer = renderer::Renderer::Create(&error);
+  if (!out->renderer) return Failure("render: " + error);
+  out->target = renderer::OffscreenTarget::Create(plan.width, plan.height, &error);
+  if (!out->target) return Failure("render: " + error);
+  return kExitOk;
+}
+
+constexpr char kNamePattern[] = "{name}";
+
+// The {name} of each input of a batch render: its path below the folder given (the file name
+// for a file given), without its extension, '/' turned into '_'; inputs whose names would
+// collide keep their extension ("CesiumMan.gltf", "CesiumMan.glb").
+std::vector<std::string> BatchNames(const std::string& given,
+                                    const std::vector<std::string>& inputs) {
+  std::error_code error;
+  const bool folder = std::filesystem::is_directory(given, error);
+  auto name = [&](const std::string& input, bool keep_extension) {
+    std::filesystem::path relative = folder ? std::filesystem::path(input).lexically_relative(given)
+                                            : std::filesystem::path(input).filename();
+    if (!keep_extension) relative.replace_extension();
+    std::string text = relative.generic_string();
+    for (char& c : text) {
+      if (c == '/') c = '_';
+    }
+    return text;
+  };
+  std::map<std::string, int> uses;
+  for (const std::string& input : inputs) ++uses[name(input, false)];
+  std::vector<std::string> names;
+  for (const std::string& input : inputs) {
+    const std::string plain = name(input, false);
+    names.push_back(uses[plain] > 1 ? name(input, true) : plain);
+  }
+  return names;
+}
+
+// `render MODEL|DIR -o OUT` with {name} in OUT: every model file of DIR (or MODEL itself) drawn
+// in this one process, each imported by a worker forked by one import server. A file that fails
+// is named on stderr and the others are still drawn; the exit code is 2 when any file was bad
+// input, else 1 when any image could not be written.
+int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const RenderPlan& plan) {
+  const std::vector<std::string> inputs = CollectInputs({args.model_path});
+  if (inputs.empty()) return BadInput(args.model_path + ": no model files in it");
+  const std::vector<std::string> names = BatchNames(args.model_path, inputs);
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> output_of;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string out = out_pattern;
+    for (size_t at; (at = out.find(kNamePattern)) != std::string::npos;) {
+      out.replace(at, sizeof(kNamePattern) - 1, names[i]);
+    }
+    if (const auto [it, fresh] = output_of.emplace(out, inputs[i]); !fresh) {
+      return BadInput("-o " + out_pattern + ": " + it->second + " and " + inputs[i] +
+                      " would both be drawn to " + out);
+    }
+    outputs.push_back(out);
+  }
+  RenderGl gl;
+  if (const int code = CreateRenderGl(plan, &gl); code != kExitOk) return code;
+  ImportServer server;
+  std::string server_error;
+  server.Start("", &server_error);  // without it, each file gets a new worker process
+  bool bad_input = false, write_failed = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    PoseArgs file_args = args;
+    file_args.model_path = inputs[i];
+    PreparedPose prepared;
+    SceneOptions options;
+    int code = PreparePose(file_args, &prepared, server.running() ? &server : nullptr);
+    if (code == kExitOk) code = PrepareSceneOptions(prepared, plan, outputs[i], &options);
+    if (code == kExitOk) {
+      code = DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, outputs[i]);
+    }
+    bad_input = bad_input || code == kExitBadInput;
+    write_failed = write_failed || code == kExitFailure;
+  }
+  return bad_input ? kExitBadInput : write_failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
+              const RenderLook& look) {
+  RenderPlan plan;
+  plan.look = look;
+  std::string error;
+  if (!size.empty() && !ParseSize(size, &plan.width, &plan.height, &error)) {
+    return BadInput(error);
+  }
+  if (!look.show.empty() && !ParseShowList(look.show, &plan.display, &error)) {
+    return BadInput(error);
+  }
+  if (!look.view.empty() && !ParseViewPreset(look.view, &plan.preset)) {
+    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
+  }
+  if (out_path.empty()) return BadInput("render needs -o OUT.png");
+  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + out_path + ": " + problem);
+  }
+  const bool batch = out_path.find(kNamePattern) != std::string::npos;
+  std::error_code fs_error;
+  if (!batch && !args.model_path.empty() &&
+      std::filesystem::is_directory(args.model_path, fs_error)) {
+    return BadInput("-o " + out_path + ": drawing every model of the folder " + args.model_path +
+                    " needs {name} in the output path (e.g. -o thumbs/{name}.png)");
+  }
+  if (batch) {
+    if (args.model_path.empty()) {
+      return BadInput("-o " + out_path + ": {name} needs a MODEL file or folder");
+    }
+    return RunRenderBatch(args, out_path, plan);
+  }
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  SceneOptions options;
+  if (int code = PrepareSceneOptions(prepared, plan, out_path, &options); code != kExitOk) {
+    return code;
+  }
+  RenderGl gl;
+  if (const int code = CreateRenderGl(plan, &gl); code != kExitOk) return code;
+  return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
 }
 
 int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
@@ -422,9 +578,8 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
-    // The file keeps the model's own clips, not the combination posed from.
-    if (!prepared.together.empty()) prepared.model.clips.pop_back();
-    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure);
+    // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
+    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {
     ok = assets::ExportGltf(model, out_path, &error, &failure);
   }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/core/import_server.h"
 #include "assets/importer.h"
 #include "assets/model_io.h"
 
@@ -173,7 +174,11 @@ void ImportProcess::ReadModel(uint64_t max_bytes) {
       if (n < 0 && errno != EINTR) break;
     }
   }
-  reader_done_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(reader_mutex_);
+    reader_done_.store(true);
+  }
+  reader_finished_.notify_all();
 }
 
 void ImportProcess::Fail(const std::string& message) {
@@ -211,6 +216,7 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
   std::vector<std::string> args = {exe, "import-worker"};
   if (limits.allow_outside_files) args.push_back("--allow-outside-files");
   if (limits.raw_units) args.push_back("--raw-units");
+  if (!limits.texture_pixels) args.push_back("--no-texture-pixels");
   args.insert(args.end(), {"--", path});
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -221,10 +227,20 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
       limits.memory_bytes > 0 ? limits.memory_bytes : DefaultImportMemoryLimit(file_bytes);
   rlimit memory{memory_limit, memory_limit};
   const pid_t parent = getpid();
-  const pid_t pid = fork();
+  // With a server the worker is forked there (no start-up of the program per file); never 0.
+  server_ = limits.server;
+  std::string server_error;
+  const pid_t pid = server_ ? server_->Spawn(path, limits.allow_outside_files, limits.raw_units,
+                                             limits.texture_pixels, memory_limit, out_pipe[1],
+                                             err_pipe[1], &server_error)
+                            : fork();
   if (pid < 0) {
+    const std::string why =
+        server_ ? server_error
+                : std::string("cannot start the import worker: ") + std::strerror(errno);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    server_ = nullptr;
+    Fail(path + ": " + why);
     return false;
   }
   if (pid == 0) {
@@ -273,7 +289,9 @@ ImportProcess::State ImportProcess::Poll(int wait_ms) {
       }
     }
   } else if (wait_ms > 0 && !reader_done_.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(wait_ms, 5)));
+    std::unique_lock<std::mutex> lock(reader_mutex_);
+    reader_finished_.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                              [this] { return reader_done_.load(); });
   }
   // Progress lines: "progress 0.42".
   size_t line_start = 0;
@@ -284,14 +302,9 @@ ImportProcess::State ImportProcess::Poll(int wait_ms) {
     }
   }
   if (err_fd_ < 0 && reader_done_.load()) {
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    Finish(status);
+    Finish(WaitWorker());
   } else if (std::chrono::steady_clock::now() > deadline_) {
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+    KillWorker();
     char seconds[32];
     std::snprintf(seconds, sizeof(seconds), "%.0f", timeout_seconds_);
     Fail("the importer took longer than " + std::string(seconds) + " s on " + path_ +
@@ -341,12 +354,29 @@ void ImportProcess::Finish(int status) {
 
 void ImportProcess::Cancel() {
   if (state_ != State::kRunning) return;
-  if (pid_ > 0) {
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
+  if (pid_ > 0) KillWorker();
   Fail(path_ + ": cancelled");
+}
+
+int ImportProcess::WaitWorker() {
+  int status = 0;
+  if (server_) {
+    server_->Wait(&status);
+  } else {
+    waitpid(pid_, &status, 0);
+  }
+  pid_ = -1;
+  server_ = nullptr;
+  return status;
+}
+
+void ImportProcess::KillWorker() {
+  if (server_) {
+    server_->Kill();
+  } else {
+    kill(pid_, SIGKILL);
+  }
+  WaitWorker();
 }
 
 bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
@@ -366,7 +396,8 @@ bool ImportIsolated(const std::string& path, assets::Model* model, std::string* 
   return true;
 }
 
-int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units) {
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units,
+                    bool texture_pixels) {
   // Fault injection for the tests of the isolation itself.
   if (const char* crash = std::getenv("SKELVIEW_TEST_WORKER_CRASH"); crash && *crash == '1') {
     raise(SIGSEGV);
@@ -379,6 +410,7 @@ int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_
   assets::LoadOptions options;
   options.allow_outside_files = allow_outside_files;
   options.raw_units = raw_units;
+  options.texture_pixels = texture_pixels;
   float last = -1.0f;
   options.progress = [&last](float fraction) {
     if (fraction - last < 0.01f && fraction < 1.0f) return;  // at most ~100 lines

@@ -72,7 +72,8 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
 }
 
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
-                        assets::Model* model, std::string* error) {
+                        assets::Model* model, std::string* error, ImportServer* server,
+                        bool texture_pixels) {
   if (path.empty()) {
     *model = assets::MakeBuiltinCharacter();
     return true;
@@ -84,6 +85,7 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
     assets::LoadOptions options;
     options.allow_outside_files = allow_outside_files;
     options.raw_units = raw_units;
+    options.texture_pixels = texture_pixels;
     assets::LoadResult result = assets::LoadModel(path, options);
     if (!result.ok()) {
       *error = result.error;
@@ -93,6 +95,8 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
     return true;
   }
   ImportLimits limits;
+  limits.server = server;
+  limits.texture_pixels = texture_pixels;
   limits.allow_outside_files = allow_outside_files;
   limits.raw_units = raw_units;
   return ImportIsolated(path, model, error, limits);

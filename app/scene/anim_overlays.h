@@ -1,5 +1,5 @@
-// Onion skins and motion trails drawn as lines: ghost skeletons at ±k frames (past reddish, future
-// greenish, fading with distance) and a joint's path over the clip with a tick per frame.
+// Onion skins and motion trails drawn as lines: ghost skeletons at ±k frames (past magenta, future
+// cyan, fading with distance) and a joint's path over the clip with a tick per frame.
 #pragma once
 
 #include <vector>
@@ -20,10 +20,12 @@ struct AnimationOverlays {
   bool mark_now = false;
 };
 
-// Colours: past ghosts and trail pink, future ones cyan (alpha is set per ghost) — hues no bone
-// is drawn in (bones.h).
+// Colours: past ghosts and trail magenta, future ones cyan (alpha is set per ghost) — hues no
+// bone is drawn in (bones.h) — and their names, for the panels' words.
 inline constexpr glm::vec4 kGhostPastColor{1.0f, 0.4f, 0.85f, 1.0f};
 inline constexpr glm::vec4 kGhostFutureColor{0.25f, 0.9f, 0.95f, 1.0f};
+inline constexpr const char* kGhostPastColorName = "magenta";
+inline constexpr const char* kGhostFutureColorName = "cyan";
 
 // The opacity of a ghost `offset` frames away among ghosts from `nearest` to `farthest` frames
 // away: 0.65 for the nearest down to 0.15 for the farthest (0.65 when all are as near).

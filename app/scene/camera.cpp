@@ -67,13 +67,41 @@ void OrbitCamera::Zoom(float steps) {
 void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect) {
   target = 0.5f * (box_min + box_max);
   const float radius = std::max(0.5f * glm::length(box_max - box_min), 1e-4f);
-  // The narrower of the vertical and the (shifted) horizontal field of view must hold the box.
-  const float visible_width = std::max(1.0f - std::abs(lens_shift_ndc), 0.2f);
-  const float visible_height = std::max(1.0f - std::abs(lens_shift_y_ndc), 0.2f);
+  // The narrower of the vertical and the (shifted) horizontal field of view must hold the box:
+  // on the shorter side of the shifted centre, and within the part the panels leave free.
+  const float visible_width =
+      std::max(std::min(1.0f - std::abs(lens_shift_ndc), free_half_width), kMinFreeShare);
+  const float visible_height =
+      std::max(std::min(1.0f - std::abs(lens_shift_y_ndc), free_half_height), kMinFreeShare);
   const float tan_half = std::tan(fov_y * 0.5f);
   const float half_fov =
       std::min(std::atan(tan_half * visible_height), std::atan(tan_half * aspect * visible_width));
   distance = radius / std::sin(half_fov) * 1.05f;
+}
+
+void CentreOnFreeArea(const Viewport& viewport, const FreeArea& free, OrbitCamera* camera) {
+  const float width = float(std::max(viewport.width, 1));
+  const float height = float(std::max(viewport.height, 1));
+  const float left = std::clamp(free.left, 0.0f, width);
+  const float right = std::clamp(free.right, left, width);
+  const float top = std::clamp(free.top, 0.0f, height);
+  const float bottom = std::clamp(free.bottom, top, height);
+  // In normalised device units the free part spans [2·left/width − 1, 2·right/width − 1]: its
+  // centre is the shift, its half-extent the share of the half-width it keeps (y points up).
+  if (right - left >= kMinFreeShare * width) {
+    camera->lens_shift_ndc = (left + right) / width - 1.0f;
+    camera->free_half_width = (right - left) / width;
+  } else {
+    camera->lens_shift_ndc = 0.0f;
+    camera->free_half_width = 1.0f;
+  }
+  if (bottom - top >= kMinFreeShare * height) {
+    camera->lens_shift_y_ndc = 1.0f - (top + bottom) / height;
+    camera->free_half_height = (bottom - top) / height;
+  } else {
+    camera->lens_shift_y_ndc = 0.0f;
+    camera->free_half_height = 1.0f;
+  }
 }
 
 const char* ViewPresetName(ViewPreset preset) {

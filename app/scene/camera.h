@@ -33,6 +33,10 @@ class OrbitCamera {
   // Vertical shift likewise (0.2 puts the target a fifth of the half-height above the middle), so
   // the timeline at the bottom does not cover it.
   float lens_shift_y_ndc = 0.0f;
+  // How much of the viewport's half-width and half-height about the shifted centre the panels
+  // leave free (1: all of it, as far as the shift allows); Frame fits boxes into that part.
+  float free_half_width = 1.0f;
+  float free_half_height = 1.0f;
   // Orthographic: parallel projection showing as much as the perspective view shows at the
   // target's distance (2·distance·tan(fov_y/2) world units tall), so zoom still works.
   bool ortho = false;
@@ -48,9 +52,21 @@ class OrbitCamera {
   void Pan(float dx_px, float dy_px, const Viewport& viewport);
   // Positive steps zoom in (wheel up); each step changes the distance by ~12%.
   void Zoom(float steps);
-  // Aims at the box's centre and backs off so the whole box fits the view.
+  // Aims at the box's centre and backs off so the whole box fits the view (its free part).
   void Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect);
 };
+
+// The part of the viewport that the panels leave uncovered, drawable pixels (top-left origin).
+struct FreeArea {
+  float left = 0.0f, top = 0.0f, right = 0.0f, bottom = 0.0f;
+};
+
+// Centres the camera's view in `free` (lens shifts) and sets the free half-extents that Frame
+// fits boxes into, so that the model is framed where it can be seen, whatever the panels cover.
+// In a direction where the free part is under kMinFreeShare of the viewport (a panel over
+// nearly everything) the whole viewport is used instead.
+inline constexpr float kMinFreeShare = 0.15f;
+void CentreOnFreeArea(const Viewport& viewport, const FreeArea& free, OrbitCamera* camera);
 
 // Looking along an axis, as Blender's numpad views (glTF's frame: +Y up, a character facing +Z):
 // front from +Z, back from -Z, right from +X, left from -X, top from +Y, bottom from -Y.

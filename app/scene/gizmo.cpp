@@ -44,8 +44,11 @@ glm::vec4 Brighter(const glm::vec4& c) {
 
 // A square seen nearly edge-on cannot be dragged precisely.
 bool PlaneFacesCamera(const GizmoView& gizmo, int normal_axis) {
-  const glm::vec3 eye = glm::vec3(glm::inverse(gizmo.view)[3]);
-  const glm::vec3 to_eye = glm::normalize(eye - gizmo.origin);
+  const glm::mat4 camera = glm::inverse(gizmo.view);
+  // Parallel projection: every point is seen along the camera's back axis.
+  const glm::vec3 to_eye = IsOrthographic(gizmo.projection)
+                               ? glm::normalize(glm::vec3(camera[2]))
+                               : glm::normalize(glm::vec3(camera[3]) - gizmo.origin);
   return std::abs(to_eye[normal_axis]) > 0.12f;
 }
 
@@ -87,11 +90,21 @@ const char* GizmoPartName(GizmoPart part) {
   return "none";
 }
 
+bool IsOrthographic(const glm::mat4& projection) {
+  // A parallel projection keeps w = 1; a perspective one makes w = -z_eye.
+  return projection[2][3] == 0.0f && projection[3][3] != 0.0f;
+}
+
 float WorldPerPixel(const GizmoView& gizmo) {
+  const float rows_px = std::max(float(gizmo.viewport.height), 1.0f);
+  if (IsOrthographic(gizmo.projection)) {
+    // The same scale at every depth: the view's height in world units over its pixels.
+    return 2.0f / (std::max(std::abs(gizmo.projection[1][1]), 1e-12f) * rows_px);
+  }
   // Distance along the view direction, then the perspective scale at that depth.
   const glm::vec4 eye = gizmo.view * glm::vec4(gizmo.origin, 1.0f);
   const float depth = std::max(-eye.z, 1e-6f);
-  const float focal_px = gizmo.projection[1][1] * 0.5f * float(gizmo.viewport.height);
+  const float focal_px = gizmo.projection[1][1] * 0.5f * rows_px;
   return depth / std::max(focal_px, 1e-6f);
 }
 

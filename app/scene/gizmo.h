@@ -31,7 +31,11 @@ struct GizmoView {
   glm::vec3 origin{0.0f};  // world position of the handle (the IK target)
 };
 
-// World units per pixel at the gizmo's depth (so handles keep their pixel size).
+// Whether `projection` is a parallel (orthographic) one.
+bool IsOrthographic(const glm::mat4& projection);
+
+// World units per pixel at the gizmo's depth (so handles keep their pixel size), for a
+// perspective or an orthographic projection.
 float WorldPerPixel(const GizmoView& gizmo);
 
 // The part under the cursor (top-left pixel coordinates), or kNone. The centre disc wins over the

@@ -51,6 +51,32 @@ int HitHandles(const HandlesView& view, const GizmoStyle& style, const std::vect
   return best;
 }
 
+int HandlesUnderCursor(const HandlesView& view, const GizmoStyle& style,
+                       const std::vector<Handle>& handles, const glm::vec2& cursor_px, int* out,
+                       int max) {
+  int count = 0;
+  const float reach = style.center_radius_px + 3.0f;
+  for (int i = 0; i < static_cast<int>(handles.size()); ++i) {
+    if (!handles[i].enabled) continue;
+    glm::vec2 px;
+    if (!ProjectToPixel(view.view, view.projection, view.viewport, handles[i].target, &px)) {
+      continue;
+    }
+    if (glm::length(px - cursor_px) >= reach) continue;
+    if (count < max) out[count] = i;
+    ++count;
+  }
+  return count;
+}
+
+int CycleHandle(const int* under, int count, int current, int step) {
+  if (count <= 0) return -1;
+  for (int k = 0; k < count; ++k) {
+    if (under[k] == current) return under[((k + step) % count + count) % count];
+  }
+  return step >= 0 ? under[0] : under[count - 1];
+}
+
 void DrawHandles(renderer::Renderer& renderer, const renderer::View& render_view,
                  const HandlesView& view, const GizmoStyle& style,
                  const std::vector<Handle>& handles, renderer::DebugLines* lines,

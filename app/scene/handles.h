@@ -40,6 +40,20 @@ GizmoView GizmoAt(const HandlesView& view, const glm::vec3& origin);
 int HitHandles(const HandlesView& view, const GizmoStyle& style, const std::vector<Handle>& handles,
                const glm::vec2& cursor_px, GizmoPart* part);
 
+// The enabled handles whose disc is under the cursor (within the centre radius plus 3 pixels, as
+// HitHandles takes them), in chain order: up to `max` chain indices into `out` (null when `max`
+// is 0); returns how many there are in all. Overlapping handles (two feet 2 cm apart) are all
+// listed.
+int HandlesUnderCursor(const HandlesView& view, const GizmoStyle& style,
+                       const std::vector<Handle>& handles, const glm::vec2& cursor_px, int* out,
+                       int max);
+
+// The chain after `current` among `under` (`count` chain indices in chain order, as
+// HandlesUnderCursor gives them; `step` 1 for the next, -1 for the previous), wrapping around;
+// the first (or last) when `current` is not among them; -1 when `count` is 0. A second click or
+// Tab on overlapping handles reaches the one behind the active one this way.
+int CycleHandle(const int* under, int count, int current, int step = 1);
+
 // Fills `lines` and `shapes` (cleared first) with every enabled handle; draws them on top of the
 // scene with `renderer`.
 void DrawHandles(renderer::Renderer& renderer, const renderer::View& render_view,

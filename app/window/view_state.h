@@ -63,6 +63,7 @@ struct Selection {
   int active_chain = -1;  // chain whose full gizmo is shown
   int hover_chain = -1;
   GizmoPart hover_part = GizmoPart::kNone;
+  int hover_handles = 0;  // how many handles' discs are under the cursor (overlapping handles)
   int selected_joint = -1;
   int fabrik_root = -1;             // joint marked as the root of the next FABRIK chain
   bool scroll_to_selected = false;  // the joint tree scrolls to the selected joint once
@@ -88,7 +89,8 @@ struct ConfirmDiscard {
   enum class Then { kQuit, kOpen };
   Then then = Then::kQuit;
   std::string path;  // kOpen: the file to open ("": the built-in character)
-  // Where its buttons were drawn (window coordinates; -1 before), for the trace.
+  // Where its buttons are shown (window coordinates; -1 until the popup is shown in place, after
+  // the frames it spends measuring itself), for the trace.
   glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
 };
 

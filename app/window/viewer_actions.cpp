@@ -207,6 +207,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   playback_.time = 0.0f;
   playback_.playing = false;
   selection_.selected_joint = -1;
+  display_.scene.trail_joint = -1;  // the trail is the selected joint's: none in a new file
   selection_.fabrik_root = -1;
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
@@ -386,7 +387,8 @@ void Viewer::DiscardEdits() {
   if (confirm_.then == ConfirmDiscard::Then::kQuit) {
     quit_ = true;
   } else {
-    saved_edit_ = edit_;  // what StartOpen replaces is no longer asked about
+    // The edits stay unsaved until the new model replaces them (Adopt): when the file then fails
+    // to load they are still on screen, and still asked about.
     StartOpen(confirm_.path);
   }
 }
@@ -428,25 +430,8 @@ void Viewer::WriteReadyTrace() {
   for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
     handles_px.push_back(ToWindow(ChainTargetNow(current_->model.skeleton, edit_, frame_, i)));
   }
-  // Where the model is on screen: its bounds' centre and the projected bounds box.
-  std::optional<ModelOnScreen> model_px;
-  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
-  if (!bounds.empty()) {
-    glm::vec2 lo(1e9f), hi(-1e9f);
-    const glm::mat4 view = ModelViewMatrix(), projection = camera_.Projection(viewport_.aspect());
-    for (int corner = 0; corner < 8; ++corner) {
-      const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
-                        (corner & 2) ? bounds.max.y : bounds.min.y,
-                        (corner & 4) ? bounds.max.z : bounds.min.z);
-      glm::vec2 px;
-      if (ProjectToPixel(view, projection, viewport_, p, &px)) {
-        lo = glm::min(lo, px);
-        hi = glm::max(hi, px);
-      }
-    }
-    model_px = ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
-  }
-  Json ready = ReadyEvent(window, current_->model, edit_, frame_, handles_px, model_px, playback_);
+  Json ready =
+      ReadyEvent(window, current_->model, edit_, frame_, handles_px, ModelOnScreenNow(), playback_);
   ready["display"] = DisplayJson(CurrentDisplay());
   Json& ui = ready["ui"];
   ui["scale"] = UiScale();
@@ -472,6 +457,25 @@ void Viewer::WriteReadyTrace() {
   trace_.Write(ready);
 }
 
+std::optional<ModelOnScreen> Viewer::ModelOnScreenNow() const {
+  // Where the model is on screen: its bounds' centre and the projected bounds box.
+  const assets::Bounds bounds = assets::ModelBounds(current_->model, state_.models);
+  if (bounds.empty()) return std::nullopt;
+  glm::vec2 lo(1e9f), hi(-1e9f);
+  const glm::mat4 view = ModelViewMatrix(), projection = camera_.Projection(viewport_.aspect());
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 p((corner & 1) ? bounds.max.x : bounds.min.x,
+                      (corner & 2) ? bounds.max.y : bounds.min.y,
+                      (corner & 4) ? bounds.max.z : bounds.min.z);
+    glm::vec2 px;
+    if (ProjectToPixel(view, projection, viewport_, p, &px)) {
+      lo = glm::min(lo, px);
+      hi = glm::max(hi, px);
+    }
+  }
+  return ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
+}
+
 void Viewer::WriteDragEndTrace(int chain) {
   if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
   DragEnd drag;
@@ -486,8 +490,23 @@ void Viewer::WriteDragEndTrace(int chain) {
 
 void Viewer::WriteCameraTrace(const char* by) {
   if (!trace_.is_open()) return;
-  trace_.Write(CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
-                           camera_.distance, camera_.target, camera_.ortho));
+  Json event = CameraEvent(by, glm::degrees(camera_.yaw), glm::degrees(camera_.pitch),
+                           camera_.distance, camera_.target, camera_.ortho);
+  if (std::string(by) == "frame" || std::string(by) == "view") {
+    // Framed: where the model and the camera's target went, and the part of the window the
+    // panels leave free for them.
+    const FreeArea free = FreeAreaNow();
+    event["free_px"] = {free.left / pixel_ratio_, free.top / pixel_ratio_,
+                        free.right / pixel_ratio_, free.bottom / pixel_ratio_};
+    const glm::vec2 target = ToWindow(camera_.target - glm::vec3(0.0f, applied_lift_, 0.0f));
+    event["target_px"] = {target.x, target.y};
+    if (const std::optional<ModelOnScreen> model = ModelOnScreenNow()) {
+      event["model_px"] = {
+          {"center", {model->center.x, model->center.y}},
+          {"box", {model->box_min.x, model->box_min.y, model->box_max.x, model->box_max.y}}};
+    }
+  }
+  trace_.Write(event);
 }
 
 void Viewer::WriteTargetsTrace(const char* event_name) {

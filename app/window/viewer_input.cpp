@@ -3,6 +3,8 @@
 #include <SDL2/SDL.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "app/core/chain_results.h"
 #include "app/scene/picking.h"
 #include "app/window/viewer_loop.h"
@@ -125,6 +127,9 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
     case SDLK_F12:
       screenshot_requested_ = true;
       break;
+    case SDLK_TAB:  // the next handle under the cursor (overlapping ones), else the next handle
+      CycleActiveHandle(cursor_px_, shift ? -1 : 1, true);
+      break;
     case SDLK_t:
       display_.show_timeline = !display_.show_timeline;
       break;
@@ -176,11 +181,20 @@ void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
       chain = HitHandles(CurrentHandlesView(), gizmo_style_, handles_, cursor, &part);
     }
     if (chain >= 0) {  // the gizmo wins over picking and the camera
-      selection_.active_chain = chain;
       if (button.clicks >= 2) {
+        // A double-click resets the handle it began on, even when its first click went on to an
+        // overlapping one.
+        if (cycled_from_ >= 0 && cycled_from_ < static_cast<int>(edit_.chains.size())) {
+          chain = cycled_from_;
+        }
+        cycled_from_ = -1;
+        selection_.active_chain = chain;
         ResetTarget(chain);
         return;
       }
+      cycled_from_ = -1;
+      press_on_active_ = chain == selection_.active_chain;
+      selection_.active_chain = chain;
       recorder_.Begin();
       this_drag_frames_ = FrameTimes();
       gizmo_drag_ = GizmoDrag(part, handles_[chain].target, CursorRay(cursor), camera_.Forward());
@@ -196,6 +210,7 @@ void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
 
 void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
   const glm::vec2 cursor = ToPixels(motion.x, motion.y);
+  cursor_px_ = cursor;
   const glm::vec2 delta = glm::vec2(float(motion.xrel), float(motion.yrel)) * pixel_ratio_;
   press_travel_px_ += glm::length(delta);
   switch (drag_) {
@@ -217,10 +232,13 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
     case Drag::kNone:
       selection_.hover_chain = -1;
       selection_.hover_part = GizmoPart::kNone;
+      selection_.hover_handles = 0;
       if (!ImGui::GetIO().WantCaptureMouse && display_.show_handles) {
         RefreshHandles();
         selection_.hover_chain = HitHandles(CurrentHandlesView(), gizmo_style_, handles_, cursor,
                                             &selection_.hover_part);
+        selection_.hover_handles =
+            HandlesUnderCursor(CurrentHandlesView(), gizmo_style_, handles_, cursor, nullptr, 0);
       }
       break;
   }
@@ -231,8 +249,11 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
   drag_ = Drag::kNone;
   if (ended == Drag::kGizmo) {
     if (!recorder_.running()) return;         // cancelled with Escape
-    if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active
+    if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active...
       recorder_.Cancel(&edit_);
+      // ... and a second click where handles overlap makes the next of them active.
+      const int before = selection_.active_chain;
+      if (press_on_active_ && CycleActiveHandle(press_px_, 1, false)) cycled_from_ = before;
       return;
     }
     Update(0.0);  // solve for the final target before reporting it
@@ -245,6 +266,26 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
   if ((ended == Drag::kOrbit || ended == Drag::kPan) && moved) {
     WriteCameraTrace(ended == Drag::kOrbit ? "orbit" : "pan");
   }
+}
+
+bool Viewer::CycleActiveHandle(const glm::vec2& cursor_px, int step, bool every_handle) {
+  if (!display_.show_handles || drag_ != Drag::kNone) return false;
+  RefreshHandles();
+  constexpr int kMost = 64;
+  int under[kMost];
+  int count = std::min(
+      HandlesUnderCursor(CurrentHandlesView(), gizmo_style_, handles_, cursor_px, under, kMost),
+      kMost);
+  if (count == 0 && every_handle) {  // none under the cursor: every enabled handle in turn
+    for (int i = 0; i < static_cast<int>(handles_.size()) && count < kMost; ++i) {
+      if (handles_[i].enabled) under[count++] = i;
+    }
+  }
+  const int next = CycleHandle(under, count, selection_.active_chain, step);
+  if (next < 0 || next == selection_.active_chain) return false;
+  selection_.active_chain = next;
+  if (selection_.hover_chain >= 0) selection_.hover_chain = next;  // its name under the cursor
+  return true;
 }
 
 void Viewer::PickJoint(const glm::vec2& cursor_px) {

@@ -17,6 +17,7 @@
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
 #include "app/window/heap_count.h"
+#include "app/window/termination.h"
 #include "assets/file_output.h"
 #include "assets/skinning.h"
 #include "renderer/offscreen.h"
@@ -132,6 +133,7 @@ bool Viewer::OpenWindow(int width, int height, int* exit_code) {
   std::string error;
   gl_ = GlContext::Create(GlContext::Kind::kWindow, "skelview", width, height, &error);
   if (!gl_) return InitFailed(error, kExitFailure, exit_code);
+  CatchTermination();  // after SDL's handlers: SIGTERM ends the viewer without asking
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the user's working directory
@@ -198,6 +200,7 @@ int Viewer::Run() {
   if (!Init(&exit_code)) return exit_code;
   auto last = Clock::now();
   while (!quit_) {
+    if (TerminationSignal() != 0) break;  // SIGTERM: end now, ask nothing, save nothing
     const auto frame_start = Clock::now();
     const double dt = std::chrono::duration<double>(frame_start - last).count();
     last = frame_start;
@@ -218,6 +221,12 @@ int Viewer::Run() {
     (drag_ == Drag::kGizmo ? drag_frames_ : idle_frames_).Add(frame_ms);
     if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
+  }
+  if (const int signal_number = TerminationSignal()) {
+    Json event = ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_);
+    event["signal"] = signal_number;
+    trace_.Write(event);
+    return 128 + signal_number;  // as a shell reports a process ended by the signal
   }
   SaveUserSettings();
   trace_.Write(ExitEvent(frame_count_, idle_frames_, drag_frames_, idle_allocations_));
@@ -274,15 +283,8 @@ void Viewer::RunFrame(double dt_seconds) {
   }
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
-  // Keep the model centred in the free part of the window (when the panel leaves room).
-  const float panel_right_px = layout_.panel_right * pixel_ratio_;
-  camera_.lens_shift_ndc =
-      viewport_.width > 2.0f * panel_right_px ? panel_right_px / float(viewport_.width) : 0.0f;
-  // ... and above the timeline: the free part's centre is (bottom part / height) above the middle.
-  const float below_px = (ImGui::GetIO().DisplaySize.y - layout_.timeline_top) * pixel_ratio_;
-  camera_.lens_shift_y_ndc = viewport_.height > 2.0f * below_px && below_px > 0.0f
-                                 ? below_px / float(viewport_.height)
-                                 : 0.0f;
+  // The view is centred in (and F frames into) the part the panels leave free.
+  CentreOnFreeArea(viewport_, FreeAreaNow(), &camera_);
   if (frame_count_ == 0) {
     FrameCamera();           // now that the panel's size is known
     if (settings_.camera) {  // the camera the user left, as it was
@@ -442,6 +444,11 @@ void Viewer::DrawViewOverlays() {
     layout_.axis_gizmo_center = {display.x - 58.0f * scale, layout_.menu_height + 58.0f * scale};
     DrawAxisGizmo(camera_.View(), layout_.axis_gizmo_center, layout_.axis_gizmo_radius, &requests_);
   }
+  const int hover = selection_.hover_chain;
+  if (hover >= 0 && hover < static_cast<int>(edit_.chains.size()) && drag_ == Drag::kNone &&
+      display_.show_handles && !ImGui::GetIO().WantCaptureMouse) {
+    DrawHandleTip(edit_.chains[size_t(hover)].label.c_str(), selection_.hover_handles);
+  }
 }
 
 int Viewer::ActiveTwoBoneRequest() const {
@@ -449,6 +456,12 @@ int Viewer::ActiveTwoBoneRequest() const {
   if (chain < 0 || size_t(chain) >= frame_.chain_requests.size()) return -1;
   const RequestIndex& request = frame_.chain_requests[size_t(chain)];
   return request.kind == ConstraintKind::kTwoBone ? request.index : -1;
+}
+
+FreeArea Viewer::FreeAreaNow() const {
+  // Right of the side panel, below the menu bar, above the timeline (or the window's bottom).
+  return FreeArea{layout_.panel_right * pixel_ratio_, layout_.menu_height * pixel_ratio_,
+                  float(viewport_.width), layout_.timeline_top * pixel_ratio_};
 }
 
 renderer::View Viewer::CurrentView() const {

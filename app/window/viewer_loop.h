@@ -73,7 +73,8 @@ class Viewer {
   // The camera's view with the model raised onto the grid (place on ground): model space → eye.
   // Everything drawn or picked in model space goes through it.
   glm::mat4 ModelViewMatrix() const;
-  float GroundLiftNow() const;  // world units the model is raised by now (0 when off)
+  float GroundLiftNow() const;   // world units the model is raised by now (0 when off)
+  FreeArea FreeAreaNow() const;  // the view's part the panels leave free, drawable pixels
   renderer::View CurrentView() const;
   HandlesView CurrentHandlesView() const;
   Ray CursorRay(const glm::vec2& cursor_px) const;
@@ -87,6 +88,10 @@ class Viewer {
   void OnMouseUp(const SDL_MouseButtonEvent& button);
   void OnMouseMotion(const SDL_MouseMotionEvent& motion);
   void PickJoint(const glm::vec2& cursor_px);
+  // Makes the handle after the active one (`step` -1: before it) active among those under the
+  // cursor: a second click on overlapping handles, or Tab; Tab with none under the cursor goes
+  // through every handle. False when there was no other handle to go to.
+  bool CycleActiveHandle(const glm::vec2& cursor_px, int step, bool every_handle);
   void ApplyWheel();  // the wheel of this frame's events zooms unless the panels take it
 
   // viewer_actions.cpp: what the panels' requests and the keys ask for.
@@ -129,6 +134,8 @@ class Viewer {
   void ApplyUi(bool texture);
   float UiScale() const;           // ui_.scale, or the automatic one
   std::string OpenFolder() const;  // File ▸ Open starts here: the model's folder, else the last
+  // The model's bounds on screen now (window coordinates); none for an empty model.
+  std::optional<ModelOnScreen> ModelOnScreenNow() const;
   void WriteReadyTrace();
   void WriteDragEndTrace(int chain);
   void WriteTargetsTrace(const char* event_name);
@@ -147,7 +154,8 @@ class Viewer {
   std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
   TraceLog trace_;
   FileBrowser file_browser_;
-  RecentFiles recent_{RecentFiles::DefaultStorePath()};
+  // --no-settings: the recent files are neither read nor written (kept for this run only).
+  RecentFiles recent_{args_.no_settings ? std::string() : RecentFiles::DefaultStorePath()};
 
   // What the user edits (undoable), the clip played, and this frame's pose computed from them:
   // the un-solved pose and requests (frame_), the solved state.
@@ -190,8 +198,11 @@ class Viewer {
   Drag drag_ = Drag::kNone;
   glm::vec2 press_px_{0.0f};
   float press_travel_px_ = 0.0f;
-  float pending_wheel_ = 0.0f;  // wheel steps of this frame's events, for ApplyWheel
-  bool close_popups_ = false;   // Escape with a menu or popup open: closed in the next frame
+  glm::vec2 cursor_px_{-1.0f};    // where the mouse last was, drawable pixels
+  bool press_on_active_ = false;  // the press was on the handle that was already active
+  int cycled_from_ = -1;          // the chain a click cycled away from (a double-click's first)
+  float pending_wheel_ = 0.0f;    // wheel steps of this frame's events, for ApplyWheel
+  bool close_popups_ = false;     // Escape with a menu or popup open: closed in the next frame
   GizmoDrag gizmo_drag_;
 
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.

@@ -24,6 +24,10 @@ void Viewer::ApplyDisplay(const DisplaySpec& d) {
                     " has no joint by that name; the weights are not shown",
                 MessageLevel::kWarning);
   }
+  // The window's trail is the selected joint's: trail= selects its joint (weights= wins).
+  if (display_.scene.trail_joint >= 0 && selection_.selected_joint < 0) {
+    selection_.selected_joint = display_.scene.trail_joint;
+  }
   if (!d.trail.empty() && display_.scene.trail_joint < 0) {
     ShowMessage("trail=" + d.trail + ": " + current_->model.source +
                     " has no joint by that name; no trail is drawn",

@@ -1,85 +1,46 @@
-// What the exporter's two passes share: where each joint and mesh goes in the written file (the
-// plan exporter.cpp makes for Assimp) and the repair pass (exporter_repair.cpp). Internal to
-// assets/.
+// What the exporter's parts share (exporter.cpp: nodes, skins, materials and the files;
+// exporter_meshes.cpp: mesh primitives and morph targets; exporter_clips.cpp: animations): where
+// each joint and mesh goes in the written file. Internal to assets/.
 #pragma once
 
-#include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "assets/internal/gltf_writer.h"
 #include "assets/model.h"
-#include "ik/transform.h"
 
 namespace assets {
 
-// Name of the node added above several root joints (Assimp needs one root); removed again by the
-// repair pass, so it never appears in the file.
-inline constexpr char kWrapperName[] = "skelview-export-root";
-
-// Where each mesh goes: the node it is attached to, and whether it must be written skinned.
+// Where a mesh goes: the node that carries it, and whether it is written skinned.
 struct MeshPlacement {
-  int node = -1;         // joint index, or -(k+1) for the k-th extra holder node
-  bool skinned = false;  // an unskinned mesh moved off its node is written as a 1-bone skin
+  bool written = false;  // false: nothing to draw (no vertices or no triangles), left out
+  int node = -1;         // glTF node index: a joint's (its joint index) or a holder's
+  bool skinned = false;  // written with a skin (and JOINTS/WEIGHTS), on a holder node
+  // Skinned but not in the model (an unskinned mesh moved off its node, or a skinned one without
+  // bones): a one-bone skin on its joint with an identity inverse bind, every vertex weight 1.
+  bool rigid = false;
+  int mesh = -1;  // glTF mesh index
+  int skin = -1;  // glTF skin index when skinned
 };
 
+// Node j of the file is joint j; holder nodes (one per skinned mesh, at the scene's root, with no
+// transform: glTF ignores both for a skinned mesh) follow the joints.
 struct ExportPlan {
   std::vector<std::string> node_names;    // per joint, unique
-  std::vector<std::string> mesh_names;    // per mesh, unique
-  std::vector<MeshPlacement> placements;  // per mesh
-  std::vector<std::string> holder_names;  // extra nodes under the root, for crowded nodes
-  bool wrapper = false;                   // several roots: kWrapperName above them
+  std::vector<std::string> holder_names;  // per holder node, unique among all nodes
+  std::vector<MeshPlacement> placements;  // per model mesh
 };
 
-namespace gltf {
-class Document;
-}
+// exporter_meshes.cpp: glTF mesh `placement.mesh` for model mesh `mesh` (its one primitive:
+// positions, normals, tangents, uvs, joints and weights when skinned, triangles, material
+// `material`; morph targets, their default weights and extras.targetNames), appended to
+// writer->root["meshes"]. `bones`: the skin's joint count (1 for a rigid mesh written skinned).
+void WriteMesh(const Mesh& mesh, const MeshPlacement& placement, int material, size_t bones,
+               const std::vector<float>& default_weights, gltf_out::Writer* writer);
 
-// exporter_repair.cpp: the one primitive Assimp wrote for model mesh `i` (found by its
-// ExportPlan::mesh_names entry in `mesh_by_name`), and the written mesh's index in
-// *written_mesh; null with the reason when Assimp did not write the mesh or split it into several
-// primitives.
-nlohmann::json* WrittenPrimitive(nlohmann::json* root, const ExportPlan& plan,
-                                 const std::unordered_map<std::string, int>& mesh_by_name, size_t i,
-                                 int* written_mesh, std::string* error);
-
-// exporter_repair.cpp: the written vertex order is Assimp's; for each written vertex of
-// `primitive`, the index of the same vertex in `mesh` (same position, closest normal; on a tie
-// the vertex with the written one's index). False with the reason when a written vertex is not
-// among the mesh's.
-bool MatchVertices(gltf::Document* doc, const nlohmann::json& primitive, const Mesh& mesh,
-                   std::vector<uint32_t>* ours, std::string* error);
-
-// MatchVertices' result per model mesh, computed once for the skins and the morph targets
-// (an empty entry: not matched yet).
-using VertexMatches = std::vector<std::vector<uint32_t>>;
-
-// (*matches)[mesh_index], matched first when empty; null with the reason when it cannot be.
-const std::vector<uint32_t>* MatchedVertices(gltf::Document* doc, const nlohmann::json& primitive,
-                                             const Model& model, size_t mesh_index,
-                                             VertexMatches* matches, std::string* error);
-
-// exporter_morphs.cpp: writes each mesh's TANGENT and morph targets (POSITION, NORMAL and
-// TANGENT deltas in the written vertex order), its default weights and extras.targetNames into
-// the written mesh (`mesh_by_name`: written mesh index by ExportPlan::mesh_names), and sets
-// (*node_of_mesh)[m] to the written node carrying model mesh m (-1 when none or without targets).
-// TANGENT deltas go on every target when the mesh has tangents and some target has deltas.
-bool AddMorphTargets(const Model& model, const ExportPlan& plan,
-                     const std::unordered_map<std::string, int>& mesh_by_name, gltf::Document* doc,
-                     VertexMatches* matches, std::vector<int>* node_of_mesh, std::string* error);
-
-// exporter_morphs.cpp: a clip's weight channels as glTF `weights` channels on those nodes.
-void AddMorphChannels(const Clip& clip, const std::vector<int>& node_of_mesh, gltf::Document* doc,
-                      nlohmann::json* samplers, nlohmann::json* channels);
-
-// Repairs the .glb Assimp wrote (`bytes`, in memory, of a file to be written to `path`) from the
-// plan, the joints' local transforms and `written_order` (for each node Assimp wrote, depth-first,
-// the joint it stands for or -1) and returns the finished .glb in *out; false with the reason in
-// *error when Assimp's file does not match the plan.
-bool RepairExport(const Model& model, const std::vector<ik::Transform>& locals,
-                  const ExportPlan& plan, const std::vector<int>& written_order,
-                  const std::string& path, const std::vector<uint8_t>& bytes,
-                  std::vector<uint8_t>* out, std::string* error);
+// exporter_clips.cpp: every clip as one animation with its name, keys and interpolation (joint
+// translation, rotation and scale, and morph-target weights on the node carrying the mesh);
+// clips with nothing to write are left out.
+void WriteClips(const Model& model, const ExportPlan& plan, gltf_out::Writer* writer);
 
 }  // namespace assets

@@ -161,12 +161,13 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
 // shows a mesh (skinned by the node's skin, else bound rigidly to the node; an unnamed mesh is
 // named after its node, when that has a name), only the materials meshes use (glTF's white
 // default for primitives without one) with their base colour textures decoded (within the pixel
-// limits; a texture that cannot be loaded is a warning), and the clips mapped onto the joints and
+// limits, or only checked against them when !texture_pixels: then no textures are kept; a texture
+// that cannot be loaded is a warning), and the clips mapped onto the joints and
 // meshes (not yet prepared: see FinishClips). Warnings go to *warnings. Fails, with the reason,
 // on non-finite or huge transforms, positions or inverse binds, an empty scene, or a cancel.
-bool BuildModel(const std::string& path, Contents* contents, LoadProgress* progress,
-                ModelFiles* files, Model* model, std::vector<std::string>* warnings,
-                std::string* error);
+bool BuildModel(const std::string& path, Contents* contents, bool texture_pixels,
+                LoadProgress* progress, ModelFiles* files, Model* model,
+                std::vector<std::string>* warnings, std::string* error);
 
 inline constexpr int kMaxDepth = 1000;
 

@@ -34,6 +34,8 @@ class ModelBuilder {
       : path_(std::move(path)), weld_(weld), progress_(progress), files_(files) {}
 
   std::vector<std::string>& warnings() { return warnings_; }
+  // Textures are checked but not decoded, and materials get none (LoadOptions::texture_pixels).
+  void SkipTexturePixels() { texture_pixels_wanted_ = false; }
 
   // Whether every element of `m` is finite and within kMaxCoordinate.
   static bool WithinLimits(const glm::mat4& m);
@@ -69,6 +71,9 @@ class ModelBuilder {
   // model's folder or absolute: the path as given, then its file name in the model's folder
   // (exporters often store the path on the artist's machine). Through files_'s rules.
   bool LoadTextureFile(const std::string& reference, Texture* texture, std::string* reason);
+  // Adds a loaded texture to the model and returns its index; -1 (nothing added) when texture
+  // pixels are not wanted.
+  int KeepTexture(Texture&& texture);
   // Counts the pixels of a texture decoded outside DecodeTexture (raw texels).
   void CountTexturePixels(uint64_t pixels) { texture_pixels_ += pixels; }
   // The warning for a texture left out.
@@ -104,6 +109,7 @@ class ModelBuilder {
   uint64_t total_vertices_ = 0, total_triangles_ = 0;
   // Texture pixels decoded so far, against kMaxTotalTexturePixels.
   uint64_t texture_pixels_ = 0;
+  bool texture_pixels_wanted_ = true;
   WeightRepairCounts weight_repairs_;
   size_t repaired_normals_ = 0;
   size_t approximated_ = 0;

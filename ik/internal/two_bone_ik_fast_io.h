@@ -16,16 +16,22 @@ struct FastInput {
   float reach_fuzz;  // kReachLimitFuzz
 };
 
+// Laid out exactly as ik::TwoBoneIkResult (two_bone_ik.cpp checks every field's offset), so that a
+// solve becomes the result in one copy. The fast path fills every field.
 struct FastOutput {
   int solve_case;  // TwoBoneCase
+  int fallback;    // TwoBoneFallback: always kNone (0)
+  bool reached, softened, hinge_limited;
   float error;
-  float b_final[3], c_final[3], center[3], normal[3];
-  float radius, reach_min, reach_max;
+  float a[3], b_before[3], c_before[3], b_final[3], c_final[3], target[3];
+  float center[3], normal[3], radius;  // KneeCircle
+  float reach_min, reach_max;
   float start_correction[4], mid_correction[4];  // x, y, z, w
 };
 
 // The fast path built for SSE2 (any x86-64) and for AVX2 + FMA (call only when the CPU has
-// both). True when the chain was solved; false sends it to the general path.
+// both). True when the chain was solved; false sends it to the general path (*out is then left
+// in an unspecified state).
 bool SolveFastSse2(const FastInput& in, FastOutput* out);
 bool SolveFastAvx2(const FastInput& in, FastOutput* out);
 

@@ -4,6 +4,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
+#include <string>
+
+#include "app/scene/anim_overlays.h"
 #include "app/window/heap_count.h"
 #include "app/window/panels/panels.h"
 #include "assets/builtin_character.h"
@@ -12,6 +16,28 @@
 namespace {
 
 using headless::HeadlessUi;
+
+// The characters a window drew, in the order drawn (spaces, which draw nothing, left out): the
+// text of a tooltip whose wrapped lines lie too close together for headless::TextRows.
+std::string GlyphsInOrder(const char* window_name) {
+  const ImGuiWindow* window = ImGui::FindWindowByName(window_name);
+  if (!window) return "";
+  const ImDrawList& list = *window->DrawList;
+  const ImFont* font = ImGui::GetFont();
+  std::string text;
+  for (int v = 0; v + 2 < list.VtxBuffer.Size; ++v) {
+    const ImDrawVert& a = list.VtxBuffer[v];
+    const ImDrawVert& c = list.VtxBuffer[v + 2];
+    for (const ImFontGlyph& glyph : font->Glyphs) {
+      if (glyph.U0 == a.uv.x && glyph.V0 == a.uv.y && glyph.U1 == c.uv.x && glyph.V1 == c.uv.y) {
+        text += static_cast<char>(glyph.Codepoint);
+        v += 3;  // the glyph's other vertices
+        break;
+      }
+    }
+  }
+  return text;
+}
 
 struct Fixture {
   assets::Model model = assets::MakeBuiltinCharacter();
@@ -69,13 +95,52 @@ TEST(AnimationPanel, TheTrailTakesTheSelectedJointAndFollowsTheSelection) {
   f.selected = hand;
   f.ui.Frame(f.draw);
   EXPECT_EQ(f.display.scene.trail_joint, hand);
-  f.selected = -1;  // selection cleared: the trail stays where it was
-  f.ui.Frame(f.draw);
-  EXPECT_EQ(f.display.scene.trail_joint, hand);
+  ASSERT_TRUE(f.ClickCheckbox("Trail of the selected joint"));
+  EXPECT_EQ(f.display.scene.trail_joint, -1);
+}
+
+TEST(AnimationPanel, ClearingTheSelectionEndsTheTrailAndItsLabel) {
+  Fixture f;
+  const int hand = f.model.skeleton.Find("RightHand");
   f.selected = hand;
   f.ui.Frame(f.draw);
   ASSERT_TRUE(f.ClickCheckbox("Trail of the selected joint"));
+  ASSERT_EQ(f.display.scene.trail_joint, hand);
+  f.ui.Frame(f.draw);
+  EXPECT_TRUE(headless::AnyRowHas(headless::TextRows("panel"), "RightHand"));
+  // Nothing selected (a click on empty space, or another file opened): no trail, no name.
+  f.selected = -1;
+  f.ui.Frame(f.draw);
+  f.ui.Frame(f.draw);
   EXPECT_EQ(f.display.scene.trail_joint, -1);
+  EXPECT_FALSE(headless::AnyRowHas(headless::TextRows("panel"), "RightHand"));
+}
+
+TEST(AnimationPanel, TheOnionAndTrailTooltipsNameTheColoursTheyAreDrawnIn) {
+  // The names the tooltips use are the hues of the colours: magenta (red and blue over green)
+  // for the past, cyan (green and blue over red) for the future.
+  const glm::vec4 past = app::kGhostPastColor, future = app::kGhostFutureColor;
+  EXPECT_STREQ(app::kGhostPastColorName, "magenta");
+  EXPECT_GT(std::min(past.r, past.b), past.g + 0.2f);
+  EXPECT_STREQ(app::kGhostFutureColorName, "cyan");
+  EXPECT_GT(std::min(future.g, future.b), future.r + 0.2f);
+  Fixture f;
+  f.selected = f.model.skeleton.Find("LeftFoot");
+  for (const char* label : {"Onion skins", "Trail of the selected joint"}) {
+    ASSERT_TRUE(f.ui.Hover("panel", HeadlessUi::ItemId("panel", {}, label), f.draw));
+    ImGui::GetIO().DeltaTime = 0.25f;  // the mouse rests: the tooltip shows
+    for (int i = 0; i < 3; ++i) f.ui.Frame(f.draw);
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+    ASSERT_TRUE(tooltip != nullptr && tooltip->Active) << label;
+    const std::string tip = GlyphsInOrder("##Tooltip_00");
+    EXPECT_NE(tip.find("(magenta)"), std::string::npos) << label << ": " << tip;
+    EXPECT_NE(tip.find("(cyan)"), std::string::npos) << label << ": " << tip;
+    EXPECT_EQ(tip.find("(red)"), std::string::npos) << label << ": " << tip;
+    EXPECT_EQ(tip.find("green"), std::string::npos) << label << ": " << tip;
+    f.ui.MouseAway();
+    f.ui.Frame(f.draw);
+  }
 }
 
 TEST(AnimationPanel, IdleFramesWithOnionAndTrailOnAllocateNothing) {

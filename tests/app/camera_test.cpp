@@ -103,6 +103,62 @@ TEST(OrbitCamera, LensShiftMovesTheTargetRightAndKeepsRaysConsistent) {
   }
 }
 
+// Whether every corner of the box projects inside `free` (pixels, with a pixel's slack).
+void ExpectBoxInside(const app::OrbitCamera& camera, const app::Viewport& viewport,
+                     const glm::vec3& lo, const glm::vec3& hi, const app::FreeArea& free) {
+  const glm::mat4 view = camera.View(), projection = camera.Projection(viewport.aspect());
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 p((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y,
+                      (corner & 4) ? hi.z : lo.z);
+    glm::vec2 pixel;
+    ASSERT_TRUE(app::ProjectToPixel(view, projection, viewport, p, &pixel));
+    EXPECT_GE(pixel.x, free.left - 1.0f) << "corner " << corner;
+    EXPECT_LE(pixel.x, free.right + 1.0f) << "corner " << corner;
+    EXPECT_GE(pixel.y, free.top - 1.0f) << "corner " << corner;
+    EXPECT_LE(pixel.y, free.bottom + 1.0f) << "corner " << corner;
+  }
+}
+
+TEST(OrbitCamera, FramingFitsTheBoxIntoThePartThePanelsLeaveFree) {
+  // 1000 x 620 at 200 % UI: a side panel 640 wide (more than half the window), the menu bar
+  // 38 high, the timeline from y = 327 down. Perspective and orthographic.
+  const app::Viewport viewport{1000, 620};
+  const app::FreeArea free{640.0f, 38.0f, 1000.0f, 327.0f};
+  const glm::vec3 lo(-0.3f, 0.0f, -0.2f), hi(0.3f, 1.8f, 0.2f);
+  for (bool ortho : {false, true}) {
+    for (float yaw : {0.0f, 0.7f, 2.5f}) {
+      app::OrbitCamera camera;
+      camera.ortho = ortho;
+      camera.yaw = yaw;
+      app::CentreOnFreeArea(viewport, free, &camera);
+      camera.Frame(lo, hi, viewport.aspect());
+      glm::vec2 target;
+      ASSERT_TRUE(app::ProjectToPixel(camera.View(), camera.Projection(viewport.aspect()), viewport,
+                                      camera.target, &target));
+      EXPECT_NEAR(target.x, 820.0f, 0.5f) << "the free part's centre";
+      EXPECT_NEAR(target.y, 182.5f, 0.5f);
+      ExpectBoxInside(camera, viewport, lo, hi, free);
+    }
+  }
+}
+
+TEST(OrbitCamera, AFreePartTooNarrowUsesTheWholeViewport) {
+  const app::Viewport viewport{1000, 620};
+  app::OrbitCamera camera;
+  app::CentreOnFreeArea(viewport, {950.0f, 0.0f, 1000.0f, 620.0f}, &camera);
+  EXPECT_EQ(camera.lens_shift_ndc, 0.0f);
+  EXPECT_EQ(camera.free_half_width, 1.0f);
+  EXPECT_EQ(camera.lens_shift_y_ndc, 0.0f);  // the free part is the whole height
+  EXPECT_EQ(camera.free_half_height, 1.0f);
+  // Nothing known yet (the first frame): the whole viewport.
+  app::CentreOnFreeArea(viewport, {}, &camera);
+  EXPECT_EQ(camera.lens_shift_ndc, 0.0f);
+  EXPECT_EQ(camera.lens_shift_y_ndc, 0.0f);
+  const glm::vec3 lo(-0.3f, 0.0f, -0.2f), hi(0.3f, 1.8f, 0.2f);
+  camera.Frame(lo, hi, viewport.aspect());
+  ExpectBoxInside(camera, viewport, lo, hi, {0.0f, 0.0f, 1000.0f, 620.0f});
+}
+
 TEST(OrbitCamera, PitchNeverReachesThePole) {
   app::OrbitCamera camera;
   camera.Orbit(0.0f, 1e6f);

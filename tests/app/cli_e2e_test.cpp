@@ -919,4 +919,28 @@ TEST(CliInfo, ReportsWeightProblemsByKind) {
             json({{"unweighted", 0}, {"not_normalized", 0}, {"too_many_influences", 0}}));
 }
 
+TEST(CliInfo, TheLoadWarningAndTheWeightProblemsCountTheSameVertices) {
+  // CesiumMan: the load warning said 210 vertices had weights not summing to 1 (the welded
+  // vertices), `info` and the Weights panel 177 (the file's distinct positions). One count now.
+  const std::string cesium =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(cesium, "CesiumMan.glb");
+  const testproc::Result text = testproc::Skelview({"info", cesium});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const std::string warning = " vertices had weights not summing to 1";
+  const size_t at = text.err.find(warning);
+  ASSERT_NE(at, std::string::npos) << text.err;
+  const size_t start = text.err.rfind(' ', at - 1) + 1;
+  const std::string warned = text.err.substr(start, at - start);
+  EXPECT_THAT(text.out,
+              HasSubstr("weight problems: 0 unweighted, " + warned + " not summing to 1"));
+  const json info = RunJson({"info", cesium, "--json"});
+  EXPECT_EQ(std::to_string(info["weights_problems"]["not_normalized"].get<int>()), warned);
+  bool in_warnings = false;
+  for (const json& w : info["warnings"]) {
+    in_warnings = in_warnings || w.get<std::string>().find(warned + warning) != std::string::npos;
+  }
+  EXPECT_TRUE(in_warnings) << info["warnings"].dump();
+}
+
 }  // namespace

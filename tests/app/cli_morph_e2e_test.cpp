@@ -36,11 +36,14 @@ std::string Base64(const std::vector<uint8_t>& data) {
 }
 
 // A triangle (mesh "face") whose target "Up" lifts every vertex by 1 along y and "Out" pushes
-// vertex 0 by 1 along z; default weights 0.72 and 0.28.
-std::string MorphTriangle() {
-  const std::vector<float> floats = {0, 0, 0, 1, 0, 0, 0, 1, 0,   // positions
-                                     0, 1, 0, 0, 1, 0, 0, 1, 0,   // Up
-                                     0, 0, 1, 0, 0, 0, 0, 0, 0};  // Out
+// vertex 0 by 1 along z; default weights 0.72 and 0.28. With `clip`, a 1 s clip "Blend" takes the
+// weights linearly from (0, 0) to (1, 0.5).
+std::string MorphTriangle(bool clip = false) {
+  const std::vector<float> floats = {0, 0, 0, 1,   0, 0, 0, 1, 0,  // positions
+                                     0, 1, 0, 0,   1, 0, 0, 1, 0,  // Up
+                                     0, 0, 1, 0,   0, 0, 0, 0, 0,  // Out
+                                     0, 1,                         // key times
+                                     0, 0, 1, 0.5f};               // key weights
   std::vector<uint8_t> bytes(floats.size() * 4);
   std::memcpy(bytes.data(), floats.data(), bytes.size());
   json doc = {{"asset", {{"version", "2.0"}}},
@@ -71,7 +74,26 @@ std::string MorphTriangle() {
     }
     doc["accessors"].push_back(accessor);
   }
-  const std::string path = testpaths::TempDir() + "/morph_triangle.gltf";
+  if (clip) {
+    doc["accessors"].push_back({{"bufferView", 0},
+                                {"byteOffset", 108},
+                                {"componentType", 5126},
+                                {"type", "SCALAR"},
+                                {"count", 2},
+                                {"min", {0}},
+                                {"max", {1}}});
+    doc["accessors"].push_back({{"bufferView", 0},
+                                {"byteOffset", 116},
+                                {"componentType", 5126},
+                                {"type", "SCALAR"},
+                                {"count", 4}});
+    doc["animations"] = {
+        {{"name", "Blend"},
+         {"samplers", {{{"input", 3}, {"output", 4}, {"interpolation", "LINEAR"}}}},
+         {"channels", {{{"sampler", 0}, {"target", {{"node", 0}, {"path", "weights"}}}}}}}};
+  }
+  const std::string path =
+      testpaths::TempDir() + (clip ? "/morph_triangle_clip.gltf" : "/morph_triangle.gltf");
   std::ofstream(path) << doc.dump();
   return path;
 }
@@ -145,6 +167,33 @@ TEST(CliMorph, ExportWritesTheMorphedWeightsAsDefaults) {
   EXPECT_EQ(targets[0]["name"], "Up");
   EXPECT_NEAR(targets[0]["default_weight"].get<double>(), 0.5, 1e-6);
   EXPECT_NEAR(targets[1]["default_weight"].get<double>(), 0.28, 1e-6);
+}
+
+// A pose export is the pose: the clip's blend-shape weights at --time (and --morph over them)
+// become the file's defaults, and the file has no clips, so it opens showing what was exported.
+TEST(CliMorph, PoseExportKeepsTheClipsWeightsAtThatTimeAndNoClips) {
+  const std::string path = MorphTriangle(/*clip=*/true);
+  const std::string out = testpaths::TempDir() + "/morph_pose_export.glb";
+  const std::vector<std::string> posed = {"--anim", "0", "--time", "0.5", "--morph", "face:Out=2"};
+  std::vector<std::string> args = {"export", path, "-o", out};
+  args.insert(args.end(), posed.begin(), posed.end());
+  const testproc::Result r = testproc::Skelview(args, 60.0);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.err;
+  const json info = RunJson({"info", "--json", out});
+  EXPECT_EQ(info["counts"]["clips"], 0);
+  const json& targets = info["meshes"][0]["morph_targets"];
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_NEAR(targets[0]["default_weight"].get<double>(), 0.5, 1e-6);
+  EXPECT_NEAR(targets[1]["default_weight"].get<double>(), 2.0, 1e-6);
+  std::vector<std::string> shown = {"pose", path, "--vertices"};
+  shown.insert(shown.end(), posed.begin(), posed.end());
+  const json expected = RunJson(shown);
+  const json opened = RunJson({"pose", out, "--vertices"});  // what the file opens on
+  for (size_t v = 0; v < 3; ++v) {
+    const std::vector<double> a = Vertex(expected, v), b = Vertex(opened, v);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(a[k], b[k], 1e-6) << "vertex " << v;
+  }
+  EXPECT_NEAR(Vertex(opened, 0)[1], 0.5, 1e-6);
 }
 
 // Blender (Debian's `blender`, run headless) when it is on the PATH, else "".

@@ -10,10 +10,12 @@ struct Scene {
   app::GizmoView gizmo;
   app::GizmoStyle style;
 
-  explicit Scene(float yaw = 0.6f, float pitch = 0.3f, glm::vec3 origin = {0.1f, 0.8f, 0.2f}) {
+  explicit Scene(float yaw = 0.6f, float pitch = 0.3f, glm::vec3 origin = {0.1f, 0.8f, 0.2f},
+                 bool ortho = false) {
     camera.yaw = yaw;
     camera.pitch = pitch;
     camera.distance = 3.0f;
+    camera.ortho = ortho;
     gizmo.viewport = {900, 700};
     gizmo.view = camera.View();
     gizmo.projection = camera.Projection(gizmo.viewport.aspect());
@@ -36,6 +38,43 @@ TEST(Gizmo, WorldPerPixelGivesConstantScreenSize) {
   const glm::vec2 a = s.Pixel(s.gizmo.origin);
   const glm::vec2 b = s.Pixel(s.gizmo.origin + right * (wpp * 40.0f));
   EXPECT_NEAR(glm::length(b - a), 40.0f, 0.5f);
+}
+
+TEST(Gizmo, WorldPerPixelGivesConstantScreenSizeInAnOrthographicView) {
+  // Handles near and far from the camera: in a parallel projection a pixel is the same length
+  // at every depth, and the arrows are as long on screen as in perspective.
+  for (const glm::vec3& origin : {glm::vec3(0.1f, 0.8f, 0.2f), glm::vec3(-0.4f, 0.2f, -1.5f)}) {
+    Scene s(0.6f, 0.3f, origin, /*ortho=*/true);
+    ASSERT_TRUE(app::IsOrthographic(s.gizmo.projection));
+    const float wpp = app::WorldPerPixel(s.gizmo);
+    const glm::vec3 right = glm::vec3(glm::transpose(s.gizmo.view)[0]);
+    const glm::vec2 a = s.Pixel(s.gizmo.origin);
+    EXPECT_NEAR(glm::length(s.Pixel(s.gizmo.origin + right * (wpp * 40.0f)) - a), 40.0f, 0.05f);
+  }
+  EXPECT_FALSE(app::IsOrthographic(Scene().gizmo.projection));
+}
+
+TEST(Gizmo, ArrowsAndSquaresAreTheSameSizeOnScreenInOrthographicAndPerspectiveViews) {
+  // Looking from the front: the Y arrow's tip and the XY square's far corner, in pixels from
+  // the handle's centre, are the style's lengths in both projections.
+  for (bool ortho : {false, true}) {
+    Scene s(0.0f, 0.0f, {0.0f, 1.0f, 0.0f}, ortho);
+    const float wpp = app::WorldPerPixel(s.gizmo);
+    const glm::vec2 centre = s.Pixel(s.gizmo.origin);
+    const glm::vec2 tip = s.Pixel(s.gizmo.origin + glm::vec3(0, wpp * s.style.axis_length_px, 0));
+    EXPECT_NEAR(glm::length(tip - centre), s.style.axis_length_px, 0.5f) << "ortho " << ortho;
+    const float outer = wpp * s.style.plane_outer_px;
+    const glm::vec2 corner = s.Pixel(s.gizmo.origin + glm::vec3(outer, outer, 0));
+    EXPECT_NEAR(corner.x - centre.x, s.style.plane_outer_px, 0.5f) << "ortho " << ortho;
+    // Hit testing agrees: just past the arrow's tip is nothing, on it the Y arrow.
+    EXPECT_EQ(app::HitTestGizmo(s.gizmo, s.style, centre + glm::vec2(0, -60)),
+              app::GizmoPart::kAxisY);
+    EXPECT_EQ(app::HitTestGizmo(s.gizmo, s.style, centre + glm::vec2(0, -90)),
+              app::GizmoPart::kNone);
+    // Seen from the front the XY square faces the camera and is hit; the edge-on ZX is not.
+    EXPECT_EQ(app::HitTestGizmo(s.gizmo, s.style, centre + glm::vec2(24, -24)),
+              app::GizmoPart::kPlaneXY);
+  }
 }
 
 TEST(Gizmo, HitTestFindsEachPart) {

@@ -469,6 +469,52 @@ TEST(SidePanel, AtTwiceTheScaleTheFontIsMadeAtTwiceTheSizeAndNoTextIsCutOrOverla
   EXPECT_EQ(ScrollThroughSidePanel(&ui, &panel, &scrolled), "");
 }
 
+TEST(SidePanel, StandsAgainstTheWindowsLeftEdge) {
+  HeadlessUi ui(/*side_panel=*/false, ImVec2(1000.0f, 620.0f));
+  FullSidePanel panel;
+  ui.MouseAway();
+  ui.Frame([&] { panel.Draw(); });
+  const ImGuiWindow* window = ImGui::FindWindowByName(app::kSidePanelName);
+  ASSERT_NE(window, nullptr);
+  EXPECT_EQ(window->Pos.x, 0.0f) << "no strip of the view left of the panel";
+  EXPECT_EQ(panel.layout.panel_right, window->Size.x);
+}
+
+TEST(Menus, MenusAndTheHelpOverlayAreOpaqueInBothThemes) {
+  for (bool light : {false, true}) {
+    HeadlessUi ui(/*side_panel=*/false, ImVec2(1280.0f, 800.0f));
+    app::ConfigureUi(1.0f, light);
+    EXPECT_EQ(ImGui::GetStyle().Colors[ImGuiCol_PopupBg].w, 1.0f);
+    app::DisplaySettings display;
+    app::UiOptions ui_options;
+    app::PanelLayout layout;
+    app::Requests requests;
+    bool help = true;
+    app::MessageLog log;
+    const std::vector<std::string> recent;
+    const std::string current;
+    const app::MenuBarInput in{recent, current, 0, 0};
+    const auto draw = [&] {
+      app::DrawMenuBar(in, {&display, &ui_options, &help, &log}, &layout, &requests);
+      app::DrawHelpOverlay(&help);
+    };
+    ui.MouseAway();
+    ui.Frame(draw);
+    ui.Frame(draw);
+    // The first thing a window draws is its background: fully opaque.
+    const ImGuiWindow* overlay = ImGui::FindWindowByName(app::kHelpWindowName);
+    ASSERT_TRUE(overlay != nullptr && !overlay->DrawList->VtxBuffer.empty());
+    EXPECT_EQ(overlay->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT, 255u) << "light " << light;
+    help = false;
+    const ImGuiID menubar = HeadlessUi::ItemId("##MainMenuBar", {}, "##menubar");
+    ASSERT_TRUE(ui.Hover("##MainMenuBar", ImHashStr("File", 0, menubar), draw));
+    ui.Click(draw);
+    const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
+    ASSERT_TRUE(menu != nullptr && menu->Active && !menu->DrawList->VtxBuffer.empty());
+    EXPECT_EQ(menu->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT, 255u) << "light " << light;
+  }
+}
+
 TEST(SidePanel, TheLightThemeHasLightWindowsAndDarkText) {
   HeadlessUi ui(/*side_panel=*/false);
   app::ConfigureUi(1.0f, /*light=*/true);
@@ -534,6 +580,23 @@ TEST(MessageLogWindow, CopyAllPutsEveryMessageWithItsTimeOnTheClipboard) {
   EXPECT_EQ(copied, log.Text());
   EXPECT_NE(copied.find(" error: b.glb: not a glTF file\n"), std::string::npos) << copied;
   EXPECT_NE(copied.find(log.entries()[0].clock + " opened a.glb"), std::string::npos) << copied;
+}
+
+TEST(MessageLogWindow, CountsOneMessageInTheSingular) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::MessageLog log;
+  log.open = true;
+  const auto draw = [&] { app::DrawMessageLog(&log); };
+  ui.MouseAway();
+  log.Add("opened a.glb", app::MessageLevel::kNote);
+  ui.Frame(draw);
+  std::vector<std::string> rows = TextRows(app::kMessageLogName);
+  EXPECT_TRUE(AnyRowHas(rows, "1 message;")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(AnyRowHas(rows, "1 messages"));
+  log.Add("undo", app::MessageLevel::kNote);
+  ui.Frame(draw);
+  rows = TextRows(app::kMessageLogName);
+  EXPECT_TRUE(AnyRowHas(rows, "2 messages;")) << ::testing::PrintToString(rows);
 }
 
 TEST(MessageLogWindow, TheMenuBarBadgeCountsNewWarningsAndErrorsAndOpensTheLog) {

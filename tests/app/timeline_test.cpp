@@ -3,7 +3,10 @@
 // draw one diamond per key of the selected joint and of each chain's IK weight.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/window/panels/panels.h"
 #include "assets/builtin_character.h"
@@ -165,6 +168,81 @@ TEST(Timeline, RestPoseSaysHowToPlayAClip) {
   HeadlessUi ui(false);
   ui.Frame([&] { scene.Draw(); });
   EXPECT_TRUE(headless::AnyRowHas(headless::TextRows(app::kTimelineName), "Rest pose"));
+}
+
+TEST(Timeline, LaneNamesAreShownWholeAndTooLongOnesKeepTheirEnd) {
+  TimelineScene scene;
+  scene.edit.chains[0].weight_keys = {{0.1f, 0.0f}, {0.9f, 1.0f}};
+  scene.edit.chains[0].label = "mixamorig:LeftUpLeg (body)";
+  HeadlessUi ui(false);
+  ui.MouseAway();
+  ui.Frame([&] { scene.Draw(scene.hips, 0); });
+  std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "IK weight mixamorig:LeftUpLeg (body)"))
+      << ::testing::PrintToString(rows);
+  // Longer than the label column may grow (two fifths of the track): "..." and the name's end.
+  scene.edit.chains[0].label = std::string(120, 'x') + "LeftUpLeg";
+  ui.Frame([&] { scene.Draw(scene.hips, 0); });
+  rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "...xxxx")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "xLeftUpLeg")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(headless::AnyRowHas(rows, "IK weight xxx")) << ::testing::PrintToString(rows);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation"));
+}
+
+TEST(Timeline, WithNothingLoadedItSaysSoRatherThanThatTheModelHasNoClips) {
+  TimelineScene scene;
+  scene.playback.clip = -1;
+  HeadlessUi ui(false);
+  const assets::Model nothing;
+  const app::EditState edit;
+  ui.Frame([&] {
+    app::DrawTimeline({nothing, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+  });
+  std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "Nothing loaded")) << ::testing::PrintToString(rows);
+  EXPECT_FALSE(headless::AnyRowHas(rows, "no clips"));
+  // A model without clips still says that.
+  assets::Model still = scene.model;
+  still.clips.clear();
+  ui.Frame([&] {
+    app::DrawTimeline({still, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+  });
+  rows = headless::TextRows(app::kTimelineName);
+  EXPECT_TRUE(headless::AnyRowHas(rows, "This model has no clips"));
+}
+
+TEST(Timeline, AtTwiceTheScaleTheRulersNumbersDoNotRunTogether) {
+  TimelineScene scene;
+  HeadlessUi ui(false, ImVec2(1000.0f, 620.0f));
+  app::ConfigureUi(2.0f, /*light=*/false);
+  scene.layout.panel_right = 640.0f;  // the side panel at 200 %: the timeline is narrow
+  scene.playback.clip = scene.model.FindClip("Walk");  // 1 s at 30 fps
+  ui.MouseAway();
+  for (int frame = 0; frame < 2; ++frame) ui.Frame([&] { scene.Draw(); });
+  EXPECT_EQ(headless::TextProblems(app::kTimelineName), "");
+  // The ruler's numbers: the lowest row of glyphs. Digits one advance apart belong to one number;
+  // between two numbers there is at least half a font height of space.
+  std::vector<headless::Glyph> glyphs = headless::GlyphsOf(app::kTimelineName);
+  ASSERT_FALSE(glyphs.empty());
+  float lowest = -1e9f;
+  for (const headless::Glyph& g : glyphs) lowest = std::max(lowest, g.min.y);
+  std::vector<float> xs;
+  for (const headless::Glyph& g : glyphs) {
+    if (std::abs(g.min.y - lowest) < 2.0f) xs.push_back(g.min.x);
+  }
+  std::sort(xs.begin(), xs.end());
+  const float advance = ImGui::GetFont()->FindGlyph('0')->AdvanceX;
+  int numbers = 1;
+  for (size_t i = 1; i < xs.size(); ++i) {
+    const float apart = xs[i] - xs[i - 1];
+    if (std::abs(apart - advance) < 1.0f) continue;  // the next digit of the same number
+    ++numbers;
+    EXPECT_GE(apart - advance, 0.5f * ImGui::GetFontSize())
+        << "numbers at " << xs[i - 1] << ", " << xs[i] << " run together";
+  }
+  EXPECT_GE(numbers, 2);
 }
 
 TEST(Timeline, ControlsWrapInsteadOfRunningOffANarrowWindow) {

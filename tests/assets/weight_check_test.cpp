@@ -12,6 +12,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -140,6 +141,64 @@ TEST(WeightCheck, CleanFileStoresNoFlags) {
   EXPECT_TRUE(r.model->meshes.at(0).weight_flags.empty());
   const WeightProblems problems = CheckWeights(*r.model);
   for (uint64_t total : problems.totals) EXPECT_EQ(total, 0u);
+}
+
+// A quad of four positions weighted 0.5 + 0.25 (not summing to 1), its corner at (1, 0, 0) given
+// twice with different uvs (a uv seam: the two stay apart after welding), shown by `nodes` nodes.
+testgltf::Builder SeamQuad(int nodes) {
+  testgltf::Builder b;
+  const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0};
+  const std::vector<float> uvs = {0, 0, 1, 0, 0, 1, 1, 1, 0.5f, 0.5f};
+  std::vector<float> weights;
+  std::vector<uint16_t> joints;
+  for (int v = 0; v < 5; ++v) {
+    weights.insert(weights.end(), {0.5f, 0.25f, 0.0f, 0.0f});
+    joints.insert(joints.end(), {0, 1, 0, 0});
+  }
+  const std::vector<uint16_t> indices = {0, 1, 2, 2, 4, 3};
+  const int p = b.Positions(positions);
+  const int uv = b.Floats(uvs, "VEC2", 5);
+  const int w = b.Floats(weights, "VEC4", 5);
+  const int j = b.Accessor(joints.data(), joints.size() * 2, 5123, "VEC4", 5);
+  const int i = b.Accessor(indices.data(), indices.size() * 2, 5123, "SCALAR", 6);
+  b.doc["meshes"] = json::array({json{
+      {"primitives",
+       json::array({json{
+           {"attributes", {{"POSITION", p}, {"TEXCOORD_0", uv}, {"JOINTS_0", j}, {"WEIGHTS_0", w}}},
+           {"indices", i}}})}}});
+  b.Node({{"name", "joint0"}, {"children", {1}}}, true);
+  b.Node({{"name", "joint1"}, {"translation", {0.0, 1.0, 0.0}}}, false);
+  for (int n = 0; n < nodes; ++n) {
+    b.Node({{"name", "quad" + std::to_string(n)}, {"mesh", 0}, {"skin", 0}}, true);
+  }
+  b.doc["skins"] = json::array({json{{"joints", {0, 1}}}});
+  return b;
+}
+
+TEST(WeightCheck, TheLoadWarningCountsTheVerticesCheckWeightsCounts) {
+  // One count everywhere: the load warning (and so the Model panel) says what `info` and the
+  // Weights panel say: four vertices of the file, not the five loaded vertices (the seam's two
+  // corners at one position) nor ten (the mesh shown twice).
+  for (int nodes : {1, 2}) {
+    const std::string path = testpaths::TempDir() + "/seam_quad_" + std::to_string(nodes) + ".gltf";
+    SeamQuad(nodes).WriteGltf(path);
+    const LoadResult r = LoadModel(path);
+    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_EQ(r.model->meshes.size(), static_cast<size_t>(nodes));
+    EXPECT_EQ(r.model->meshes[0].positions.size(), 5u) << "the seam's corners stay apart";
+    const WeightProblems problems = CheckWeights(*r.model);
+    EXPECT_EQ(problems.count(WeightProblem::kNotNormalized), 4u) << nodes << " node(s)";
+    for (const MeshWeightProblems& mesh : problems.meshes) {
+      EXPECT_EQ(mesh.vertices[1].size(), 5u) << "every loaded vertex is listed for the view";
+    }
+    size_t warned = 0;
+    for (const std::string& w : r.warnings) {
+      if (w.find("had weights not summing to 1") == std::string::npos) continue;
+      ++warned;
+      EXPECT_EQ(w, "4 vertices had weights not summing to 1; renormalised");
+    }
+    EXPECT_EQ(warned, 1u) << ::testing::PrintToString(r.warnings);
+  }
 }
 
 TEST(WeightCheck, BuiltInCharacterAndSmallRigsHaveNoProblems) {

@@ -523,7 +523,8 @@ TEST(TwoBoneIkDegenerate, SingularStartFrameIsDegenerate) {
 TEST(TwoBoneIkDegenerate, InvalidOptionsAreRejectedWithAReason) {
   const Leg leg = MakeLeg(0.45f, 0.42f, glm::vec3(0.0f, 0.0f, 0.1f));
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<ik::TwoBoneIkOptions> bad(7);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<ik::TwoBoneIkOptions> bad(21);
   bad[0].pole_model = glm::vec3(nan, 0, 0);
   bad[1].weight = 1.5f;
   bad[2].weight = nan;
@@ -532,6 +533,22 @@ TEST(TwoBoneIkDegenerate, InvalidOptionsAreRejectedWithAReason) {
   bad[4].hinge_max_angle = 0.5f;
   bad[5].epsilon = 0.0f;
   bad[6].bend_axis_local = glm::vec3(0.0f);
+  // The same checks where nothing else would leave the fast path.
+  bad[7].pole_model = glm::vec3(0, inf, 0);
+  bad[8].pole_model = glm::vec3(0, 0, -inf);
+  bad[9].bend_axis_local = glm::vec3(1, nan, 0);
+  bad[10].bend_axis_local = glm::vec3(0, 0, inf);
+  bad[11].hinge_min_angle = -0.1f;
+  bad[12].hinge_max_angle = 3.2f;
+  bad[13].hinge_min_angle = nan;
+  bad[14].hinge_max_angle = nan;
+  bad[15].hinge_min_angle = inf;
+  bad[15].hinge_max_angle = inf;
+  bad[16].epsilon = 0.2f;
+  bad[17].epsilon = nan;
+  bad[18].epsilon = -1e-5f;
+  bad[19].end_orientation = static_cast<ik::EndOrientation>(7);
+  bad[20].end_orientation = static_cast<ik::EndOrientation>(-1);
   for (size_t i = 0; i < bad.size(); ++i) {
     std::string why;
     EXPECT_FALSE(bad[i].Validate(&why)) << i;
@@ -543,6 +560,19 @@ TEST(TwoBoneIkDegenerate, InvalidOptionsAreRejectedWithAReason) {
     EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kInvalidOptions) << i;
   }
   EXPECT_TRUE(ik::TwoBoneIkOptions{}.Validate());
+  // Valid options of every kind still solve.
+  ik::TwoBoneIkOptions good;
+  good.pole_model = glm::vec3(1.0f, -0.5f, 2.0f);
+  good.bend_axis_local = glm::vec3(1.0f, 0.0f, 0.0f);
+  good.hinge_min_angle = 0.1f;
+  good.hinge_max_angle = ik::kPi;
+  good.epsilon = 0.1f;
+  good.end_orientation = ik::EndOrientation::kTarget;
+  EXPECT_TRUE(good.Validate());
+  const ik::TwoBoneIkResult r =
+      ik::SolveTwoBoneIk(leg.start, leg.mid, leg.end, glm::vec3(0.1f, -0.5f, 0.2f), good);
+  EXPECT_TRUE(r.reached);
+  EXPECT_EQ(r.fallback, ik::TwoBoneFallback::kNone);
 }
 
 TEST(TwoBoneIkDegenerate, NearlyAntiparallelTurnsStayAccurate) {

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "app/core/ghost_poses.h"
+#include "app/scene/anim_overlays.h"
 #include "app/window/panels/panel_util.h"
 
 namespace app {
@@ -31,9 +33,11 @@ void DrawOnionRows(const assets::Model& model, int selected_joint, DisplaySettin
   if (ImGui::Checkbox("Onion skins", &onion)) {
     scene.onion_count = onion ? std::clamp(storage->GetInt(remembered, 2), 1, kMaxOnionCount) : 0;
   }
-  Tip("Ghosts of the skeleton a few frames before (red) and after (green) the current time, "
-      "fainter "
-      "further away; with the IK as it is now.");
+  static const std::string onion_tip =
+      std::string("Ghosts of the skeleton a few frames before (") + kGhostPastColorName +
+      ") and after (" + kGhostFutureColorName +
+      ") the current time, fainter further away; with the IK as it is now.";
+  Tip(onion_tip.c_str());
   if (onion) {
     int count = scene.onion_count;
     if (ImGui::SliderInt("Ghosts", &count, 1, kMaxOnionCount, "%d each side")) {
@@ -53,8 +57,12 @@ void DrawOnionRows(const assets::Model& model, int selected_joint, DisplaySettin
     scene.trail_joint = trail ? selected_joint : -1;
   }
   if (!can_start) ImGui::EndDisabled();
-  Tip(can_start ? "The path of the selected joint over the clip (or the loop range), a tick per "
-                  "frame: red before the current time, green after."
+  static const std::string trail_tip =
+      std::string(
+          "The path of the selected joint over the clip (or the loop range), a tick per "
+          "frame: before the current time (") +
+      kGhostPastColorName + "), after it (" + kGhostFutureColorName + ").";
+  Tip(can_start ? trail_tip.c_str()
                 : "Select a joint first (click a bone, or in the Joints section).");
   if (trail && scene.trail_joint >= 0 && scene.trail_joint < model.skeleton.joint_count()) {
     ImGui::SameLine();
@@ -66,10 +74,9 @@ void DrawOnionRows(const assets::Model& model, int selected_joint, DisplaySettin
 
 void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* playback,
                         DisplaySettings* display, int selected_joint) {
-  // The trail follows the selection while it is on, whether the section is open or not.
-  if (display && display->scene.trail_joint >= 0 && selected_joint >= 0) {
-    display->scene.trail_joint = selected_joint;
-  }
+  // The trail is the selected joint's: it follows the selection while it is on, whether the
+  // section is open or not, and ends when nothing is selected (a new file selects nothing).
+  if (display && display->scene.trail_joint >= 0) display->scene.trail_joint = selected_joint;
   const bool open = ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen);
   Tip("The model's clips: which one plays, with which others, how fast. Play, step and scrub on "
       "the timeline at the bottom.");
@@ -77,7 +84,8 @@ void DrawAnimationPanel(const assets::Model& model, int file_clips, Playback* pl
   const int count = static_cast<int>(model.clips.size());
   file_clips = file_clips < 0 ? count : std::min(file_clips, count);
   if (file_clips <= 0) {
-    ImGui::TextDisabled("no clips in this model");
+    const bool nothing_loaded = model.skeleton.joint_count() == 0 && model.meshes.empty();
+    ImGui::TextDisabled(nothing_loaded ? "nothing loaded" : "no clips in this model");
     return;
   }
   Playback& p = *playback;

@@ -1,6 +1,7 @@
 // File ▸ Export's dialog (the path, what to write, replacing a file) and the question before
 // unexported edits are discarded; the loop carries out what they ask.
 #include <imgui.h>
+#include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
 
 #include "app/window/panels/panel_util.h"
 
@@ -23,8 +24,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
                                       ImGuiInputTextFlags_EnterReturnsTrue);
   Tip("Where to write: .glb, or .gltf with a .bin beside it.");
   int what = dialog->bake ? 1 : 0;
-  ImGui::RadioButton("This pose as the rest pose (skins kept)", &what, 0);
-  Tip("Write the model with the current pose as its rest pose.");
+  ImGui::RadioButton("This pose as the rest pose (skins kept, no clips)", &what, 0);
+  Tip("Write the model with the current pose as its rest pose and no clips, so that the file "
+      "opens in this pose.");
   ImGui::BeginDisabled(!has_clip);
   ImGui::RadioButton("The clip, baked with the IK at its frame rate", &what, 1);
   Tip("Write the clip with the IK applied, one key per frame at the clip's frame rate.");
@@ -74,6 +76,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
     return;
   }
   const bool quit = confirm->then == ConfirmDiscard::Then::kQuit;
+  // The popup's first frames are hidden while it measures itself: its items are laid out about a
+  // provisional place, not where they will show. Their positions count from the first frame the
+  // popup is shown in.
+  const ImGuiWindow* popup = ImGui::GetCurrentWindow();
+  const bool shown_in_place = !popup->Appearing && !popup->Hidden;
   ImGui::TextWrapped(
       "The pose, IK and limit edits of this model have not been exported. %s "
       "discards them.",
@@ -91,11 +98,11 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   if (ImGui::Button(quit ? "Discard and quit (D)" : "Discard and open (D)")) {
     Ask(out, RequestKind::kDiscardEdits);
   }
-  confirm->discard_px = centre();
+  if (shown_in_place) confirm->discard_px = centre();
   Tip("Throw the edits away (D).");
   ImGui::SameLine();
   if (ImGui::Button("Cancel (Esc)")) confirm->open = false;
-  confirm->cancel_px = centre();
+  if (shown_in_place) confirm->cancel_px = centre();
   Tip("Keep working on this model (Escape).");
   ImGui::EndPopup();
 }

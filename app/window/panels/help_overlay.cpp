@@ -14,7 +14,9 @@ constexpr Shortcut kShortcuts[] = {
     {"mouse wheel over the view", "zoom (over a panel it scrolls the panel)"},
     {"left drag on a handle's disc", "move the IK target on the camera-facing plane"},
     {"left drag on an arrow / a square", "move the active handle along X, Y or Z / in a plane"},
-    {"click a handle", "make its chain active"},
+    {"click a handle", "make its chain active; the name of the handle under the cursor shows"},
+    {"click it again, or Tab (Shift+Tab)",
+     "where handles overlap: the next (previous) of them; Tab elsewhere: the next handle"},
     {"double-click a handle", "reset its target onto the hand or foot"},
     {"R", "reset the target under the cursor, else the active chain's, else all"},
     {"Escape", "cancel a drag; close a menu, this help, the message log or Export"},
@@ -54,7 +56,7 @@ void DrawHelpOverlay(bool* open) {
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
                                       ImVec2(io.DisplaySize.x - 20.0f, io.DisplaySize.y - 60.0f));
-  ImGui::SetNextWindowBgAlpha(0.94f);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the panels' text must not show through
   if (!ImGui::Begin(kHelpWindowName, open,
                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {

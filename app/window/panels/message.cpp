@@ -58,7 +58,10 @@ void DrawMessageLog(MessageLog* log) {
   if (ImGui::Button("Clear")) log->Clear();
   Tip("Forget the messages so far.");
   ImGui::SameLine();
-  ImGui::TextDisabled("%zu messages; click one to copy it", log->entries().size());
+  const size_t count = log->entries().size();
+  ImGui::TextDisabled(
+      count == 1 ? "%zu message; click it to copy it" : "%zu messages; click one to copy it",
+      count);
   ImGui::BeginChild("entries", ImVec2(0.0f, 0.0f), true);
   ImGui::PushTextWrapPos(0.0f);  // long messages (a file's path and reason) wrap
   for (const LogEntry& entry : log->entries()) {

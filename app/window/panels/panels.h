@@ -155,6 +155,10 @@ inline constexpr const char* kAxisGizmoName = "##axis gizmo";
 void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius, Requests* out);
 glm::vec2 AxisGizmoPoint(const glm::mat4& view, const glm::vec2& center, float radius, int axis);
 
+// The name of the handle under the cursor (`label`, its chain's), in a tooltip by the cursor;
+// with `under` > 1 (overlapping handles) how to reach the others. Nothing for an empty label.
+void DrawHandleTip(const char* label, int under);
+
 // One line of the help overlay: keys or mouse, and what they do.
 struct Shortcut {
   const char* keys;

@@ -10,7 +10,7 @@ namespace app {
 
 namespace {
 
-constexpr float kMargin = 8.0f;            // window coordinates, around the panel
+constexpr float kMargin = 8.0f;            // window coordinates, above and below the panel
 constexpr float kDefaultWidth = 360.0f;    // on first use
 constexpr float kMinWidth = 320.0f;        // the widest row of numbers fits
 constexpr float kMaxWidthFraction = 0.6f;  // of the window, so the view keeps room
@@ -45,7 +45,8 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   const float max_width = std::max(min_width, display.x * kMaxWidthFraction);
   const float start_width =
       layout->panel_start_width > 0.0f ? layout->panel_start_width : kDefaultWidth * scale;
-  ImGui::SetNextWindowPos(ImVec2(kMargin, top), ImGuiCond_Always);
+  // Against the window's left edge: no strip of the view left of it.
+  ImGui::SetNextWindowPos(ImVec2(0.0f, top), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(start_width, height), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSizeConstraints(ImVec2(min_width, height), ImVec2(max_width, height));
   ImGui::Begin(kSidePanelName, nullptr, ImGuiWindowFlags_NoMove);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "app/core/bake.h"
 #include "app/window/panels/panel_util.h"
@@ -14,11 +15,12 @@ namespace app {
 
 namespace {
 
-constexpr float kMargin = 8.0f;       // window coordinates, around the timeline
-constexpr float kHeightEms = 9.5f;    // the timeline's height in font heights
-constexpr float kLabelEms = 9.0f;     // the lanes' label column
-constexpr float kHandleGrab = 6.0f;   // how near a range bracket a press grabs it, pixels
-constexpr float kMinTickGap = 56.0f;  // between labelled ticks, pixels
+constexpr float kMargin = 8.0f;         // window coordinates, around the timeline
+constexpr float kHeightEms = 9.5f;      // the timeline's height in font heights
+constexpr float kLabelEms = 9.0f;       // the lanes' label column, at least
+constexpr float kMaxLabelShare = 0.4f;  // of the canvas's width, at most
+constexpr float kHandleGrab = 6.0f;     // how near a range bracket a press grabs it, pixels
+constexpr float kMinTickGapEms = 4.3f;  // between labelled ticks, in font heights (56 px at 1x)
 
 // The canvas and lanes in the dark theme and the light one (told apart by the text's colour).
 struct CanvasColors {
@@ -82,12 +84,46 @@ void KeyDiamonds(ImDrawList* draw, const TimeAxis& axis, const std::vector<float
   }
 }
 
+// A lane's name in `width` pixels from its left; a name too long for them keeps its end (the
+// joint and property, "...LeftUpLeg rotation", rather than a rig's common prefix) after "...".
 void LaneLabel(ImDrawList* draw, const ImVec2& min, float width, float height, const char* text,
                ImU32 color) {
+  const float room = width - 8.0f;
+  const char* shown = text;
+  char elided[192];
+  if (ImGui::CalcTextSize(text).x > room) {
+    const float dots = ImGui::CalcTextSize("...").x;
+    const char* end = text + std::strlen(text);
+    while (*shown && ImGui::CalcTextSize(shown, end).x + dots > room) ++shown;
+    std::snprintf(elided, sizeof(elided), "...%s", shown);
+    shown = elided;
+  }
   const ImVec4 clip(min.x, min.y, min.x + width - 4.0f, min.y + height);
   draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
-                ImVec2(min.x + 4.0f, min.y + 0.5f * (height - ImGui::GetFontSize())), color, text,
+                ImVec2(min.x + 4.0f, min.y + 0.5f * (height - ImGui::GetFontSize())), color, shown,
                 nullptr, 0.0f, &clip);
+}
+
+// The width the lanes' names need: the selected joint's animated properties and the chains with
+// IK weight keys, as DrawLanes names them.
+float LaneNamesWidth(const TimelineInput& in, const assets::Clip& clip) {
+  float widest = 0.0f;
+  const assets::JointAnimation* channel = nullptr;
+  for (const assets::JointAnimation& c : clip.channels) {
+    if (c.joint == in.selected_joint && in.selected_joint >= 0) channel = &c;
+  }
+  if (channel &&
+      !(channel->translation.empty() && channel->rotation.empty() && channel->scale.empty())) {
+    // " translation" is the longest of the property names.
+    widest = ImGui::CalcTextSize(in.model.skeleton.name(in.selected_joint).c_str()).x +
+             ImGui::CalcTextSize(" translation").x;
+  }
+  for (const ChainSettings& chain : in.edit.chains) {
+    if (chain.weight_keys.empty()) continue;
+    widest = std::max(
+        widest, ImGui::CalcTextSize("IK weight ").x + ImGui::CalcTextSize(chain.label.c_str()).x);
+  }
+  return widest;
 }
 
 // Ticks and labels along the ruler: frame numbers (or seconds) at a readable spacing.
@@ -101,7 +137,7 @@ void DrawRuler(ImDrawList* draw, const TimeAxis& axis, float top, float height, 
   float step = 0.0f;  // seconds between labelled ticks
   for (int i = 0; i < 12 && step == 0.0f; ++i) {
     const float s = seconds ? kSecondSteps[i] : kFrameSteps[i] / frame_rate;
-    if (s * px_per_second >= kMinTickGap) step = s;
+    if (s * px_per_second >= kMinTickGapEms * ImGui::GetFontSize()) step = s;
   }
   if (step == 0.0f) step = duration;
   const float bottom = top + height;
@@ -337,9 +373,12 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
   layout->timeline_top = top;
   if (p->clip < 0 || p->clip >= static_cast<int>(in.model.clips.size())) {
-    ImGui::TextDisabled(in.model.clips.empty()
+    const bool nothing_loaded = in.model.skeleton.joint_count() == 0 && in.model.meshes.empty();
+    ImGui::TextDisabled(nothing_loaded ? "Nothing loaded: open a model to play its clips here."
+                        : in.model.clips.empty()
                             ? "This model has no clips: the timeline plays a clip's keys."
-                            : "Rest pose: choose a clip in the Animation section to play it here.");
+                            : "Rest pose: choose a clip in the Animation section to play it "
+                              "here.");
     ImGui::End();
     return;
   }
@@ -352,7 +391,10 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(std::max(avail.x, 100.0f), std::max(avail.y, 2.0f * ImGui::GetFontSize()));
   ImGui::InvisibleButton("##scrub", size);
-  const float label_width = std::min(ImGui::GetFontSize() * kLabelEms, size.x * 0.35f);
+  // The label column fits the longest lane name, within a share of the track.
+  const float label_width =
+      std::min(std::max(ImGui::GetFontSize() * kLabelEms, LaneNamesWidth(in, clip) + 12.0f),
+               size.x * kMaxLabelShare);
   TimeAxis axis;
   axis.x0 = origin.x + label_width + 6.0f;
   axis.x1 = std::max(origin.x + size.x - 6.0f, axis.x0 + 1.0f);

@@ -31,6 +31,8 @@ void ConfigureUi(float scale, bool light) {
   } else {
     ImGui::StyleColorsDark(&style);
   }
+  // Menus, popups and tooltips opaque: the text under them must not show through theirs.
+  style.Colors[ImGuiCol_PopupBg].w = 1.0f;
   style.WindowRounding = 4.0f;
   style.FrameRounding = 3.0f;
   style.ScaleAllSizes(scale);

@@ -1,5 +1,6 @@
 // Overlays on the view drawn with ImGui: the legend (a swatch in each mark's colour and shape,
-// and its name) and the axis gizmo (click an axis to look along it).
+// and its name), the axis gizmo (click an axis to look along it) and the name of the handle under
+// the cursor.
 #include <imgui.h>
 
 #include <algorithm>
@@ -165,6 +166,16 @@ void DrawAxisGizmo(const glm::mat4& view, const glm::vec2& center, float radius,
     Ask(out, RequestKind::kViewPreset, {}, false, static_cast<int>(preset));
   }
   ImGui::End();
+}
+
+void DrawHandleTip(const char* label, int under) {
+  if (!label || !*label) return;
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(label);
+  if (under > 1) {
+    ImGui::TextDisabled("%d handles here: click again or press Tab for the next", under);
+  }
+  ImGui::EndTooltip();
 }
 
 }  // namespace app
