@@ -35,6 +35,7 @@
 #include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "assets/weight_check.h"
 #include "ik/limbs.h"
 #include "renderer/image_file.h"
@@ -46,12 +47,12 @@ namespace app {
 namespace {
 
 int BadInput(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitBadInput;
 }
 
 int Failure(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitFailure;
 }
 
@@ -81,7 +82,8 @@ int Print(const std::string& text) {
 }
 
 void PrintWarnings(const assets::Model& model) {
-  for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
+  for (const std::string& w : model.warnings)
+    std::cerr << "skelview: warning: " << assets::MessageLine(w) << "\n";
 }
 
 // A model with the pose a command asked for.
@@ -108,7 +110,7 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
                           server)) {
     return BadInput(error);  // names the file
   }
-  const std::string file = server ? args.model_path + ": " : "";
+  const std::string file = server ? assets::ShownPath(args.model_path) + ": " : "";
   if (server) {
     for (const std::string& w : model->warnings) {
       std::cerr << "skelview: warning: " << file << w << "\n";
@@ -126,7 +128,8 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
     const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << file << note << "\n";
+    if (!note.empty())
+      std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
   if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
   EvaluatePose(*model, *clip_time, *requests, state);
@@ -175,19 +178,22 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   }
   PrintWarnings(model);
   if (json) {
-    return Print(InfoJson(model).dump(2) + "\n");
+    return Print(DumpJson(InfoJson(model), 2) + "\n");
   }
   std::string text;
   const ik::Skeleton& skeleton = model.skeleton;
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
-  Appendf(&text, "model:     %s\n", model.source.c_str());
+  // Names and paths come from files: shown escaped, so that no byte of theirs reaches the terminal
+  // as a control sequence.
+  auto shown = [](const std::string& name) { return assets::Escaped(name); };
+  Appendf(&text, "model:     %s\n", shown(model.source).c_str());
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
-    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
-            mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
-            mesh.bone_joints.size());
+    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n",
+            shown(mesh.name).c_str(), mesh.positions.size(), mesh.indices.size() / 3,
+            mesh.skinned ? "skinned" : "static", mesh.bone_joints.size());
   }
   size_t morphed = 0, targets = 0;
   for (const assets::Mesh& mesh : model.meshes) {
@@ -204,10 +210,10 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       for (size_t t = 0; t < mesh.targets.size(); ++t) {
         const std::string& name = mesh.targets[t].name;
         const float weight = t < mesh.target_weights.size() ? mesh.target_weights[t] : 0.0f;
-        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : name) + " " +
+        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : shown(name)) + " " +
                 ShortestFloatText(weight);
       }
-      Appendf(&text, "  %-24s %s\n", mesh.name.c_str(), list.c_str());
+      Appendf(&text, "  %-24s %s\n", shown(mesh.name).c_str(), list.c_str());
     }
   }
   const assets::InfluenceStats& influences = model.influences;
@@ -227,29 +233,39 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kNotNormalized)),
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kTooManyInfluences)));
   Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
+  // Indented by depth (parents come first, so one pass), at most kMaxIndent levels: a chain
+  // thousands of joints deep must not print millions of spaces.
+  constexpr int kMaxIndent = 32;
+  std::vector<int> depth(static_cast<size_t>(skeleton.joint_count()), 0);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
+    const int parent = skeleton.parent(i);
+    depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];
-    Appendf(&text, "  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
-            bone ? "" : "  (node)");
+    const std::string deep =
+        depth[i] > kMaxIndent ? "(depth " + std::to_string(depth[i]) + ") " : "";
+    Appendf(&text, "  %*s%s%s%s\n", 2 * std::min(depth[i], kMaxIndent), "", deep.c_str(),
+            shown(skeleton.name(i)).c_str(), bone ? "" : "  (node)");
   }
   Appendf(&text, "clips:     %zu\n", model.clips.size());
   for (size_t c = 0; c < model.clips.size(); ++c) {
-    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
-            static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c,
+            shown(model.clips[c].name).c_str(), static_cast<double>(model.clips[c].duration),
+            model.clips[c].channels.size());
   }
   const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
   Appendf(&text, "limbs:     %zu\n", limbs.size());
   for (const ik::Limb& limb : limbs) {
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
-            skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
-            skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
+            shown(skeleton.name(limb.chain.start)).c_str(),
+            shown(skeleton.name(limb.chain.mid)).c_str(),
+            shown(skeleton.name(limb.chain.end)).c_str(), limb.by_name ? "name" : "symmetry");
   }
   return Print(text);
 }
 
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   if (skinning != "cpu" && skinning != "gpu") {
-    return BadInput("--skinning '" + skinning + "': expected cpu or gpu");
+    return BadInput("--skinning '" + assets::ShownArgument(skinning) + "': expected cpu or gpu");
   }
   PreparedPose prepared;
   if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
@@ -297,7 +313,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["skinning"] = skinning;
     doc["meshes"] = MeshesJson(model, positions);
   }
-  return Print(doc.dump(1) + "\n");
+  return Print(DumpJson(doc, 1) + "\n");
 }
 
 namespace {
@@ -318,8 +334,11 @@ int PrepareSceneOptions(const PreparedPose& prepared, const RenderPlan& plan,
   const ConstraintRequests& requests = prepared.requests;
   const DisplaySpec& display = plan.display;
   std::string error;
+  if (const std::string problem = assets::OutputProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
+  }
   if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
   options->ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   options->all_chains = true;  // no chain is active on the command line: each explains itself
@@ -456,7 +475,8 @@ std::vector<std::string> BatchNames(const std::string& given,
 // input, else 1 when any image could not be written.
 int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const RenderPlan& plan) {
   const std::vector<std::string> inputs = CollectInputs({args.model_path});
-  if (inputs.empty()) return BadInput(args.model_path + ": no model files in it");
+  if (inputs.empty())
+    return BadInput(assets::ShownPath(args.model_path) + ": no model files in it");
   const std::vector<std::string> names = BatchNames(args.model_path, inputs);
   std::vector<std::string> outputs;
   std::map<std::string, std::string> output_of;
@@ -466,8 +486,9 @@ int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const R
       out.replace(at, sizeof(kNamePattern) - 1, names[i]);
     }
     if (const auto [it, fresh] = output_of.emplace(out, inputs[i]); !fresh) {
-      return BadInput("-o " + out_pattern + ": " + it->second + " and " + inputs[i] +
-                      " would both be drawn to " + out);
+      return BadInput("-o " + assets::ShownPath(out_pattern) + ": " +
+                      assets::ShownPath(it->second) + " and " + assets::ShownPath(inputs[i]) +
+                      " would both be drawn to " + assets::ShownPath(out));
     }
     outputs.push_back(out);
   }
@@ -507,22 +528,25 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
     return BadInput(error);
   }
   if (!look.view.empty() && !ParseViewPreset(look.view, &plan.preset)) {
-    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
+    return BadInput("--view '" + assets::ShownArgument(look.view) +
+                    "': expected front, back, left, right, top or bottom");
   }
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
   if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
-    return BadInput("-o " + out_path + ": " + problem);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
   }
   const bool batch = out_path.find(kNamePattern) != std::string::npos;
   std::error_code fs_error;
   if (!batch && !args.model_path.empty() &&
       std::filesystem::is_directory(args.model_path, fs_error)) {
-    return BadInput("-o " + out_path + ": drawing every model of the folder " + args.model_path +
+    return BadInput("-o " + assets::ShownPath(out_path) + ": drawing every model of the folder " +
+                    assets::ShownPath(args.model_path) +
                     " needs {name} in the output path (e.g. -o thumbs/{name}.png)");
   }
   if (batch) {
     if (args.model_path.empty()) {
-      return BadInput("-o " + out_path + ": {name} needs a MODEL file or folder");
+      return BadInput("-o " + assets::ShownPath(out_path) +
+                      ": {name} needs a MODEL file or folder");
     }
     return RunRenderBatch(args, out_path, plan);
   }
@@ -544,8 +568,16 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     std::string lower = ext;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower != ".glb" && lower != ".gltf") {
-      return BadInput("-o " + out_path + ": unsupported extension '" + ext +
+      return BadInput("-o " + assets::ShownPath(out_path) + ": unsupported extension '" + ext +
                       "' (use .glb or .gltf)");
+    }
+  }
+  // A FIFO nobody reads would block the write forever: refused before the work.
+  for (const std::string& file : assets::ExportedFiles(out_path)) {
+    if (const std::string problem = assets::OutputProblem(file); !problem.empty()) {
+      return BadInput("-o " + assets::ShownPath(out_path) + ": " +
+                      (file == out_path ? "" : "its .bin " + assets::ShownPath(file) + ": ") +
+                      problem);
     }
   }
   PoseArgs pose_args = args;
@@ -563,18 +595,32 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
         .target_weights[static_cast<size_t>(o.target)] = o.weight;
   }
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
   assets::ExportFailure failure = assets::ExportFailure::kNone;
   bool ok;
   if (bake) {
-    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
-    assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
-    ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    // The played clip baked in its place and the model's other clips kept (README). Clips played
+    // together (--anim I+J) are baked as one, in the place of the first.
+    int baked_index = clip_time.clip;
+    if (!prepared.together.empty()) {
+      baked_index = prepared.together[0];
+      prepared.model.clips[static_cast<size_t>(baked_index)] = model.clips.back();
+      prepared.model.clips.pop_back();
+    }
+    BakePlan plan;
+    ok = ExportEdited(model, state.pose, baked_index, EditForRequests(model, requests),
+                      /*bake=*/true, out_path, &error, BakeProgress(), &plan, &failure);
     if (ok) {
-      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
-                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+      if (!plan.note.empty()) {
+        std::cerr << "skelview: warning: " << assets::MessageLine(plan.note) << "\n";
+      }
+      char fps[32];
+      std::snprintf(fps, sizeof(fps), "%g", double(plan.fps));
+      std::cerr << "skelview: "
+                << assets::MessageLine("baked '" + model.clips[baked_index].name + "' at " + fps +
+                                       " fps into " + out_path)
+                << "\n";
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
@@ -623,7 +669,11 @@ int RunBench(const BenchArgs& args) {
   if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
   if (const std::string problem = renderer::ImageExtensionProblem(args.out_path);
       !args.out_path.empty() && !problem.empty()) {
-    return BadInput("-o " + args.out_path + ": " + problem);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
+  }
+  if (const std::string problem = assets::OutputProblem(args.out_path);
+      !args.out_path.empty() && !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
   }
   assets::Model model;
   if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, &model,
@@ -631,7 +681,7 @@ int RunBench(const BenchArgs& args) {
     return BadInput(error);
   }
   if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {
-    return BadInput("-o " + args.out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + error);
   }
   if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
   const SceneExtent extent = MeasureModel(model);
@@ -700,8 +750,9 @@ int RunBench(const BenchArgs& args) {
   }
   const Stats update = Summarize(update_ms), draw = Summarize(draw_ms);
   std::string text;
-  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
-          model.skeleton.joint_count(), model.vertex_count());
+  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n",
+          assets::Escaped(model.source).c_str(), model.skeleton.joint_count(),
+          model.vertex_count());
   Appendf(&text, "characters: %d, %d IK chains each, %d frames\n", crowd.size(),
           crowd.chain_count(), args.frames);
   Appendf(&text,

@@ -11,6 +11,10 @@
 
 namespace app {
 
+std::string DumpJson(const Json& json, int indent) {
+  return json.dump(indent, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace);
+}
+
 double Rounded(float value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.8g", static_cast<double>(value));

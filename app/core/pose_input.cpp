@@ -9,6 +9,7 @@
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -107,7 +108,7 @@ bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::
   if ((anim >= 0 && anim < clip_count) || (rest_allowed && anim == -1)) return true;
   if (why) {
     const std::string rest = rest_allowed ? " (-1: the rest pose)" : "";
-    *why = "--anim " + std::to_string(anim) + ": " + model.source +
+    *why = "--anim " + std::to_string(anim) + ": " + assets::ShownPath(model.source) +
            (clip_count == 0 ? " has no animation clips"
                             : " has " + std::to_string(clip_count) + " clip(s), numbered 0 to " +
                                   std::to_string(clip_count - 1)) +
