@@ -74,6 +74,7 @@ PRIVATE = {
     "assets/gltf/gltf_reader.h": "library",
     "assets/gltf/gltf_reader_steps.h": "room",
     "assets/gltf/gltf_writer.h": "library",
+    "assets/gltf/model_builder.h": "library",
     "assets/assimp/collada_morphs.h": "library",
     "assets/assimp/collada_morph_scan.h": "room",
     "assets/assimp/collada_weight_curves.h": "room",

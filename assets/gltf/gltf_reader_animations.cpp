@@ -13,6 +13,7 @@
 #include "assets/gltf/gltf_document.h"
 #include "assets/gltf/gltf_reader.h"
 #include "assets/gltf/gltf_reader_steps.h"
+#include "assets/gltf/model_builder.h"
 #include "ik/core/skeleton.h"
 
 namespace assets::gltf {
