@@ -371,12 +371,12 @@ bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
 // --- native meshes ----------------------------------------------------------------------------
 
 // The extensions a file may require: what skelview decodes itself (quantized attributes, meshopt
-// buffers, specular-glossiness base colour) or leaves to Assimp (Draco meshes). Fails naming every
-// other one, as glTF asks of a loader that cannot honour a required extension.
+// buffers, specular-glossiness base colour, WebP textures) or leaves to Assimp (Draco meshes).
+// Fails naming every other one, as glTF asks of a loader that cannot honour a required extension.
 bool CheckRequiredExtensions(const json& doc, std::string* error) {
   static const std::set<std::string> kHonoured = {
       "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression",
-      "KHR_materials_pbrSpecularGlossiness"};
+      "KHR_materials_pbrSpecularGlossiness", "EXT_texture_webp"};
   std::vector<std::string> missing;
   for (const json& name : ArrayMember(doc, "extensionsRequired")) {
     const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
