@@ -168,6 +168,15 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
   Appendf(&text, "model:     %s\n", model.source.c_str());
+  if (!model.avatar.empty()) {
+    const assets::AvatarMeta& avatar = model.avatar;
+    auto or_none = [](const std::string& s) { return s.empty() ? "(not given)" : s.c_str(); };
+    Appendf(&text, "avatar:    %s, %zu humanoid bones\n", avatar.format.c_str(),
+            skeleton.humanoid().size());
+    Appendf(&text, "  title:   %s\n", or_none(avatar.title));
+    Appendf(&text, "  author:  %s\n", or_none(avatar.author));
+    Appendf(&text, "  licence: %s\n", or_none(avatar.license));
+  }
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
@@ -228,7 +237,7 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   for (const ik::Limb& limb : limbs) {
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
             skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
-            skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
+            skeleton.name(limb.chain.end).c_str(), ik::LimbFoundByName(limb.found_by));
   }
   return Print(text);
 }

@@ -68,7 +68,7 @@ void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left)
                left),
       0.2f);
   for (const ik::Limb& l : limbs) {
-    EXPECT_FALSE(l.by_name);
+    EXPECT_EQ(l.found_by, ik::LimbFoundBy::kSymmetry);
     std::string why;
     EXPECT_TRUE(l.chain.Validate(model.skeleton, &why)) << why;
   }
