@@ -373,25 +373,50 @@ bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
 // The extensions a file may require: what skelview decodes itself (quantized attributes, meshopt
 // buffers, specular-glossiness base colour, WebP textures) or leaves to Assimp (Draco meshes).
 // Fails naming every other one, as glTF asks of a loader that cannot honour a required extension.
-bool CheckRequiredExtensions(const json& doc, std::string* error) {
+const std::set<std::string>& HonouredExtensions() {
   static const std::set<std::string> kHonoured = {
       "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression",
       "KHR_materials_pbrSpecularGlossiness", "EXT_texture_webp"};
+  return kHonoured;
+}
+
+// The names in doc[list] that skelview does not honour, each once, in file order.
+std::vector<std::string> UnhonouredExtensions(const json& doc, const char* list) {
   std::vector<std::string> missing;
-  for (const json& name : ArrayMember(doc, "extensionsRequired")) {
+  for (const json& name : ArrayMember(doc, list)) {
     const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
-    if (!kHonoured.count(text) &&
+    if (!HonouredExtensions().count(text) &&
         std::find(missing.begin(), missing.end(), text) == missing.end()) {
       missing.push_back(text);
     }
   }
-  if (missing.empty()) return true;
+  return missing;
+}
+
+std::string JoinedList(const std::vector<std::string>& names) {
   std::string list;
-  for (size_t i = 0; i < missing.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+  for (size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   }
-  *error = "requires " + list + ", which skelview does not support";
+  return list;
+}
+
+bool CheckRequiredExtensions(const json& doc, std::string* error) {
+  const std::vector<std::string> missing = UnhonouredExtensions(doc, "extensionsRequired");
+  if (missing.empty()) return true;
+  *error = "requires " + JoinedList(missing) + ", which skelview does not support";
   return false;
+}
+
+// Extensions the file uses but does not require, which skelview leaves unread: one warning (the
+// model loads without what they add; `skelview check` reports it as extension.unsupported).
+void WarnUnreadExtensions(const json& doc, std::vector<std::string>* warnings) {
+  const std::vector<std::string> unread = UnhonouredExtensions(doc, "extensionsUsed");
+  if (unread.empty()) return;
+  warnings->push_back("uses " + Quoted(JoinedList(unread), kMaxMessageBytes / 2) +
+                      (unread.size() == 1
+                           ? ", an extension skelview does not read; loaded without it"
+                           : ", extensions skelview does not read; loaded without them"));
 }
 
 // Mesh compression only Assimp decodes (Draco); a file using it keeps the Assimp mesh path.
@@ -526,6 +551,7 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
         return false;
       }
     }
+    WarnUnreadExtensions(d.root, &out->warnings);
     if (!CheckRequiredExtensions(d.root, error) ||
         !d.UnpackMeshopt(DecodeBudget(file_size + d.ExternalBufferBytes()), error) ||
         !d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d, error) ||

@@ -45,6 +45,11 @@ struct LoadOptions {
   // raw_units the FBX is left as Assimp reads it and Collada's <up_axis> is ignored (Assimp
   // 5.2.5 always applies <unit meter>).
   bool raw_units = false;
+  // False: texture images are read and their headers checked against the limits as usual (a
+  // missing, refused, unreadable or too large texture is the same warning) but not decoded, and
+  // materials get no texture (for `skelview check`, which needs no pixels; a corrupt image body
+  // then goes unnoticed).
+  bool texture_pixels = true;
 };
 
 // Limits on what a file may make skelview allocate, checked against the counts a file declares

@@ -22,9 +22,20 @@ bool SceneConverter::DecodeTexture(const uint8_t* data, size_t size, Texture* te
   if (!ReadImageSize(data, size, &width, &height, reason)) return false;
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (!TexturePixelsFit(width, height, reason)) return false;
-  if (!DecodeImage(data, size, texture, reason)) return false;
+  if (!texture_pixels_wanted_) {
+    texture->width = width;
+    texture->height = height;
+  } else if (!DecodeImage(data, size, texture, reason)) {
+    return false;
+  }
   texture_pixels_ += pixels;
   return true;
+}
+
+int SceneConverter::KeepTexture(Texture&& texture) {
+  if (!texture_pixels_wanted_) return -1;
+  model_->textures.push_back(std::move(texture));
+  return static_cast<int>(model_->textures.size()) - 1;
 }
 
 bool SceneConverter::TexturePixelsFit(int width, int height, std::string* reason) const {
@@ -112,8 +123,7 @@ int SceneConverter::LoadTexture(const std::string& reference, const std::string&
   }
   int index = -1;
   if (ok) {
-    index = static_cast<int>(model_->textures.size());
-    model_->textures.push_back(std::move(texture));
+    index = KeepTexture(std::move(texture));
   } else {
     warnings_.push_back("texture " + Quoted(reference) + " of material " + Quoted(material) +
                         " could not be loaded (" + reason + "); drawn without it");
@@ -192,8 +202,7 @@ void SceneConverter::ConvertNativeMaterials() {
           std::string reason = image.error;
           if (reason.empty() &&
               DecodeTexture(image.bytes.data(), image.bytes.size(), &decoded, &reason)) {
-            texture = static_cast<int>(model_->textures.size());
-            model_->textures.push_back(std::move(decoded));
+            texture = KeepTexture(std::move(decoded));
           } else {
             texture = -1;
             warnings_.push_back("texture " + Quoted(image.name) + " of material " +

@@ -123,7 +123,10 @@ struct FullBodyResult {
   int iterations = 0;    // body iterations run
   bool reached = false;  // every effector within tolerance
   float max_error = 0.0f;
-  float tolerance_model = 0.0f;               // tolerance · BodyRig::size
+  float tolerance_model = 0.0f;  // tolerance · BodyRig::size
+  // A step or a limb's solve was not finite (a target so far away that float arithmetic
+  // overflows): the last finite state was kept (at worst the input pose), never NaN.
+  bool non_finite = false;
   bool limited = false;                       // a joint limit or max_body_turn clamped a body joint
   glm::vec3 hips_offset_model{0.0f};          // how far the hips moved
   std::vector<BodyEffectorReport> effectors;  // one per effector, in input order

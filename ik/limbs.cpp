@@ -116,10 +116,11 @@ bool LimbCandidate(const Context& c, int joint) {
   return c.candidate[joint] && !c.trunk[joint] && !c.control[joint];
 }
 
-// The branch below `first`: it, then repeatedly the child with the largest subtree. At a fork (two
-// or more children that each carry a chain of their own, as a forearm forking straight into palm
-// and finger chains) the branch ends with the child nearest the children's middle: the limb ends
-// where it forks, and its left and right picks are mirror images.
+// The branch below `first`: it, then repeatedly the child with the largest subtree (the first of
+// equals; Context::subtree). At a fork (two or more children that each carry a chain of their
+// own, as a forearm forking straight into palm and finger chains) the branch ends with the child
+// nearest the children's middle: the limb ends where it forks, and its left and right picks are
+// mirror images.
 std::vector<int> BranchPath(const Context& c, int first) {
   std::vector<int> path = {first};
   const Skeleton& s = c.skeleton;
@@ -447,29 +448,75 @@ void FindByName(const Context& c, Found* found) {
   }
 }
 
-// 2. By topology: mirror-image branches below a common joint.
+// Most mirror tests per branch (against the branches after it whose first bone is about as long):
+// a body joint has a handful of branches; a joint with thousands of alike ones (a hostile file)
+// stays linear, each of them paired with its nearest few.
+constexpr size_t kMaxPartnersPerBranch = 8;
+
+// 2. By topology: mirror-image branches below a common joint. Each child's branch is walked once
+// and the branches are bucketed by the length of their first bone before pairing (a mirror image
+// keeps every length, within the mirror test's tolerance), so a joint with many children costs
+// linear time, not quadratic. Pairs come out in the order of a test of every pair (parent, then
+// first child, then second child in child order).
 std::vector<Pair> MirroredPairs(const Context& c) {
   const Skeleton& skeleton = c.skeleton;
+  const int n = skeleton.joint_count();
+  // Two points of a mirror pair are each within 0.05 · size of the other's reflection: lengths
+  // differ by at most 0.1 · size (and a little rounding).
+  const float window = 0.1f * c.size * 1.001f;
   std::vector<Pair> pairs;
-  for (int p = 0; p < skeleton.joint_count(); ++p) {
+  struct Branch {
+    size_t kid;  // index among the parent's children
+    float first_bone;
+    std::vector<int> path;
+  };
+  std::vector<Branch> branches;
+  std::vector<size_t> by_length;
+  std::vector<std::pair<size_t, size_t>> candidates;
+  for (int p = 0; p < n; ++p) {
     const std::vector<int>& kids = skeleton.children(p);
+    if (kids.size() < 2) continue;
+    branches.clear();
     for (size_t i = 0; i < kids.size(); ++i) {
-      for (size_t j = i + 1; j < kids.size(); ++j) {
-        if (!LimbCandidate(c, kids[i]) || !LimbCandidate(c, kids[j])) continue;
-        const std::vector<int> a = BranchPath(c, kids[i]);
-        const std::vector<int> b = BranchPath(c, kids[j]);
-        const size_t count = std::min(a.size(), b.size());
-        Pair pair;
-        if (count < 3 || !Mirrored(c, a, b, count, &pair.normal)) continue;
-        const int k = BestTriple(c, std::vector<int>(a.begin(), a.begin() + count));
-        if (k < 0) continue;
-        pair.a = {a[k], a[k + 1], a[k + 2]};
-        pair.b = {b[k], b[k + 1], b[k + 2]};
-        if (!ChainUsable(c, pair.a) || !ChainUsable(c, pair.b)) continue;
-        pair.length = Distance(c, a[k], a[k + 1]) + Distance(c, a[k + 1], a[k + 2]);
-        pair.split_depth = skeleton.Depth(p);
-        pairs.push_back(pair);
+      if (!LimbCandidate(c, kids[i])) continue;
+      std::vector<int> path = BranchPath(c, kids[i]);
+      if (path.size() < 3) continue;  // no two bones: never part of a pair
+      const float first_bone = Distance(c, path[0], path[1]);
+      branches.push_back({i, first_bone, std::move(path)});
+    }
+    if (branches.size() < 2) continue;
+    by_length.resize(branches.size());
+    for (size_t b = 0; b < branches.size(); ++b) by_length[b] = b;
+    std::sort(by_length.begin(), by_length.end(), [&](size_t x, size_t y) {
+      return branches[x].first_bone < branches[y].first_bone ||
+             (branches[x].first_bone == branches[y].first_bone && x < y);
+    });
+    candidates.clear();
+    for (size_t s = 0; s < by_length.size(); ++s) {
+      const Branch& x = branches[by_length[s]];
+      for (size_t t = s + 1, tested = 0; t < by_length.size() && tested < kMaxPartnersPerBranch;
+           ++t, ++tested) {
+        const Branch& y = branches[by_length[t]];
+        if (y.first_bone - x.first_bone > window) break;
+        candidates.emplace_back(std::min(by_length[s], by_length[t]),
+                                std::max(by_length[s], by_length[t]));
       }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& [first, second] : candidates) {
+      const std::vector<int>& a = branches[first].path;
+      const std::vector<int>& b = branches[second].path;
+      const size_t count = std::min(a.size(), b.size());
+      Pair pair;
+      if (!Mirrored(c, a, b, count, &pair.normal)) continue;
+      const int k = BestTriple(c, std::vector<int>(a.begin(), a.begin() + count));
+      if (k < 0) continue;
+      pair.a = {a[k], a[k + 1], a[k + 2]};
+      pair.b = {b[k], b[k + 1], b[k + 2]};
+      if (!ChainUsable(c, pair.a) || !ChainUsable(c, pair.b)) continue;
+      pair.length = Distance(c, a[k], a[k + 1]) + Distance(c, a[k + 1], a[k + 2]);
+      pair.split_depth = skeleton.Depth(p);
+      pairs.push_back(pair);
     }
   }
   return pairs;
@@ -549,9 +596,9 @@ void TakePairs(const Context& c, const std::vector<Pair>& chosen, Found* found) 
 }
 
 // 3. The rig's own IK controls, offered as the limbs' targets and poles: joints named as controls
-// or hanging beside the body (neither the body, above it nor below it), outside every limb and
-// holding none. A limb's target is the control nearest its end, within a tenth of its length; its
-// pole the control nearest its mid joint, within its length and off the start-end line, those
+// or bones hanging beside the body (neither the body, above it nor below it), outside every limb
+// and holding none. A limb's target is the control nearest its end, within a tenth of its length;
+// its pole the control nearest its mid joint, within its length and off the start-end line, those
 // named as poles first.
 void FindControls(const Context& c, std::vector<Limb>* limbs) {
   const Skeleton& skeleton = c.skeleton;
@@ -562,7 +609,7 @@ void FindControls(const Context& c, std::vector<Limb>* limbs) {
   for (int j = 0; j < n; ++j) {
     if (c.trunk[j] || Overlaps(skeleton, chains, {j, j, j})) continue;
     const bool beside = c.body >= 0 && !skeleton.IsAncestorOrSelf(c.body, j);
-    usable[static_cast<size_t>(j)] = c.control[j] || beside;
+    usable[static_cast<size_t>(j)] = c.control[j] || (beside && c.candidate[j]);
   }
   std::set<int> offered;
   for (Limb& limb : *limbs) {

@@ -13,21 +13,29 @@ packages=(
   assimp-testmodels
   # Tests: the independent reference for FBX and Collada (tests/reference/, headless Blender).
   blender python3-numpy
+  # Tests: skelview check's SARIF checked against the SARIF 2.1.0 schema (tests/reference/).
+  python3-jsonschema
 )
 # Node.js runs the Khronos glTF Validator in the tests (a Node.js from elsewhere, with its own npm,
 # does as well).
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
-# The Khronos glTF Validator, from npm (test only), into the user's cache, not the checkout:
-# tests/reference/validate_exports.py finds it there.
+# The Khronos glTF Validator and the SARIF 2.1.0 JSON schema (in @microsoft/jest-sarif), from npm
+# (test only), into the user's cache, not the checkout: tests/reference/validate_exports.py and
+# validate_sarif.py find them there.
 install_validator() {
   local dir="${XDG_CACHE_HOME:-$HOME/.cache}/skelview/npm"
-  [ -f "$dir/node_modules/gltf-validator/package.json" ] && return 0
   command -v npm >/dev/null 2>&1 || return 0
   mkdir -p "$dir"
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error gltf-validator@2.0.0-dev.3.10 \
-    >&2 || echo "install-deps: could not install gltf-validator; its test will be skipped" >&2
+  [ -f "$dir/node_modules/gltf-validator/package.json" ] ||
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+      gltf-validator@2.0.0-dev.3.10 >&2 ||
+    echo "install-deps: could not install gltf-validator; its test will be skipped" >&2
+  [ -f "$dir/node_modules/@microsoft/jest-sarif/package.json" ] ||
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+      @microsoft/jest-sarif@1.0.0-beta.0 >&2 ||
+    echo "install-deps: could not install the SARIF schema; its test will be skipped" >&2
 }
 
 missing=()

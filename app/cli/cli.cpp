@@ -10,9 +10,12 @@
 #include <optional>
 #include <sstream>
 
+#include "app/cli/check.h"
 #include "app/cli/commands.h"
 #include "app/core/import_process.h"
+#include "app/core/import_server.h"
 #include "app/window/viewer.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -158,10 +161,16 @@ struct Commands {
   CLI::Option* bench_frames_option = nullptr;
   CLI::Option* bench_anim_option = nullptr;
 
+  CLI::App* check = nullptr;
+  CheckArgs check_args;
+
+  CLI::App* server = nullptr;
+
   CLI::App* worker = nullptr;
   std::string worker_path;
   bool worker_outside = false;
   bool worker_raw_units = false;
+  bool worker_texture_pixels = true;
 };
 
 void AddViewer(CLI::App* cli, Commands* c) {
@@ -199,7 +208,10 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
   c->render =
       cli->add_subcommand("render", "Render the (posed) model to a PNG or JPEG image, headless");
   AddPoseOptions(c->render, &c->render_args, &c->render_raw);
-  c->render->add_option("-o,--output", c->render_out, "Output image: .png, or .jpg / .jpeg")
+  c->render
+      ->add_option("-o,--output", c->render_out,
+                   "Output image: .png, or .jpg / .jpeg. With {name} in it, MODEL may be a "
+                   "folder: each of its models is drawn to OUT with {name} replaced by its name")
       ->required();
   c->render->add_option(
       "--size", c->render_size,
@@ -247,12 +259,38 @@ void AddBenchAndWorker(CLI::App* cli, Commands* c) {
                   kAllowOutsideFilesHelp);
   bench->add_flag("--raw-units", c->bench_args.raw_units, kRawUnitsHelp);
 
-  // The import worker (app/import_process.h): not for users, so not listed in --help.
+  // The import worker (app/import_process.h) and its fork server (app/import_server.h): not for
+  // users, so not listed in --help.
+  c->server = cli->add_subcommand("import-server", "");
+  c->server->group("");
   c->worker = cli->add_subcommand("import-worker", "");
   c->worker->group("");
   c->worker->add_flag("--allow-outside-files", c->worker_outside);
   c->worker->add_flag("--raw-units", c->worker_raw_units);
+  c->worker->add_flag("!--no-texture-pixels", c->worker_texture_pixels);
   c->worker->add_option("file", c->worker_path)->required();
+}
+
+void AddCheck(CLI::App* cli, Commands* c) {
+  CLI::App* check = cli->add_subcommand(
+      "check", "Check rigs for what riggers get wrong, over many files (exit 1 on an error)");
+  c->check = check;
+  CheckArgs* args = &c->check_args;
+  check->add_option("inputs", args->inputs,
+                    "Model files, and folders walked for the formats skelview reads");
+  check->add_option("--format", args->format, "Report format: text, jsonl, sarif or junit");
+  check->add_option("-o,--output", args->output, "Write the report to this file");
+  check->add_option("--shard", args->shard,
+                    "Check part I of N of the sorted file list: I/N (I from 0), or N with I "
+                    "from $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX");
+  check->add_option("--config", args->config,
+                    "Rule severities: {\"rules\": {\"ID\": \"off|note|warning|error\"}}");
+  check->add_option("--jobs", args->jobs,
+                    "Files checked at once, 1 to 1024 (default: one per CPU available)");
+  check->add_flag("--list-rules", args->list_rules,
+                  "List the rules: id, severity, description (with --config applied)");
+  check->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
+  check->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
 }
 
 // Parses; on --help or a parse error returns the exit code to leave with.
@@ -265,10 +303,10 @@ std::optional<int> Parse(CLI::App* cli, int argc, char** argv) {
       cli->exit(e, help, std::cerr);
       std::string error;
       if (WriteStandardOutput(help.str(), &error)) return kExitOk;
-      std::cerr << "skelview: " << error << "\n";
+      std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
       return kExitFailure;
     }
-    std::cerr << "skelview: " << e.what() << " (see skelview --help)\n";
+    std::cerr << "skelview: " << assets::MessageLine(e.what()) << " (see skelview --help)\n";
     return kExitBadInput;
   }
   return std::nullopt;
@@ -308,8 +346,11 @@ bool FinishViewerArgs(Commands* c, std::string* error) {
 
 // Runs the parsed command; a bad argument leaves `error` set and returns nullopt.
 std::optional<int> RunParsed(Commands* c, std::string* error) {
+  if (c->server->parsed()) return RunImportServer();
+  if (c->check->parsed()) return RunCheck(c->check_args);
   if (c->worker->parsed()) {
-    return RunImportWorker(c->worker_path, c->worker_outside, c->worker_raw_units);
+    return RunImportWorker(c->worker_path, c->worker_outside, c->worker_raw_units,
+                           c->worker_texture_pixels);
   }
   if (c->info->parsed()) {
     if (!CheckModelName(c->info_model_option, c->info_model, error)) return std::nullopt;
@@ -342,10 +383,11 @@ int Dispatch(int argc, char** argv) {
   AddInfo(&cli, &commands);
   AddRenderPoseExport(&cli, &commands);
   AddBenchAndWorker(&cli, &commands);
+  AddCheck(&cli, &commands);
   if (const std::optional<int> code = Parse(&cli, argc, argv)) return *code;
   std::string error;
   if (const std::optional<int> code = RunParsed(&commands, &error)) return *code;
-  std::cerr << "skelview: " << error << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
   return kExitBadInput;
 }
 
@@ -358,7 +400,7 @@ int RunCommandLine(int argc, char** argv) {
   int code = Dispatch(argc, argv);
   std::string error;
   if (!FlushStandardOutput(&error)) {
-    std::cerr << "skelview: " << error << "\n";
+    std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
     if (code == kExitOk) code = kExitFailure;
   }
   return code;

@@ -13,14 +13,19 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <optional>
 
 #include "app/core/bake.h"
+#include "app/core/check_inputs.h"
 #include "app/core/crowd.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
 #include "app/core/ghost_poses.h"
 #include "app/core/import_process.h"
+#include "app/core/import_server.h"
 #include "app/core/json_output.h"
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
@@ -30,6 +35,7 @@
 #include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "assets/weight_check.h"
 #include "ik/limbs.h"
 #include "renderer/image_file.h"
@@ -41,12 +47,12 @@ namespace app {
 namespace {
 
 int BadInput(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitBadInput;
 }
 
 int Failure(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitFailure;
 }
 
@@ -76,7 +82,8 @@ int Print(const std::string& text) {
 }
 
 void PrintWarnings(const assets::Model& model) {
-  for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
+  for (const std::string& w : model.warnings)
+    std::cerr << "skelview: warning: " << assets::MessageLine(w) << "\n";
 }
 
 // A model with the pose a command asked for.
@@ -91,17 +98,26 @@ struct PreparedPose {
 };
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
-int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
+// `server` (batch commands: one file of many) forks the import worker, and then warnings and
+// errors name the file.
+int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* server = nullptr) {
   assets::Model* model = &prepared->model;
   ClipTime* clip_time = &prepared->clip_time;
   ConstraintRequests* requests = &prepared->requests;
   PoseState* state = &prepared->state;
   std::string error;
-  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, model,
-                          &error)) {
-    return BadInput(error);
+  if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, model, &error,
+                          server)) {
+    return BadInput(error);  // names the file
   }
-  PrintWarnings(*model);
+  const std::string file = server ? assets::ShownPath(args.model_path) + ": " : "";
+  if (server) {
+    for (const std::string& w : model->warnings) {
+      std::cerr << "skelview: warning: " << file << w << "\n";
+    }
+  } else {
+    PrintWarnings(*model);
+  }
   if (args.anim || args.time) {
     if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
     if (!args.anim_together.empty()) {
@@ -112,9 +128,10 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared) {
     const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
+    if (!note.empty())
+      std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
-  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(error);
+  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
   EvaluatePose(*model, *clip_time, *requests, state);
   return kExitOk;
 }
@@ -161,28 +178,31 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   }
   PrintWarnings(model);
   if (json) {
-    return Print(InfoJson(model).dump(2) + "\n");
+    return Print(DumpJson(InfoJson(model), 2) + "\n");
   }
   std::string text;
   const ik::Skeleton& skeleton = model.skeleton;
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
-  Appendf(&text, "model:     %s\n", model.source.c_str());
+  // Names and paths come from files: shown escaped, so that no byte of theirs reaches the terminal
+  // as a control sequence.
+  auto shown = [](const std::string& name) { return assets::Escaped(name); };
+  Appendf(&text, "model:     %s\n", shown(model.source).c_str());
   if (!model.avatar.empty()) {
     const assets::AvatarMeta& avatar = model.avatar;
-    auto or_none = [](const std::string& s) { return s.empty() ? "(not given)" : s.c_str(); };
+    auto or_none = [&](const std::string& s) { return s.empty() ? "(not given)" : shown(s); };
     Appendf(&text, "avatar:    %s, %zu humanoid bones\n", avatar.format.c_str(),
             skeleton.humanoid().size());
-    Appendf(&text, "  title:   %s\n", or_none(avatar.title));
-    Appendf(&text, "  author:  %s\n", or_none(avatar.author));
-    Appendf(&text, "  licence: %s\n", or_none(avatar.license));
+    Appendf(&text, "  title:   %s\n", or_none(avatar.title).c_str());
+    Appendf(&text, "  author:  %s\n", or_none(avatar.author).c_str());
+    Appendf(&text, "  licence: %s\n", or_none(avatar.license).c_str());
   }
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
-    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
-            mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
-            mesh.bone_joints.size());
+    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n",
+            shown(mesh.name).c_str(), mesh.positions.size(), mesh.indices.size() / 3,
+            mesh.skinned ? "skinned" : "static", mesh.bone_joints.size());
   }
   size_t morphed = 0, targets = 0;
   for (const assets::Mesh& mesh : model.meshes) {
@@ -199,10 +219,10 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       for (size_t t = 0; t < mesh.targets.size(); ++t) {
         const std::string& name = mesh.targets[t].name;
         const float weight = t < mesh.target_weights.size() ? mesh.target_weights[t] : 0.0f;
-        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : name) + " " +
+        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : shown(name)) + " " +
                 ShortestFloatText(weight);
       }
-      Appendf(&text, "  %-24s %s\n", mesh.name.c_str(), list.c_str());
+      Appendf(&text, "  %-24s %s\n", shown(mesh.name).c_str(), list.c_str());
     }
   }
   const assets::InfluenceStats& influences = model.influences;
@@ -222,29 +242,44 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kNotNormalized)),
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kTooManyInfluences)));
   Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
+  // Indented by depth (parents come first, so one pass), at most kMaxIndent levels: a chain
+  // thousands of joints deep must not print millions of spaces.
+  constexpr int kMaxIndent = 32;
+  std::vector<int> depth(static_cast<size_t>(skeleton.joint_count()), 0);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
+    const int parent = skeleton.parent(i);
+    depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];
-    Appendf(&text, "  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
-            bone ? "" : "  (node)");
+    const std::string deep =
+        depth[i] > kMaxIndent ? "(depth " + std::to_string(depth[i]) + ") " : "";
+    Appendf(&text, "  %*s%s%s%s\n", 2 * std::min(depth[i], kMaxIndent), "", deep.c_str(),
+            shown(skeleton.name(i)).c_str(), bone ? "" : "  (node)");
   }
   Appendf(&text, "clips:     %zu\n", model.clips.size());
   for (size_t c = 0; c < model.clips.size(); ++c) {
-    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
-            static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c,
+            shown(model.clips[c].name).c_str(), static_cast<double>(model.clips[c].duration),
+            model.clips[c].channels.size());
   }
   const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
   Appendf(&text, "limbs:     %zu\n", limbs.size());
   for (const ik::Limb& limb : limbs) {
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
-            skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
-            skeleton.name(limb.chain.end).c_str(), ik::LimbFoundByName(limb.found_by));
+            shown(skeleton.name(limb.chain.start)).c_str(),
+            shown(skeleton.name(limb.chain.mid)).c_str(),
+            shown(skeleton.name(limb.chain.end)).c_str(), ik::LimbFoundByName(limb.found_by));
+    if (limb.target >= 0 || limb.pole >= 0) {
+      Appendf(&text, "            rig controls: target %s, pole %s\n",
+              limb.target >= 0 ? shown(skeleton.name(limb.target)).c_str() : "(none)",
+              limb.pole >= 0 ? shown(skeleton.name(limb.pole)).c_str() : "(none)");
+    }
   }
   return Print(text);
 }
 
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   if (skinning != "cpu" && skinning != "gpu") {
-    return BadInput("--skinning '" + skinning + "': expected cpu or gpu");
+    return BadInput("--skinning '" + assets::ShownArgument(skinning) + "': expected cpu or gpu");
   }
   PreparedPose prepared;
   if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
@@ -292,63 +327,70 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["skinning"] = skinning;
     doc["meshes"] = MeshesJson(model, positions);
   }
-  return Print(doc.dump(1) + "\n");
+  return Print(DumpJson(doc, 1) + "\n");
 }
 
-int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
-              const RenderLook& look) {
+namespace {
+
+// What every image of one `render` command shares, parsed once.
+struct RenderPlan {
   int width = 1280, height = 720;
-  std::string error;
-  if (!size.empty() && !ParseSize(size, &width, &height, &error)) return BadInput(error);
   DisplaySpec display;
-  if (!look.show.empty() && !ParseShowList(look.show, &display, &error)) return BadInput(error);
   ViewPreset preset = ViewPreset::kFront;
-  if (!look.view.empty() && !ParseViewPreset(look.view, &preset)) {
-    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
-  }
-  if (out_path.empty()) return BadInput("render needs -o OUT.png");
-  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
-    return BadInput("-o " + out_path + ": " + problem);
-  }
-  PreparedPose prepared;
-  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  RenderLook look;
+};
+
+// The scene options of `prepared` for the plan's --show list, after checking that `out_path` is
+// not one of the model's files; an exit code (kExitOk to go on).
+int PrepareSceneOptions(const PreparedPose& prepared, const RenderPlan& plan,
+                        const std::string& out_path, SceneOptions* options) {
   const assets::Model& model = prepared.model;
   const ConstraintRequests& requests = prepared.requests;
-  const PoseState& state = prepared.state;
-  if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+  const DisplaySpec& display = plan.display;
+  std::string error;
+  if (const std::string problem = assets::OutputProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
   }
-  SceneOptions options;
-  options.ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
-  options.all_chains = true;  // no chain is active on the command line: each explains itself
-  if (!look.show.empty()) {
-    ApplyDisplaySpec(display, model.skeleton, &options);
-    if (!display.weights.empty() && options.weight_joint < 0) {
+  if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
+  }
+  options->ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
+  options->all_chains = true;  // no chain is active on the command line: each explains itself
+  if (!plan.look.show.empty()) {
+    ApplyDisplaySpec(display, model.skeleton, options);
+    if (!display.weights.empty() && options->weight_joint < 0) {
       return BadInput("--show weights=" + display.weights + ": the model has no joint named '" +
                       display.weights + "'");
     }
-    if (!display.trail.empty() && options.trail_joint < 0) {
+    if (!display.trail.empty() && options->trail_joint < 0) {
       return BadInput("--show trail=" + display.trail + ": the model has no joint named '" +
                       display.trail + "'");
     }
   }
-  auto gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
-  if (!gl) return Failure("render: " + error);
-  if (!CheckImageSize(width, height, gl->MaxImageSide(), &error)) return BadInput(error);
-  auto renderer = renderer::Renderer::Create(&error);
-  if (!renderer) return Failure("render: " + error);
+  return kExitOk;
+}
+
+// Draws `prepared` into `target` (plan.width x plan.height) and writes it to `out_path`; an exit
+// code.
+int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target,
+                 const PreparedPose& prepared, const RenderPlan& plan, SceneOptions options,
+                 const std::string& out_path) {
+  const assets::Model& model = prepared.model;
+  const ConstraintRequests& requests = prepared.requests;
+  const PoseState& state = prepared.state;
+  const RenderLook& look = plan.look;
+  const int width = plan.width, height = plan.height;
+  std::string error;
   auto gpu_model = renderer::GpuModel::Create(model, &error);
   if (!gpu_model) return BadInput(model.source + ": " + error);
   gpu_model->UpdatePose(state.models);
   gpu_model->UpdateMorphWeights(state.morph_weights);
-  auto target = renderer::OffscreenTarget::Create(width, height, &error);
-  if (!target) return Failure("render: " + error);
   target->Bind();
   const float aspect = float(width) / float(height);
   OrbitCamera camera = DefaultCamera(model, state.models, aspect);
   camera.ortho = look.ortho;
   if (!look.view.empty()) {
-    LookAlong(preset, &camera);
+    LookAlong(plan.preset, &camera);
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
@@ -390,6 +432,149 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return kExitOk;
 }
 
+// The headless GL objects of a render: a context, the renderer and one offscreen target.
+struct RenderGl {
+  std::unique_ptr<GlContext> gl;
+  std::optional<renderer::Renderer> renderer;
+  std::optional<renderer::OffscreenTarget> target;
+};
+
+// Creates them for the plan's size; an exit code.
+int CreateRenderGl(const RenderPlan& plan, RenderGl* out) {
+  std::string error;
+  out->gl = GlContext::Create(GlContext::Kind::kHeadless, "skelview", 64, 64, &error);
+  if (!out->gl) return Failure("render: " + error);
+  if (!CheckImageSize(plan.width, plan.height, out->gl->MaxImageSide(), &error)) {
+    return BadInput(error);
+  }
+  out->renderer = renderer::Renderer::Create(&error);
+  if (!out->renderer) return Failure("render: " + error);
+  out->target = renderer::OffscreenTarget::Create(plan.width, plan.height, &error);
+  if (!out->target) return Failure("render: " + error);
+  return kExitOk;
+}
+
+constexpr char kNamePattern[] = "{name}";
+
+// The {name} of each input of a batch render: its path below the folder given (the file name
+// for a file given), without its extension, '/' turned into '_'; inputs whose names would
+// collide keep their extension ("CesiumMan.gltf", "CesiumMan.glb").
+std::vector<std::string> BatchNames(const std::string& given,
+                                    const std::vector<std::string>& inputs) {
+  std::error_code error;
+  const bool folder = std::filesystem::is_directory(given, error);
+  auto name = [&](const std::string& input, bool keep_extension) {
+    std::filesystem::path relative = folder ? std::filesystem::path(input).lexically_relative(given)
+                                            : std::filesystem::path(input).filename();
+    if (!keep_extension) relative.replace_extension();
+    std::string text = relative.generic_string();
+    for (char& c : text) {
+      if (c == '/') c = '_';
+    }
+    return text;
+  };
+  std::map<std::string, int> uses;
+  for (const std::string& input : inputs) ++uses[name(input, false)];
+  std::vector<std::string> names;
+  for (const std::string& input : inputs) {
+    const std::string plain = name(input, false);
+    names.push_back(uses[plain] > 1 ? name(input, true) : plain);
+  }
+  return names;
+}
+
+// `render MODEL|DIR -o OUT` with {name} in OUT: every model file of DIR (or MODEL itself) drawn
+// in this one process, each imported by a worker forked by one import server. A file that fails
+// is named on stderr and the others are still drawn; the exit code is 2 when any file was bad
+// input, else 1 when any image could not be written.
+int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const RenderPlan& plan) {
+  const std::vector<std::string> inputs = CollectInputs({args.model_path});
+  if (inputs.empty())
+    return BadInput(assets::ShownPath(args.model_path) + ": no model files in it");
+  const std::vector<std::string> names = BatchNames(args.model_path, inputs);
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> output_of;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string out = out_pattern;
+    for (size_t at; (at = out.find(kNamePattern)) != std::string::npos;) {
+      out.replace(at, sizeof(kNamePattern) - 1, names[i]);
+    }
+    if (const auto [it, fresh] = output_of.emplace(out, inputs[i]); !fresh) {
+      return BadInput("-o " + assets::ShownPath(out_pattern) + ": " +
+                      assets::ShownPath(it->second) + " and " + assets::ShownPath(inputs[i]) +
+                      " would both be drawn to " + assets::ShownPath(out));
+    }
+    outputs.push_back(out);
+  }
+  RenderGl gl;
+  if (const int code = CreateRenderGl(plan, &gl); code != kExitOk) return code;
+  ImportServer server;
+  std::string server_error;
+  server.Start("", &server_error);  // without it, each file gets a new worker process
+  bool bad_input = false, write_failed = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    PoseArgs file_args = args;
+    file_args.model_path = inputs[i];
+    PreparedPose prepared;
+    SceneOptions options;
+    int code = PreparePose(file_args, &prepared, server.running() ? &server : nullptr);
+    if (code == kExitOk) code = PrepareSceneOptions(prepared, plan, outputs[i], &options);
+    if (code == kExitOk) {
+      code = DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, outputs[i]);
+    }
+    bad_input = bad_input || code == kExitBadInput;
+    write_failed = write_failed || code == kExitFailure;
+  }
+  return bad_input ? kExitBadInput : write_failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+int RunRender(const PoseArgs& args, const std::string& out_path, const std::string& size,
+              const RenderLook& look) {
+  RenderPlan plan;
+  plan.look = look;
+  std::string error;
+  if (!size.empty() && !ParseSize(size, &plan.width, &plan.height, &error)) {
+    return BadInput(error);
+  }
+  if (!look.show.empty() && !ParseShowList(look.show, &plan.display, &error)) {
+    return BadInput(error);
+  }
+  if (!look.view.empty() && !ParseViewPreset(look.view, &plan.preset)) {
+    return BadInput("--view '" + assets::ShownArgument(look.view) +
+                    "': expected front, back, left, right, top or bottom");
+  }
+  if (out_path.empty()) return BadInput("render needs -o OUT.png");
+  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
+  }
+  const bool batch = out_path.find(kNamePattern) != std::string::npos;
+  std::error_code fs_error;
+  if (!batch && !args.model_path.empty() &&
+      std::filesystem::is_directory(args.model_path, fs_error)) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": drawing every model of the folder " +
+                    assets::ShownPath(args.model_path) +
+                    " needs {name} in the output path (e.g. -o thumbs/{name}.png)");
+  }
+  if (batch) {
+    if (args.model_path.empty()) {
+      return BadInput("-o " + assets::ShownPath(out_path) +
+                      ": {name} needs a MODEL file or folder");
+    }
+    return RunRenderBatch(args, out_path, plan);
+  }
+  PreparedPose prepared;
+  if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
+  SceneOptions options;
+  if (int code = PrepareSceneOptions(prepared, plan, out_path, &options); code != kExitOk) {
+    return code;
+  }
+  RenderGl gl;
+  if (const int code = CreateRenderGl(plan, &gl); code != kExitOk) return code;
+  return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
+}
+
 int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
   {
@@ -397,8 +582,16 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     std::string lower = ext;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower != ".glb" && lower != ".gltf") {
-      return BadInput("-o " + out_path + ": unsupported extension '" + ext +
+      return BadInput("-o " + assets::ShownPath(out_path) + ": unsupported extension '" + ext +
                       "' (use .glb or .gltf)");
+    }
+  }
+  // A FIFO nobody reads would block the write forever: refused before the work.
+  for (const std::string& file : assets::ExportedFiles(out_path)) {
+    if (const std::string problem = assets::OutputProblem(file); !problem.empty()) {
+      return BadInput("-o " + assets::ShownPath(out_path) + ": " +
+                      (file == out_path ? "" : "its .bin " + assets::ShownPath(file) + ": ") +
+                      problem);
     }
   }
   PoseArgs pose_args = args;
@@ -416,18 +609,32 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
         .target_weights[static_cast<size_t>(o.target)] = o.weight;
   }
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
   assets::ExportFailure failure = assets::ExportFailure::kNone;
   bool ok;
   if (bake) {
-    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
-    assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
-    ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    // The played clip baked in its place and the model's other clips kept (README). Clips played
+    // together (--anim I+J) are baked as one, in the place of the first.
+    int baked_index = clip_time.clip;
+    if (!prepared.together.empty()) {
+      baked_index = prepared.together[0];
+      prepared.model.clips[static_cast<size_t>(baked_index)] = model.clips.back();
+      prepared.model.clips.pop_back();
+    }
+    BakePlan plan;
+    ok = ExportEdited(model, state.pose, baked_index, EditForRequests(model, requests),
+                      /*bake=*/true, out_path, &error, BakeProgress(), &plan, &failure);
     if (ok) {
-      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
-                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+      if (!plan.note.empty()) {
+        std::cerr << "skelview: warning: " << assets::MessageLine(plan.note) << "\n";
+      }
+      char fps[32];
+      std::snprintf(fps, sizeof(fps), "%g", double(plan.fps));
+      std::cerr << "skelview: "
+                << assets::MessageLine("baked '" + model.clips[baked_index].name + "' at " + fps +
+                                       " fps into " + out_path)
+                << "\n";
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
@@ -476,7 +683,11 @@ int RunBench(const BenchArgs& args) {
   if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
   if (const std::string problem = renderer::ImageExtensionProblem(args.out_path);
       !args.out_path.empty() && !problem.empty()) {
-    return BadInput("-o " + args.out_path + ": " + problem);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
+  }
+  if (const std::string problem = assets::OutputProblem(args.out_path);
+      !args.out_path.empty() && !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
   }
   assets::Model model;
   if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, &model,
@@ -484,7 +695,7 @@ int RunBench(const BenchArgs& args) {
     return BadInput(error);
   }
   if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {
-    return BadInput("-o " + args.out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + error);
   }
   if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
   const SceneExtent extent = MeasureModel(model);
@@ -553,8 +764,9 @@ int RunBench(const BenchArgs& args) {
   }
   const Stats update = Summarize(update_ms), draw = Summarize(draw_ms);
   std::string text;
-  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
-          model.skeleton.joint_count(), model.vertex_count());
+  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n",
+          assets::Escaped(model.source).c_str(), model.skeleton.joint_count(),
+          model.vertex_count());
   Appendf(&text, "characters: %d, %d IK chains each, %d frames\n", crowd.size(),
           crowd.chain_count(), args.frames);
   Appendf(&text,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "assets/text.h"
 #include "ik/kinematics.h"
 
 namespace app {
@@ -100,12 +101,12 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
   std::vector<std::string> claimed(skeleton.joint_count());
   for (const IkSpec& spec : ik_specs) {
     const int end = skeleton.Find(spec.end);
-    if (end >= 0 && claimed[end].empty()) claimed[end] = "--ik " + spec.end;
+    if (end >= 0 && claimed[end].empty()) claimed[end] = "--ik " + assets::ShownArgument(spec.end);
   }
   auto add = [&](const std::string& what, const std::string& name, ik::BodyEffector effector) {
     effector.joint = skeleton.Find(name);
     if (effector.joint < 0) {
-      *error = what + ": the model has no joint named '" + name + "'";
+      *error = what + ": the model has no joint named '" + assets::ShownArgument(name) + "'";
       return false;
     }
     if (!have_rig) {
@@ -113,7 +114,8 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
       return false;
     }
     if (!claimed[effector.joint].empty()) {
-      *error = what + ": " + name + " is already given by " + claimed[effector.joint];
+      *error = what + ": " + assets::ShownArgument(name) + " is already given by " +
+               claimed[effector.joint];
       return false;
     }
     const std::string problem = BodyEffectorProblem(skeleton, rig, effector);
@@ -129,23 +131,25 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
     ik::BodyEffector effector;
     effector.kind = ik::BodyEffector::Kind::kMove;
     effector.target_model = spec.target;
-    if (!add("--move " + spec.joint, spec.joint, effector)) return false;
+    if (!add("--move " + assets::ShownArgument(spec.joint), spec.joint, effector)) return false;
   }
   for (const PinSpec& spec : pins) {
     ik::BodyEffector effector;
     effector.kind = ik::BodyEffector::Kind::kPin;
     effector.target_model = spec.target;
     effector.weight = spec.weight;
-    if (!add("--pin " + spec.joint, spec.joint, effector)) return false;
+    if (!add("--pin " + assets::ShownArgument(spec.joint), spec.joint, effector)) return false;
   }
   for (size_t i = 0; i < ik_specs.size() && i < requests->ik.size(); ++i) {
     if (!ik_specs[i].body) continue;
     if (!have_rig) {
-      *error = "--ik " + ik_specs[i].end + "=...,body: the body cannot move: " + rig_why;
+      *error = "--ik " + assets::ShownArgument(ik_specs[i].end) +
+               "=...,body: the body cannot move: " + rig_why;
       return false;
     }
     if (!IsLimbEnd(rig, requests->ik[i].chain.end)) {
-      *error = "--ik " + ik_specs[i].end + "=...,body: " + ik_specs[i].end +
+      *error = "--ik " + assets::ShownArgument(ik_specs[i].end) +
+               "=...,body: " + assets::ShownArgument(ik_specs[i].end) +
                " is not the end of an arm or leg (those are " + LimbEnds(skeleton, rig) + ")";
       return false;
     }

@@ -6,6 +6,7 @@
 #include "app/core/body_solve.h"
 #include "assets/animation.h"
 #include "assets/morph.h"
+#include "assets/text.h"
 #include "ik/kinematics.h"
 
 namespace app {
@@ -16,13 +17,14 @@ bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& spe
   for (const IkSpec& spec : specs) {
     const int end = skeleton.Find(spec.end);
     if (end < 0) {
-      *error = "--ik " + spec.end + "=...: the model has no joint named '" + spec.end + "'";
+      *error = "--ik " + assets::ShownArgument(spec.end) + "=...: the model has no joint named '" +
+               assets::ShownArgument(spec.end) + "'";
       return false;
     }
     std::string why;
     const auto chain = ik::ChainFromEnd(skeleton, end, &why);
     if (!chain) {
-      *error = "--ik " + spec.end + "=...: " + why;
+      *error = "--ik " + assets::ShownArgument(spec.end) + "=...: " + why;
       return false;
     }
     IkChainRequest request;
@@ -46,12 +48,14 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
                             std::string* error) {
   auto joint = [&](const std::string& name, const std::string& what, int* index) {
     *index = skeleton.Find(name);
-    if (*index < 0) *error = what + ": the model has no joint named '" + name + "'";
+    if (*index < 0)
+      *error = what + ": the model has no joint named '" + assets::ShownArgument(name) + "'";
     return *index >= 0;
   };
   for (const LimitSpec& spec : limits) {
     int j = -1;
-    if (!joint(spec.joint, "--limit " + spec.joint + "=...", &j)) return false;
+    if (!joint(spec.joint, "--limit " + assets::ShownArgument(spec.joint) + "=...", &j))
+      return false;
     ik::JointLimit limit;
     if (spec.hinge) {
       limit = ik::JointLimit::Hinge(spec.axis, glm::radians(spec.min_degrees),
@@ -59,7 +63,8 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     } else {
       const auto axis = ik::BoneAxisLocal(skeleton, j);
       if (!axis) {
-        *error = "--limit " + spec.joint + "=cone...: the joint has no bone direction for a cone";
+        *error = "--limit " + assets::ShownArgument(spec.joint) +
+                 "=cone...: the joint has no bone direction for a cone";
         return false;
       }
       limit = ik::JointLimit::Cone(*axis, glm::radians(spec.cone_degrees),
@@ -68,7 +73,7 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     }
     std::string why;
     if (!limit.Validate(&why)) {
-      *error = "--limit " + spec.joint + "=...: " + why;
+      *error = "--limit " + assets::ShownArgument(spec.joint) + "=...: " + why;
       return false;
     }
     out->limits.Set(j, limit);
@@ -87,12 +92,13 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
       }
     }
     if (request.root < 0) {
-      *error = "--fabrik " + spec.chain + "=...: no joints ROOT:END by those names in the model";
+      *error = "--fabrik " + assets::ShownArgument(spec.chain) +
+               "=...: no joints ROOT:END by those names in the model";
       return false;
     }
     const std::string why = ik::ValidateFabrikChain(skeleton, request.root, request.end);
     if (!why.empty()) {
-      *error = "--fabrik " + spec.chain + "=...: " + why;
+      *error = "--fabrik " + assets::ShownArgument(spec.chain) + "=...: " + why;
       return false;
     }
     request.target = spec.target;
@@ -102,10 +108,12 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
   }
   for (const AimSpec& spec : aims) {
     AimRequest request;
-    if (!joint(spec.bone, "--aim " + spec.bone + "=...", &request.joint)) return false;
+    if (!joint(spec.bone, "--aim " + assets::ShownArgument(spec.bone) + "=...", &request.joint))
+      return false;
     if (spec.target) {
       request.target = *spec.target;
-    } else if (!joint(spec.target_joint, "--aim " + spec.bone + "=" + spec.target_joint,
+    } else if (!joint(spec.target_joint,
+                      "--aim " + assets::ShownArgument(spec.bone) + "=" + spec.target_joint,
                       &request.target_joint)) {
       return false;
     }
@@ -116,7 +124,7 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     request.options.axis_local = spec.axis;
     std::string why;
     if (!request.options.Validate(&why)) {
-      *error = "--aim " + spec.bone + "=...: " + why;
+      *error = "--aim " + assets::ShownArgument(spec.bone) + "=...: " + why;
       return false;
     }
     out->aim.push_back(request);

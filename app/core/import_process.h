@@ -13,7 +13,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -21,6 +23,8 @@
 #include "assets/model.h"
 
 namespace app {
+
+class ImportServer;
 
 struct ImportLimits {
   double timeout_seconds = 300.0;  // the worker is stopped after this long
@@ -35,6 +39,13 @@ struct ImportLimits {
   bool allow_outside_files = false;
   // Passed on to the worker's LoadOptions (--raw-units): keep the file's own units and axes.
   bool raw_units = false;
+  // Passed on to the worker's LoadOptions (--no-texture-pixels when false): textures checked, not
+  // decoded.
+  bool texture_pixels = true;
+  // When set, the worker is forked by this server (app/core/import_server.h) instead of started
+  // as a new process of worker_executable: for commands that import many files. Not owned; one
+  // import at a time per server.
+  ImportServer* server = nullptr;
 };
 
 // The address-space limit ImportLimits{}.memory_bytes = 0 stands for, for a file of this size.
@@ -71,6 +82,10 @@ class ImportProcess {
   void Fail(const std::string& message);
   void CloseAll();
   void ReadModel(uint64_t max_bytes);  // the reader thread
+  int WaitWorker();                    // waits for the worker to end; its wait status
+  void KillWorker();                   // kills the worker and waits for it
+
+  ImportServer* server_ = nullptr;  // the server that forked the worker, if one did
 
   State state_ = State::kIdle;
   std::string path_;
@@ -79,6 +94,8 @@ class ImportProcess {
   int err_fd_ = -1;  // progress lines and the worker's error message
   std::thread reader_;
   std::atomic<bool> reader_done_{false};
+  std::mutex reader_mutex_;  // with reader_finished_: Poll waits for the reader without sleeping
+  std::condition_variable reader_finished_;
   std::string model_error_;  // the reader's reason when the model did not come through
   std::string err_;
   float progress_ = 0.0f;
@@ -93,11 +110,12 @@ class ImportProcess {
 bool ImportIsolated(const std::string& path, assets::Model* model, std::string* error,
                     const ImportLimits& limits = {});
 
-// The worker side (`skelview import-worker [--allow-outside-files] [--raw-units] -- FILE`): loads
-// FILE in this
+// The worker side (`skelview import-worker [--allow-outside-files] [--raw-units]
+// [--no-texture-pixels] -- FILE`): loads FILE in this
 // process, writes progress lines to stderr and the serialized model to stdout. Returns the exit
 // code (0, or 2 with the error on stderr). SKELVIEW_TEST_WORKER_CRASH=1 makes it crash and
 // SKELVIEW_TEST_WORKER_HANG=1 makes it wait forever before loading (fault injection for tests).
-int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units);
+int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_units,
+                    bool texture_pixels = true);
 
 }  // namespace app

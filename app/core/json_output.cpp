@@ -11,6 +11,10 @@
 
 namespace app {
 
+std::string DumpJson(const Json& json, int indent) {
+  return json.dump(indent, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace);
+}
+
 double Rounded(float value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.8g", static_cast<double>(value));
@@ -282,7 +286,10 @@ Json InfoJson(const assets::Model& model) {
                      {"start", skeleton.name(limb.chain.start)},
                      {"mid", skeleton.name(limb.chain.mid)},
                      {"end", skeleton.name(limb.chain.end)},
-                     {"found_by", ik::LimbFoundByName(limb.found_by)}});
+                     {"found_by", ik::LimbFoundByName(limb.found_by)},
+                     // The rig's own IK control joints offered as the limb's target and pole.
+                     {"target", limb.target >= 0 ? Json(skeleton.name(limb.target)) : Json()},
+                     {"pole", limb.pole >= 0 ? Json(skeleton.name(limb.pole)) : Json()}});
   }
   info["limbs"] = std::move(limbs);
   // An avatar file's description and declared humanoid bones (VRM); null for other files.

@@ -9,6 +9,7 @@
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -72,7 +73,8 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
 }
 
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
-                        assets::Model* model, std::string* error) {
+                        assets::Model* model, std::string* error, ImportServer* server,
+                        bool texture_pixels) {
   if (path.empty()) {
     *model = assets::MakeBuiltinCharacter();
     return true;
@@ -84,6 +86,7 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
     assets::LoadOptions options;
     options.allow_outside_files = allow_outside_files;
     options.raw_units = raw_units;
+    options.texture_pixels = texture_pixels;
     assets::LoadResult result = assets::LoadModel(path, options);
     if (!result.ok()) {
       *error = result.error;
@@ -93,6 +96,8 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
     return true;
   }
   ImportLimits limits;
+  limits.server = server;
+  limits.texture_pixels = texture_pixels;
   limits.allow_outside_files = allow_outside_files;
   limits.raw_units = raw_units;
   return ImportIsolated(path, model, error, limits);
@@ -103,7 +108,7 @@ bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::
   if ((anim >= 0 && anim < clip_count) || (rest_allowed && anim == -1)) return true;
   if (why) {
     const std::string rest = rest_allowed ? " (-1: the rest pose)" : "";
-    *why = "--anim " + std::to_string(anim) + ": " + model.source +
+    *why = "--anim " + std::to_string(anim) + ": " + assets::ShownPath(model.source) +
            (clip_count == 0 ? " has no animation clips"
                             : " has " + std::to_string(clip_count) + " clip(s), numbered 0 to " +
                                   std::to_string(clip_count - 1)) +

@@ -12,6 +12,8 @@
 
 namespace app {
 
+class ImportServer;
+
 // Process exit codes (DESIGN.md): 0 success, 2 bad input (one line on stderr naming the file or
 // argument and the reason), 1 when the machine cannot do it (no OpenGL context, a failed write).
 constexpr int kExitOk = 0;
@@ -42,10 +44,13 @@ struct PoseArgs {
 
 // Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or
 // builds the built-in character for "". `allow_outside_files` is --allow-outside-files,
-// `raw_units` --raw-units. On failure
+// `raw_units` --raw-units. `server` (optional) forks the worker (app/core/import_server.h), for
+// commands that load many files; `texture_pixels` false checks textures without decoding them
+// (LoadOptions::texture_pixels). On failure
 // returns false with the importer's message (which names the file).
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
-                        assets::Model* model, std::string* error);
+                        assets::Model* model, std::string* error, ImportServer* server = nullptr,
+                        bool texture_pixels = true);
 
 // Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move, --body and --morph values
 // of `args` against a model; false with a message naming the bad argument.

@@ -81,6 +81,10 @@ struct ExportDialog {
   char path[1024] = "skelview-export.glb";  // proposed next to the model when the dialog opens
   // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
   std::string replace_path;
+  // A bake is being written (on a thread of its own): its progress, 0..1, and Cancel instead of
+  // Export.
+  bool busy = false;
+  float progress = 0.0f;
 };
 
 // Asking before edits that were not exported are thrown away (quitting, opening another file).

@@ -20,6 +20,7 @@
 #include "app/window/termination.h"
 #include "assets/file_output.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "renderer/offscreen.h"
 
 namespace app {
@@ -28,7 +29,7 @@ namespace {
 
 // One line on stderr, then the exit code for Init.
 bool InitFailed(const std::string& message, int code, int* exit_code) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   *exit_code = code;
   return false;
 }
@@ -167,7 +168,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
     const assets::Clip& clip = model.clips[static_cast<size_t>(playback_.clip)];
     std::string note;
     playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << note << "\n";
+    if (!note.empty()) std::cerr << "skelview: warning: " << assets::MessageLine(note) << "\n";
   }
   ConstraintRequests requests;
   std::string error;
@@ -236,6 +237,7 @@ int Viewer::Run() {
 
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
+  PollExport();
   SDL_Event event;
   int events = 0;
   while (SDL_PollEvent(&event)) {
@@ -244,7 +246,8 @@ void Viewer::RunFrame(double dt_seconds) {
     ++events;
   }
   // Nothing happens this frame unless something below changes it.
-  frame_idle_ = events == 0 && drag_ == Drag::kNone && !playback_.playing && !loading_;
+  frame_idle_ = events == 0 && drag_ == Drag::kNone && !playback_.playing && !loading_ &&
+                !export_dialog_.busy;
   int window_w = 0, window_h = 0;
   gl_->DrawableSize(&viewport_.width, &viewport_.height);
   SDL_GetWindowSize(gl_->window(), &window_w, &window_h);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/import_process.h"
 #include "app/core/playback.h"
@@ -116,6 +117,10 @@ class Viewer {
   // Writes glTF; a file already at `path` is replaced only with `replace` (else the dialog asks).
   void Export(const std::string& path, bool bake, bool replace);
   void OpenExportDialog();  // proposes <model>-skelview.glb next to the model
+  // The bake being exported: its progress into the dialog; when it ends, what Export reports.
+  void PollExport();
+  void Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                MessageLevel failure_level = MessageLevel::kError);
   // Quitting and opening another file ask first while there are unexported edits (Unsaved).
   bool Unsaved() const { return edit_ != saved_edit_; }
   void RequestQuit();
@@ -152,6 +157,7 @@ class Viewer {
   std::unique_ptr<LoadedModel> current_;
   std::string current_path_;
   std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
+  BakeExport bake_export_;                  // a bake being exported, if any
   TraceLog trace_;
   FileBrowser file_browser_;
   // --no-settings: the recent files are neither read nor written (kept for this run only).
@@ -177,6 +183,7 @@ class Viewer {
   ConfirmDiscard confirm_;
   bool confirm_traced_ = false;  // the open question is in the trace
   EditState saved_edit_;         // the edit as loaded or last exported
+  EditState exported_edit_;      // the edit the export under way writes
   MessageLog log_;
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;

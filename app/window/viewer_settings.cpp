@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/window/viewer_loop.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -82,7 +83,7 @@ void Viewer::SaveUserSettings() {
   saved.last_folder = OpenFolder();
   std::string error;
   if (!SaveSettings(ConfigFilePath("settings.json"), saved, &error)) {
-    std::cerr << "skelview: " << error << "\n";
+    std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
   }
 }
 

@@ -60,6 +60,8 @@ class SceneConverter {
   // Applied on top of every root joint, to its rest local and its animation keys, so that the
   // whole model (skinned or rigid meshes, joints, clips) moves into skelview's frame.
   void SetFrameCorrection(const FrameCorrection& correction) { frame_ = correction; }
+  // Textures are checked but not decoded, and materials get none (LoadOptions::texture_pixels).
+  void SkipTexturePixels() { texture_pixels_wanted_ = false; }
   // Name each mesh after its node (made unique with .001... when a node has several) instead of
   // Assimp's mesh name, which for FBX and Collada is the geometry's (Mesh_0, Cylinder-mesh).
   void NameMeshesByNode() { name_meshes_by_node_ = true; }
@@ -102,6 +104,9 @@ class SceneConverter {
   // Whether a width x height texture fits kMaxTexturePixels and, with the textures decoded so
   // far, kMaxTotalTexturePixels.
   bool TexturePixelsFit(int width, int height, std::string* reason) const;
+  // Adds a loaded texture to the model and returns its index; -1 (nothing added) when texture
+  // pixels are not wanted.
+  int KeepTexture(Texture&& texture);
   void ConvertAnimations();
 
   aiScene* scene_;  // owned by the caller; meshes are freed as soon as they are converted
@@ -130,6 +135,7 @@ class SceneConverter {
   uint64_t total_vertices_ = 0, total_triangles_ = 0;
   // Texture pixels decoded so far, against kMaxTotalTexturePixels.
   uint64_t texture_pixels_ = 0;
+  bool texture_pixels_wanted_ = true;
 
   // Repair counters, reported once per file, first instance of each mesh: weight repairs in the
   // file's vertices (see AddMesh), normals after welding.

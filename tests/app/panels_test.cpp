@@ -648,6 +648,27 @@ TEST(Panels, ExportAsksTheLoopAndWritesNothingItself) {
   EXPECT_FALSE(std::filesystem::exists("skelview-export.glb"));
 }
 
+TEST(Panels, ABakeUnderWayShowsItsProgressAndCancelAsksTheLoopToStopIt) {
+  HeadlessUi ui(/*side_panel=*/false);
+  app::ExportDialog dialog;
+  dialog.open = true;
+  dialog.bake = true;
+  dialog.busy = true;
+  dialog.progress = 0.42f;
+  app::Requests requests;
+  const auto draw = [&] { app::DrawExportDialog(/*has_clip=*/true, &dialog, &requests); };
+  ui.Frame(draw);
+  ui.Frame(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("Export glTF"), "Baking the clip with the IK"));
+  // No Export button while it bakes: Cancel stops the bake (the loop does, nothing is written).
+  EXPECT_FALSE(ui.Hover("Export glTF", HeadlessUi::ItemId("Export glTF", {}, "Export"), draw));
+  ASSERT_TRUE(ui.Hover("Export glTF", HeadlessUi::ItemId("Export glTF", {}, "Cancel"), draw));
+  requests.clear();
+  ui.Click(draw);
+  EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kCancelExport});
+  EXPECT_TRUE(dialog.open);
+}
+
 TEST(Panels, EditMenuUndoIsARequest) {
   HeadlessUi ui(/*side_panel=*/false);
   app::DisplaySettings display;

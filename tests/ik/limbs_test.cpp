@@ -5,7 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -235,6 +238,58 @@ TEST(DetectLimbs, UnnamedFigureFacingMinusZGetsSidesFromItsToes) {
   const auto d = Describe(s, ik::DetectLimbs(s));
   EXPECT_EQ(d.at("LeftLeg"), n.up_leg[0] + "/" + n.leg[0] + "/" + n.foot[0]);
   EXPECT_EQ(d.at("LeftArm"), n.arm[0] + "/" + n.fore_arm[0] + "/" + n.hand[0]);
+}
+
+// `skeleton` with `count` more children of joint `parent`: leaves on a small circle around it,
+// or with `bones`, each the start of a two-bone branch alike the others.
+ik::Skeleton WithManyChildren(const ik::Skeleton& skeleton, int parent, int count, bool bones) {
+  std::vector<JointDesc> joints;
+  for (int j = 0; j < skeleton.joint_count(); ++j) {
+    JointDesc d;
+    d.name = skeleton.name(j);
+    d.parent = skeleton.parent(j);
+    d.rest = skeleton.rest_locals()[j];
+    joints.push_back(d);
+  }
+  for (int i = 0; i < count; ++i) {
+    const float a = 6.2831853f * float(i) / float(count);
+    const glm::vec3 out(std::cos(a), 0.0f, std::sin(a));
+    JointDesc d;
+    d.name = "extra" + std::to_string(i);
+    d.parent = parent;
+    d.rest.translation = 0.01f * out;
+    joints.push_back(d);
+    if (!bones) continue;
+    const int first = static_cast<int>(joints.size()) - 1;
+    for (int k = 1; k <= 2; ++k) {
+      JointDesc b;
+      b.name = d.name + "_" + std::to_string(k);
+      b.parent = first + k - 1;
+      b.rest.translation = 0.3f * out + glm::vec3(0.0f, -0.1f, 0.0f);
+      joints.push_back(b);
+    }
+  }
+  std::string error;
+  auto built = ik::Skeleton::Build(joints, &error);
+  EXPECT_TRUE(built) << error;
+  return built ? *built : ik::Skeleton();
+}
+
+TEST(DetectLimbs, AJointWithThousandsOfChildrenKeepsItsLimbs) {
+  // Pairing mirror-image branches is bucketed by bone length, so such joints cost linear time
+  // (bench/limbs_bench.cpp); the limbs found stay those of the body.
+  const Names n = Unnamed();
+  const ik::Skeleton body = Humanoid(n);
+  const auto expected = Describe(body, ik::DetectLimbs(body));
+  ASSERT_EQ(expected.size(), 4u);
+  const int hips = body.Find(n.hips);
+  const ik::Skeleton leaves = WithManyChildren(body, hips, 20000, /*bones=*/false);
+  EXPECT_EQ(Describe(leaves, ik::DetectLimbs(leaves)), expected);
+  // Thousands of alike two-bone branches, every two of them mirror images: two pairs are taken,
+  // as for a body, and the search ends.
+  const ik::Skeleton star = WithManyChildren(body, 0, 5000, /*bones=*/true);
+  const auto limbs = ik::DetectLimbs(star);
+  EXPECT_LE(limbs.size(), 4u);
 }
 
 TEST(DetectLimbs, NothingInAChainOrTinySkeleton) {
@@ -484,16 +539,17 @@ ik::Skeleton BlenderRig(const BlenderRigOptions& o = {}) {
                           raised ? glm::vec3(0.1f, 0.05f, 0) : glm::vec3(0.12f * x, 0, 0));
     const int lower = add("LowerArm" + side, upper,
                           raised ? glm::vec3(0.1f, 0.22f, 0.05f) : glm::vec3(0.25f * x, 0, 0));
-    const glm::vec3 along = raised ? glm::vec3(0.3f, 0.9f, 0.3f) : glm::vec3(x, 0, 0);
+    const glm::vec3 along =
+        raised ? glm::normalize(glm::vec3(0.3f, 0.9f, 0.3f)) : glm::vec3(x, 0, 0);
     const glm::vec3 across = glm::vec3(0, 0, 1);
     // Four palms from the wrist (the lower arm's tail), index to little finger, then the thumb.
     for (int f = 0; f < 4; ++f) {
       const std::string finger = "Palm" + std::to_string(f + 1) + side;
       const float spread = 0.03f - 0.02f * static_cast<float>(f);
       const int palm = add(finger, lower, 0.25f * along + spread * across);
-      const int f1 = add("Finger" + std::to_string(f + 1) + side, palm, 0.08f * along);
-      const int f2 = add("Finger" + std::to_string(f + 1) + side + ".001", f1, 0.03f * along);
-      add("Finger" + std::to_string(f + 1) + side + ".001_end", f2, 0.02f * along);
+      const int f1 = add("Finger" + std::to_string(f + 1) + side, palm, 0.09f * along);
+      const int f2 = add("Finger" + std::to_string(f + 1) + side + ".001", f1, 0.07f * along);
+      add("Finger" + std::to_string(f + 1) + side + ".001_end", f2, 0.05f * along);
     }
     const int thumb = add("Thumb" + side, lower, 0.22f * along + 0.05f * across);
     const int t2 = add("Thumb" + side + ".001", thumb, 0.04f * along + 0.03f * across);
@@ -572,10 +628,12 @@ TEST(DetectLimbs, TwoFingersOfOneHandAreNeverTheLeftAndRightArms) {
   const auto d = Describe(s, limbs);
   EXPECT_EQ(d.at("LeftLeg"), "UpperLeg.L/LowerLeg.L/LowerLeg.L_end");
   EXPECT_EQ(d.at("RightLeg"), "UpperLeg.R/LowerLeg.R/LowerLeg.R_end");
+  // No finger chain of either hand is taken for an arm.
   for (const Limb& l : limbs) {
-    if (l.kind != LimbKind::kArm) continue;
-    for (int j : {l.chain.start, l.chain.mid, l.chain.end}) {
-      EXPECT_FALSE(s.IsAncestorOrSelf(s.Find("LowerArm.L"), j)) << l.label << ": " << s.name(j);
+    for (const char* hand : {"LowerArm.L", "LowerArm.R"}) {
+      for (int j : {l.chain.start, l.chain.mid, l.chain.end}) {
+        EXPECT_FALSE(s.IsAncestorOrSelf(s.Find(hand), j)) << l.label << ": " << s.name(j);
+      }
     }
   }
 }

@@ -20,6 +20,7 @@ enum class RequestKind {
   kClearRecent,   // empty the recent-files list (and save it)
   kExport,        // write glTF to `text`; `option`: bake the clip; index 1: replacing is confirmed
   kOpenExport,    // File ▸ Export...: the dialog, with a file name proposed next to the model
+  kCancelExport,  // stop the bake being exported (nothing is written)
   kDiscardEdits,  // the unsaved-edits question answered "discard": quit or open as asked
   kScreenshot,    // save the view as a PNG after this frame
   kUndo,
