@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/assets/vrm_builder.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 
@@ -111,6 +112,73 @@ TEST(CliLimbs, ABlenderRigsLimbsSayWhyAndGetItsIkControlsAsTargetAndPole) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("UpperLeg.L / LowerLeg.L / LowerLeg.L_end  (by symmetry)\n"
                                   "            rig controls: target Foot.L, pole Pole.L\n"));
+}
+
+void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
+
+// "label: start/mid/end by found_by" for each limb of `info --json`.
+std::vector<std::string> LimbLines(const json& info) {
+  std::vector<std::string> out;
+  for (const json& l : info["limbs"]) {
+    out.push_back(l["label"].get<std::string>() + ": " + l["start"].get<std::string>() + "/" +
+                  l["mid"].get<std::string>() + "/" + l["end"].get<std::string>() + " by " +
+                  l["found_by"].get<std::string>());
+  }
+  return out;
+}
+
+TEST(CliAvatar, VrmFilesOfBothVersionsOpenWithTheirMetaAndHumanoidLimbs) {
+  for (const testgltf::VrmVersion version : {testgltf::VrmVersion::k0, testgltf::VrmVersion::k1}) {
+    const bool v0 = version == testgltf::VrmVersion::k0;
+    SCOPED_TRACE(v0 ? "VRM 0.x" : "VRM 1.0");
+    testgltf::VrmOptions options;
+    options.version = version;
+    options.title = v0 ? "Old Avatar" : "New Avatar";
+    options.author = v0 ? "Somebody" : "First Author, Second Author";
+    options.license = v0 ? "CC_BY" : "https://vrm.dev/licenses/1.0/";
+    // Names that would make name-based detection take a leg for an arm: the map must win.
+    options.lying_names = true;
+    const std::string path = TempPath(v0 ? "avatar0.vrm" : "avatar1.vrm");
+    WriteBytes(path, testgltf::VrmAvatar(options).Glb());
+    const json info = RunJson({"info", path, "--json"});
+    ASSERT_FALSE(info.is_discarded());
+    ASSERT_TRUE(info["avatar"].is_object()) << info["avatar"].dump();
+    EXPECT_EQ(info["avatar"]["format"], v0 ? "VRM 0.x" : "VRM 1.0");
+    EXPECT_EQ(info["avatar"]["title"], options.title);
+    EXPECT_EQ(info["avatar"]["author"], options.author);
+    EXPECT_EQ(info["avatar"]["license"], options.license);
+    EXPECT_EQ(info["avatar"]["humanoid"].size(), testgltf::VrmBones().size());
+    EXPECT_EQ(info["avatar"]["humanoid"]["leftFoot"], "RightHand");
+    EXPECT_THAT(LimbLines(info),
+                testing::ElementsAre("LeftLeg: RightUpperArm/RightLowerArm/RightHand by humanoid",
+                                     "RightLeg: LeftUpperArm/LeftLowerArm/LeftHand by humanoid",
+                                     "LeftArm: RightThigh/RightShin/RightFoot by humanoid",
+                                     "RightArm: LeftThigh/LeftShin/LeftFoot by humanoid"));
+    const testproc::Result text = testproc::Skelview({"info", path}, 60.0);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr(std::string("avatar:    ") + (v0 ? "VRM 0.x" : "VRM 1.0") +
+                                    ", 19 humanoid bones\n  title:   " + options.title +
+                                    "\n  author:  " + options.author +
+                                    "\n  licence: " + options.license + "\n"));
+    EXPECT_THAT(text.out, HasSubstr("(by humanoid)"));
+  }
+}
+
+TEST(CliAvatar, APlainGlbHasNoAvatar) {
+  testgltf::VrmOptions options;
+  testgltf::Builder b = testgltf::VrmAvatar(options);
+  b.doc.erase("extensions");
+  b.doc.erase("extensionsUsed");
+  const std::string path = TempPath("not_an_avatar.glb");
+  WriteBytes(path, b.Glb());
+  const json info = RunJson({"info", path, "--json"});
+  ASSERT_FALSE(info.is_discarded());
+  EXPECT_TRUE(info["avatar"].is_null());
+  for (const json& l : info["limbs"]) EXPECT_NE(l["found_by"], "humanoid");
 }
 
 }  // namespace
