@@ -197,6 +197,15 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   // as a control sequence.
   auto shown = [](const std::string& name) { return assets::Escaped(name); };
   Appendf(&text, "model:     %s\n", shown(model.source).c_str());
+  if (!model.avatar.empty()) {
+    const assets::AvatarMeta& avatar = model.avatar;
+    auto or_none = [&](const std::string& s) { return s.empty() ? "(not given)" : shown(s); };
+    Appendf(&text, "avatar:    %s, %zu humanoid bones\n", avatar.format.c_str(),
+            skeleton.humanoid().size());
+    Appendf(&text, "  title:   %s\n", or_none(avatar.title).c_str());
+    Appendf(&text, "  author:  %s\n", or_none(avatar.author).c_str());
+    Appendf(&text, "  licence: %s\n", or_none(avatar.license).c_str());
+  }
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
@@ -267,7 +276,12 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
             shown(skeleton.name(limb.chain.start)).c_str(),
             shown(skeleton.name(limb.chain.mid)).c_str(),
-            shown(skeleton.name(limb.chain.end)).c_str(), limb.by_name ? "name" : "symmetry");
+            shown(skeleton.name(limb.chain.end)).c_str(), ik::LimbFoundByName(limb.found_by));
+    if (limb.target >= 0 || limb.pole >= 0) {
+      Appendf(&text, "            rig controls: target %s, pole %s\n",
+              limb.target >= 0 ? shown(skeleton.name(limb.target)).c_str() : "(none)",
+              limb.pole >= 0 ? shown(skeleton.name(limb.pole)).c_str() : "(none)");
+    }
   }
   return Print(text);
 }

@@ -308,6 +308,13 @@ std::vector<ChainSettings> DefaultChains(const Character& character) {
     settings.chain = limb.chain;
     settings.hinge = character.HingeByDefault(limb.chain);
     settings.pinned = glm::vec3(skeleton.rest_models()[limb.chain.end][3]);
+    // The rig's own IK controls: the pinned target starts at its target control, and its pole
+    // control bends the limb toward where the rig's author put it.
+    if (limb.target >= 0) settings.pinned = glm::vec3(skeleton.rest_models()[limb.target][3]);
+    if (limb.pole >= 0) {
+      settings.use_pole = true;
+      settings.pole = glm::vec3(skeleton.rest_models()[limb.pole][3]);
+    }
     chains.push_back(settings);
   }
   const ik::BodyRig* rig = character.body_rig();
