@@ -93,7 +93,8 @@ bool EditState::operator==(const EditState& o) const {
     return false;
   }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
-      !(contacts == o.contacts) || limits.size() != o.limits.size()) {
+      joint_translations != o.joint_translations || !(contacts == o.contacts) ||
+      limits.size() != o.limits.size()) {
     return false;
   }
   for (auto a = limits.entries().begin(), b = o.limits.entries().begin();
@@ -432,6 +433,11 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
   for (const auto& [joint, rotation] : edit.joint_rotations) {
     if (joint >= 0 && joint < static_cast<int>(frame->unsolved_pose.locals.size())) {
       frame->unsolved_pose.locals[joint].rotation = rotation;
+    }
+  }
+  for (const auto& [joint, translation] : edit.joint_translations) {
+    if (joint >= 0 && joint < static_cast<int>(frame->unsolved_pose.locals.size())) {
+      frame->unsolved_pose.locals[joint].translation = translation;
     }
   }
   ik::LocalToModel(skeleton, frame->unsolved_pose, &frame->unsolved_models);
