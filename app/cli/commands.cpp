@@ -27,16 +27,22 @@
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/core/json_output.h"
+#include "app/core/mirror_edit.h"
+#include "app/core/range_of_motion.h"
+#include "app/core/session.h"
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
+#include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
 #include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
 #include "assets/weight_check.h"
+#include "ik/kinematics.h"
 #include "ik/limbs.h"
+#include "ik/mirror.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"
@@ -93,12 +99,70 @@ struct PreparedPose {
   // --anim I+J+…: the clips played together (their combination is model.clips.back()); empty for
   // one clip or none.
   std::vector<int> together;
+  // The constraints as an edit (EditForRequests), under the --session's edit when one is given.
+  EditState edit;
+  bool edited = false;  // a --session or --mirror changed the pose
 };
+
+// --session: the file read (the model comes from it unless MODEL is given).
+int ReadSessionArg(PoseArgs* args, std::optional<SessionFile>* file) {
+  if (args->session_path.empty()) return kExitOk;
+  SessionFile f;
+  std::string error;
+  if (!ReadSessionFile(args->session_path, &f, &error)) return BadInput(error);
+  if (args->model_path.empty()) {
+    args->model_path = f.model_path;
+    args->raw_units = args->raw_units || f.raw_units;
+  }
+  *file = std::move(f);
+  return kExitOk;
+}
+
+// The session's edit with the command line's constraints added (chains appended, limits and
+// morph weights over the session's; --body replaces its body options).
+EditState MergedEdit(const EditState& session, const EditState& cli, const PoseArgs& args) {
+  EditState edit = session;
+  edit.chains.insert(edit.chains.end(), cli.chains.begin(), cli.chains.end());
+  for (const auto& [joint, limit] : cli.limits.entries()) edit.limits.Set(joint, limit);
+  for (const auto& [key, weight] : cli.morph_weights) edit.morph_weights[key] = weight;
+  if (!args.body.empty()) edit.body_options = cli.body_options;
+  return edit;
+}
+
+// --save-session FILE: the model, the edit, the clip and the time as a session.
+int SaveSessionArg(const PoseArgs& args, const PreparedPose& prepared) {
+  if (args.save_session_path.empty()) return kExitOk;
+  const std::string& path = args.save_session_path;
+  if (!IsSessionPath(path)) {
+    return BadInput("--save-session " + path + ": a session file's name ends in .skelview");
+  }
+  std::string error;
+  if (!assets::CheckOutputsSpareInputs(prepared.model, {path}, &error)) {
+    return BadInput("--save-session " + path + ": " + error);
+  }
+  Session session;
+  session.model_path = args.model_path;
+  session.raw_units = args.raw_units;
+  session.edit = prepared.edit;
+  const int file_clips =
+      static_cast<int>(prepared.model.clips.size()) - (prepared.together.empty() ? 0 : 1);
+  session.playback.clip = prepared.clip_time.clip < file_clips ? prepared.clip_time.clip : -1;
+  session.playback.together = prepared.together;
+  if (!prepared.together.empty()) session.playback.clip = prepared.together[0];
+  session.playback.time = prepared.clip_time.time;
+  if (!WriteSessionFile(path, SessionJson(prepared.model, session, path), &error)) {
+    return Failure(error);
+  }
+  return kExitOk;
+}
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
 // `server` (batch commands: one file of many) forks the import worker, and then warnings and
 // errors name the file.
-int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* server = nullptr) {
+int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* server = nullptr) {
+  PoseArgs args = given;
+  std::optional<SessionFile> session_file;
+  if (int code = ReadSessionArg(&args, &session_file); code != kExitOk) return code;
   assets::Model* model = &prepared->model;
   ClipTime* clip_time = &prepared->clip_time;
   ConstraintRequests* requests = &prepared->requests;
@@ -116,6 +180,33 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
   } else {
     PrintWarnings(*model);
   }
+  Session session;
+  if (session_file) {
+    SessionProblems problems;
+    if (!AttachSession(*session_file, *model, nullptr, &session, &problems, &error)) {
+      return BadInput(error);
+    }
+    for (const std::string& line : problems.lines) {
+      std::cerr << "skelview: warning: " << session_file->path << ": could not reattach " << line
+                << "\n";
+    }
+    if (!args.anim && !args.time) {  // the session's clip and time
+      if (session.range_of_motion) {
+        model->clips.push_back(MakeModelRangeOfMotion(*model, session.edit.limits).clip);
+        clip_time->clip = static_cast<int>(model->clips.size()) - 1;
+      } else if (session.playback.together.size() > 1) {
+        model->clips.push_back(assets::CombineClips(*model, session.playback.together));
+        clip_time->clip = static_cast<int>(model->clips.size()) - 1;
+        prepared->together = session.playback.together;
+      } else {
+        clip_time->clip = session.playback.clip;
+      }
+      if (clip_time->clip >= 0) {
+        clip_time->time =
+            std::clamp(session.playback.time, 0.0f, model->clips[size_t(clip_time->clip)].duration);
+      }
+    }
+  }
   if (args.anim || args.time) {
     if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
     if (!args.anim_together.empty()) {
@@ -129,8 +220,26 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
     if (!note.empty()) std::cerr << "skelview: warning: " << file << note << "\n";
   }
   if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
-  EvaluatePose(*model, *clip_time, *requests, state);
-  return kExitOk;
+  prepared->edit = EditForRequests(*model, *requests);
+  for (const MorphOverride& o : requests->morph) {
+    prepared->edit.morph_weights[{o.mesh, o.target}] = o.weight;
+  }
+  if (session_file) {
+    prepared->edit = MergedEdit(session.edit, prepared->edit, args);
+    EditedFrame frame;
+    EvaluateEditedFrame(*model, *clip_time, prepared->edit, &frame, state);
+    prepared->edited = true;
+  } else {
+    EvaluatePose(*model, *clip_time, *requests, state);
+  }
+  if (args.mirror) {  // the final pose, mirrored
+    const ik::MirrorMap map =
+        ik::BuildMirrorMap(model->skeleton, ik::DetectLimbs(model->skeleton, &model->is_bone));
+    ik::MirrorPose(map, model->skeleton, state->pose, &state->pose);
+    ik::LocalToModel(model->skeleton, state->pose, &state->models);
+    prepared->edited = true;
+  }
+  return SaveSessionArg(args, *prepared);
 }
 
 }  // namespace
@@ -537,7 +646,11 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
 }
 
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool rom) {
+  if (rom && bake) return BadInput("--rom and --bake: choose one (--rom writes its own clip)");
+  if (args.mirror && (bake || rom)) {
+    return BadInput("--mirror applies to one pose: not with --bake or --rom");
+  }
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
   {
     const std::string ext = std::filesystem::path(out_path).extension().string();
@@ -570,14 +683,27 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
   if (bake) {
     const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
     assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip_time.clip, fps, EditForRequests(model, requests))};
+    baked.clips = {BakeClip(model, clip_time.clip, fps, prepared.edit)};
     ok = assets::ExportGltf(baked, out_path, &error, &failure);
     if (ok) {
       std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
                    model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
     }
+  } else if (rom) {
+    assets::Model with_rom = model;
+    const RangeOfMotion generated = MakeModelRangeOfMotion(model, prepared.edit.limits);
+    if (generated.motions.empty()) {
+      return BadInput(model.source + ": --rom: no legs, arms or spine found to move");
+    }
+    with_rom.clips = {generated.clip};
+    ok = assets::ExportGltf(with_rom, out_path, &error, &failure);
+    if (ok) {
+      std::fprintf(stderr, "skelview: wrote '%s' (%zu motions, %.1f s) into %s\n",
+                   generated.clip.name.c_str(), generated.motions.size(),
+                   double(generated.clip.duration), out_path.c_str());
+    }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
-             !requests.fabrik.empty()) {
+             !requests.fabrik.empty() || prepared.edited) {
     // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
     ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {

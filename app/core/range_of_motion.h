@@ -56,4 +56,8 @@ RangeOfMotion MakeRangeOfMotion(const ik::Skeleton& skeleton, const std::vector<
                                 const ik::BodyRig* body, const ik::JointLimits& limits,
                                 const RangeOfMotionOptions& options = {});
 
+// The clip for a model: its limbs (ik::DetectLimbs with model.is_bone) and body rig found here.
+RangeOfMotion MakeModelRangeOfMotion(const assets::Model& model, const ik::JointLimits& limits,
+                                     const RangeOfMotionOptions& options = {});
+
 }  // namespace app

@@ -27,8 +27,11 @@ struct LoadedModel {
   assets::Model model;
   renderer::GpuModel gpu;
   SceneExtent extent;
-  size_t file_clips = 0;  // model.clips from the file; one more while clips play together
-  GhostCache ghosts;      // onion skins and the trail of this model
+  // model.clips from the file (and the generated range of motion, when made); one more while
+  // clips play together.
+  size_t file_clips = 0;
+  int rom_clip = -1;  // the generated "Range of motion" clip's index in model.clips, or -1
+  GhostCache ghosts;  // onion skins and the trail of this model
   // Follow root: where the root joint was in the last frame shown (model space), while following.
   bool root_seen = false;
   glm::vec3 root_previous{0.0f};
@@ -83,6 +86,14 @@ struct ExportDialog {
   std::string replace_path;
 };
 
+// File ▸ Save session as...'s dialog.
+struct SessionDialog {
+  bool open = false;
+  char path[1024] = "skelview.skelview";  // proposed next to the model when the dialog opens
+  // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
+  std::string replace_path;
+};
+
 // Asking before edits that were not exported are thrown away (quitting, opening another file).
 struct ConfirmDiscard {
   bool open = false;
@@ -91,7 +102,7 @@ struct ConfirmDiscard {
   std::string path;  // kOpen: the file to open ("": the built-in character)
   // Where its buttons are shown (window coordinates; -1 until the popup is shown in place, after
   // the frames it spends measuring itself), for the trace.
-  glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
+  glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f}, save_px{-1.0f};
 };
 
 // Exponential moving average for the status line, so the numbers are readable.
