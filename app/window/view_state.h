@@ -128,6 +128,8 @@ struct PanelLayout {
   // The axis gizmo in the view's top-right corner, window coordinates.
   glm::vec2 axis_gizmo_center{0.0f};
   float axis_gizmo_radius = 0.0f;
+  // The menu bar's Animation menu: its title's centre (window coordinates), for the trace.
+  glm::vec2 animation_menu_px{-1.0f};
 };
 
 // The timeline's own state: shown or not, its units, the drag in progress.

@@ -493,6 +493,7 @@ void Viewer::WriteReadyTrace() {
   ui["font_px"] = ImGui::GetFontSize();
   ui["panel_width"] = layout_.panel_width;
   ui["timeline"] = display_.show_timeline;
+  ui["animation_menu_px"] = {layout_.animation_menu_px.x, layout_.animation_menu_px.y};
   ready["camera"] = CameraJson(CurrentCamera());
   // Where each bone's head is on screen, for tests that click bones.
   std::vector<BoneSegment> bones;

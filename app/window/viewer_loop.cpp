@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <clocale>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/core/args.h"
@@ -48,6 +50,12 @@ Viewer::~Viewer() {
 }
 
 bool Viewer::Init(int* exit_code) {
+  // Xlib writes a UTF-8 window title (the em dash of "NAME* — skelview") to _NET_WM_NAME only
+  // under a UTF-8 character type: the user's, else C.UTF-8. Only LC_CTYPE: numbers keep the "C"
+  // format everywhere.
+  if (const char* ctype = std::setlocale(LC_CTYPE, ""); !ctype || MB_CUR_MAX == 1) {
+    std::setlocale(LC_CTYPE, "C.UTF-8");
+  }
   std::string error;
   int width = 1280, height = 800;
   if (!args_.size.empty() && (!ParseSize(args_.size, &width, &height, &error) ||

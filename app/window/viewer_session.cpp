@@ -315,6 +315,7 @@ void Viewer::UpdateTitle() {
   const std::string title =
       name.empty() ? std::string("skelview") : name + (unsaved ? "*" : "") + " \u2014 skelview";
   SDL_SetWindowTitle(gl_->window(), title.c_str());
+  trace_.Write(Json{{"event", "title"}, {"title", title}, {"unsaved", unsaved}});
 }
 
 void Viewer::CopyPoseNow() {

@@ -155,7 +155,12 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     DrawInterfaceMenu(state.ui);
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Animation")) {
+  const bool animation_open = ImGui::BeginMenu("Animation");
+  {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    layout->animation_menu_px = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)};
+  }
+  if (animation_open) {
     if (ImGui::MenuItem("Generate range of motion", nullptr, false, in.has_clip_source)) {
       Ask(out, RequestKind::kGenerateRangeOfMotion);
     }
