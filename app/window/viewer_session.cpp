@@ -349,7 +349,12 @@ void Viewer::MirrorPoseNow() {
   ShowMessage("mirrored the pose (" + std::to_string(mirror_.pair_count()) + " joint pairs, " +
                   (mirror_.pairs_by_name > 0 ? "by name" : "by symmetry") + ")",
               MessageLevel::kNote);
-  WriteTargetsTrace("mirror");
+  if (trace_.is_open()) {
+    Json event = TargetsEvent("mirror", current_->model, edit_, frame_);
+    event["pairs_by_name"] = mirror_.pairs_by_name;
+    event["pairs_by_symmetry"] = mirror_.pairs_by_symmetry;
+    trace_.Write(event);
+  }
 }
 
 void Viewer::MirrorTargetNow(int chain) {

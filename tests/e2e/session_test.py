@@ -2,7 +2,8 @@
 Ctrl+M mirrors the pose (the dragged left foot's target lands on the right foot, reflected), Ctrl+C
 then Ctrl+Shift+V pastes the copied pose flipped (the same mirror image), Ctrl+S saves a session
 (NAME.skelview) and opening it again restores the targets; the title names the file and marks
-unsaved edits with *; re-exporting the model on disk reloads it by itself keeping the dragged
+unsaved edits with *; CesiumMan (no sides in its joint names) mirrors by symmetry and twice gives
+its pose back; re-exporting the model on disk reloads it by itself keeping the dragged
 target (not with --no-watch); Animation > Generate range of motion plays the generated clip.
 Usage: session_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
@@ -74,6 +75,7 @@ class SessionTest(xs.XvfbTestCase):
         self.assertGreater(viewer.wait_event("copy_pose")["joints"], 20)
         viewer.key("ctrl+m")
         mirrored = viewer.wait_event("mirror")
+        self.assertGreaterEqual(mirrored["pairs_by_name"], 8)  # legs and arms, by their names
         # The right foot's target is where the left foot was, reflected; the left foot's is where
         # the right foot stood.
         self.assert_near(target(mirrored, "RightFoot"), reflected(left), 0.01, "mirrored foot")
@@ -112,6 +114,34 @@ class SessionTest(xs.XvfbTestCase):
         self.wait_title(again, f"hero.skelview {DASH} skelview")
         again.screenshot(os.path.join(self.shots, "reopened.png"))
         self.assertEqual(again.quit(), 0)
+
+    def test_cesium_man_mirrors_by_symmetry_and_twice_gives_the_pose_back(self):
+        models = os.environ.get("SKELVIEW_SHARED_MODELS") or os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models")
+        cesium = os.path.join(models, "khronos-glTF-Sample-Models", "CesiumMan", "glTF-Binary",
+                              "CesiumMan.glb")
+        if not os.path.exists(cesium):
+            self.skipTest(f"no {cesium}")
+        viewer = self.start([cesium, "--time", "0.5"], size="1000x620")
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        self.wait_title(viewer, f"CesiumMan.glb {DASH} skelview")
+        viewer.key("ctrl+m")
+        once = viewer.wait_event("mirror")
+        # CesiumMan's joints have no side in their names: the pairs come from the rest pose.
+        self.assertEqual(once["pairs_by_name"], 0)
+        self.assertGreaterEqual(once["pairs_by_symmetry"], 6)
+        self.wait_title(viewer, f"CesiumMan.glb* {DASH} skelview")
+        moved = max(math.dist(target(once, c["end"]), c["target"]) for c in ready["chains"])
+        self.assertGreater(moved, 0.01, "the mirrored walk looks the same")
+        viewer.screenshot(os.path.join(self.shots, "cesium-mirrored.png"))
+        viewer.key("ctrl+m")
+        twice = viewer.wait_event("mirror")
+        for c in ready["chains"]:
+            self.assert_near(target(twice, c["end"]), c["target"], 1e-3, c["end"])
+        self.assertIsNone(viewer.quit(discard=False))
+        viewer.key("d")
+        self.assertEqual(viewer.wait_exit(), 0)
 
     def test_the_model_reloads_when_its_file_changes_and_not_with_no_watch(self):
         model = self.export_character("hero.glb")
