@@ -382,10 +382,20 @@ void SampleClip(const Model& model, const Clip& clip, float time_seconds, ik::Po
 Clip CombineClips(const Model& model, const std::vector<int>& clip_indices) {
   Clip combined;
   std::map<int, size_t> channel_of_joint;
+  // The name stays short however many clips are given ("Walk+Idle+... (4000 clips)").
+  constexpr size_t kMaxNameBytes = 120;
+  size_t named = 0, count = 0;
   for (int index : clip_indices) {
     if (index < 0 || index >= static_cast<int>(model.clips.size())) continue;
     const Clip& clip = model.clips[static_cast<size_t>(index)];
-    combined.name += (combined.name.empty() ? "" : "+") + clip.name;
+    ++count;
+    if (named + 1 == count) {
+      const std::string part = (combined.name.empty() ? "" : "+") + clip.name;
+      if (combined.name.size() + part.size() <= kMaxNameBytes) {
+        combined.name += part;
+        named = count;
+      }
+    }
     combined.duration = std::max(combined.duration, clip.duration);
     for (const JointAnimation& a : clip.channels) {
       auto found = channel_of_joint.find(a.joint);
@@ -411,6 +421,7 @@ Clip CombineClips(const Model& model, const std::vector<int>& clip_indices) {
     }
   }
   PrepareClip(&combined);
+  if (named < count) combined.name += "+... (" + std::to_string(count) + " clips)";
   return combined;
 }
 

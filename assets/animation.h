@@ -43,7 +43,8 @@ void PrepareClip(Clip* clip);
 // Several clips of `model` played together as one prepared clip: for each joint property, the
 // track of the last clip in `clip_indices` that animates it (so a later clip wins where two move
 // the same joint property), the others at rest; its duration is the longest one's (a shorter
-// clip holds its last key after it ends) and its name the clips' names joined with "+". Indices
+// clip holds its last key after it ends) and its name the clips' names joined with "+" (at most
+// 120 bytes of them, then "+... (N clips)"). Indices
 // outside model.clips are ignored; an empty list gives an empty clip.
 Clip CombineClips(const Model& model, const std::vector<int>& clip_indices);
 

@@ -7,6 +7,8 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -64,6 +66,17 @@ std::string XmlEscaped(const std::string& text) {
 
 std::string ColladaTargetNodeName(size_t m, size_t t) {
   return "skelview-morph-" + std::to_string(m) + "-target-" + std::to_string(t);
+}
+
+bool IsColladaFile(const std::string& path, const std::vector<uint8_t>& head) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".dae") return true;
+  if (!ext.empty() && ext != ".xml") return false;
+  std::string text(head.begin(),
+                   head.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(head.size(), 8192)));
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text.find("<collada") != std::string::npos;
 }
 
 bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan) {

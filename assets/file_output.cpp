@@ -2,12 +2,15 @@
 #include "assets/file_output.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -27,6 +30,7 @@ struct Plan {
   bool existed = false;
   struct stat old {};  // the replaced file, when it existed
   std::string temp;    // the temporary file, while it exists
+  int temp_fd = -1;    // open (and locked) until the temporary file is renamed or removed
   const void* data = nullptr;
   size_t size = 0;
 };
@@ -43,6 +47,33 @@ bool IsStreamAlias(const std::string& path) {
   if (ec) return false;
   return absolute == "/dev/stdout" || absolute == "/dev/stderr" || absolute == "/dev/stdin" ||
          absolute.rfind("/dev/fd/", 0) == 0 || absolute.rfind("/proc/", 0) == 0;
+}
+
+// True when `st` is the file standard output or standard error is (a pipe, a terminal, a file):
+// writing there is what the caller asked for, whatever kind of file it is.
+bool IsStandardStream(const struct stat& st) {
+  for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat stream {};
+    if (fstat(fd, &stream) == 0 && stream.st_dev == st.st_dev && stream.st_ino == st.st_ino) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Why a file of this kind cannot be an output, or "". A FIFO blocks until someone reads it
+// (forever, if no one does), a socket cannot be opened, a block device is a disk: only regular
+// files and character devices are outputs, and the standard streams whatever they are.
+std::string KindProblem(const std::string& path, const struct stat& st) {
+  if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISDIR(st.st_mode)) return "";
+  if (IsStreamAlias(path) || IsStandardStream(st)) return "";
+  const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                            : "not a regular file";
+  return std::string("it is ") + kind +
+         "; outputs are regular files, character devices such as /dev/null, or the standard "
+         "streams";
 }
 
 mode_t CurrentUmask() {
@@ -85,6 +116,10 @@ bool Prepare(const OutputFile& file, Plan* plan, std::string* error) {
   if (stat(file.path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       *error = Reason(file.path, "it is a directory");
+      return false;
+    }
+    if (const std::string problem = KindProblem(file.path, st); !problem.empty()) {
+      *error = Reason(file.path, problem);
       return false;
     }
     if (!S_ISREG(st.st_mode) || IsStreamAlias(file.path)) {
@@ -134,22 +169,105 @@ bool WriteDirect(const Plan& plan, std::string* error) {
   return ok;
 }
 
+// Our temporary files beside `target`: ".<name>.tmp-XXXXXX" (the name cut to 200 bytes, so that
+// the whole is at most 255 bytes whatever the target's length).
+std::string TemporaryPrefix(const fs::path& target) {
+  return "." + target.filename().string().substr(0, 200) + ".tmp-";
+}
+
+// Removes the temporary files of our naming for `target` that no writer holds: a writer keeps
+// its temporary file locked (flock) from its creation to its rename, so an unlocked one was left
+// by a writer that died (kill -9, a crash, a power cut) and is litter. Only regular files of
+// this user are touched.
+void RemoveStaleTemporaries(const fs::path& folder, const fs::path& target) {
+  const std::string prefix = TemporaryPrefix(target);
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string path = it->path().string();
+    struct stat before {};
+    if (lstat(path.c_str(), &before) != 0 || !S_ISREG(before.st_mode) ||
+        before.st_uid != geteuid()) {
+      continue;
+    }
+    const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) continue;
+    struct stat opened {};
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &opened) == 0 &&
+        opened.st_dev == before.st_dev && opened.st_ino == before.st_ino) {
+      unlink(path.c_str());
+    }
+    close(fd);
+  }
+}
+
+// An unnamed file in `folder` (O_TMPFILE), or -1 when the file system has none.
+int OpenUnnamed(const fs::path& folder) {
+#ifdef O_TMPFILE
+  return open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#else
+  static_cast<void>(folder);
+  errno = EOPNOTSUPP;
+  return -1;
+#endif
+}
+
+// Gives the unnamed file `fd` a temporary name in `folder` (linkat through /proc/self/fd); false
+// when it cannot (no /proc).
+bool NameUnnamed(int fd, const fs::path& folder, const fs::path& target, std::string* temp) {
+  static constexpr char kLetters[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string from = "/proc/self/fd/" + std::to_string(fd);
+  uint64_t state = static_cast<uint64_t>(getpid()) * 0x9E3779B97F4A7C15ull ^
+                   static_cast<uint64_t>(reinterpret_cast<uintptr_t>(temp)) ^
+                   static_cast<uint64_t>(time(nullptr));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string suffix;
+    for (int k = 0; k < 6; ++k) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      suffix.push_back(kLetters[(state >> 33) % (sizeof(kLetters) - 1)]);
+    }
+    const std::string name = (folder / (TemporaryPrefix(target) + suffix)).string();
+    if (linkat(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      *temp = name;
+      return true;
+    }
+    if (errno != EEXIST) return false;
+  }
+  return false;
+}
+
 // Writes the plan's bytes to a new temporary file beside its target; plan->temp names it on
-// success (and is empty after a failure, the file removed).
+// success (and is empty after a failure, the file removed). The bytes go to an unnamed file
+// (O_TMPFILE) that gets its name only once complete, just before the rename: a writer killed
+// while writing leaves nothing behind. Where the file system has no unnamed files, a named one
+// is written, locked while it exists; the next write beside the same target removes it if the
+// writer died (RemoveStaleTemporaries).
 bool WriteTemporary(Plan* plan, std::string* error) {
   const fs::path target(plan->target);
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  // A name of at most 255 bytes whatever the target's length.
-  std::string name = "." + target.filename().string().substr(0, 200) + ".tmp-XXXXXX";
-  std::string temp = (folder / name).string();
-  const int fd = mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    *error = Reason(plan->path,
-                    e == ENOENT ? std::string("the folder ") + folder.string() + " does not exist"
-                                : std::string("cannot create a file in ") + folder.string() + ": " +
-                                      std::strerror(e));
-    return false;
+  RemoveStaleTemporaries(folder, target);
+  std::string temp;
+  int fd = OpenUnnamed(folder);
+  const bool unnamed = fd >= 0;
+  while (fd < 0) {
+    temp = (folder / (TemporaryPrefix(target) + "XXXXXX")).string();
+    fd = mkostemp(temp.data(), O_CLOEXEC);
+    if (fd < 0) {
+      const int e = errno;
+      *error = Reason(plan->path,
+                      e == ENOENT ? std::string("the folder ") + folder.string() + " does not exist"
+                                  : std::string("cannot create a file in ") + folder.string() +
+                                        ": " + std::strerror(e));
+      return false;
+    }
+    // Locked from the start; if another writer's clean-up removed it before the lock, try again.
+    struct stat st {};
+    if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 || st.st_nlink == 0) {
+      close(fd);
+      fd = -1;
+    }
   }
   int error_number = 0;
   bool ok = WriteAllTo(fd, plan->data, plan->size, &error_number);
@@ -168,23 +286,36 @@ bool WriteTemporary(Plan* plan, std::string* error) {
       error_number = errno;
     }
   }
-  if (close(fd) != 0 && ok) {
-    ok = false;
-    error_number = errno;
+  if (ok && unnamed) {
+    // Named only now, locked until renamed.
+    if (flock(fd, LOCK_EX) != 0 || !NameUnnamed(fd, folder, target, &temp)) {
+      ok = false;
+      error_number = errno ? errno : EIO;
+    }
   }
   if (!ok) {
-    unlink(temp.c_str());
+    if (!temp.empty()) unlink(temp.c_str());
+    close(fd);
     *error = Reason(plan->path, std::strerror(error_number));
     return false;
   }
   plan->temp = temp;
+  plan->temp_fd = fd;
   return true;
+}
+
+// Closes a plan's temporary file (releasing its lock) after its rename or removal; a failed
+// close of a file already flushed to disk changes nothing.
+void CloseTemporary(Plan* plan) {
+  if (plan->temp_fd >= 0) close(plan->temp_fd);
+  plan->temp_fd = -1;
 }
 
 void RemoveTemporaries(std::vector<Plan>* plans) {
   for (Plan& plan : *plans) {
     if (!plan.temp.empty()) unlink(plan.temp.c_str());
     plan.temp.clear();
+    CloseTemporary(&plan);
   }
 }
 
@@ -197,6 +328,12 @@ std::string Resolved(const std::string& path) {
 }
 
 }  // namespace
+
+std::string OutputProblem(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  return KindProblem(path, st);
+}
 
 bool WriteFilesAtomically(const std::vector<OutputFile>& files, std::string* error) {
   std::vector<Plan> plans(files.size());
@@ -224,6 +361,7 @@ bool WriteFilesAtomically(const std::vector<OutputFile>& files, std::string* err
       return false;
     }
     plan.temp.clear();
+    CloseTemporary(&plan);
   }
   return true;
 }

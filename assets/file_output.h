@@ -25,11 +25,17 @@ struct OutputFile {
 //    folder (".<name>.tmp-XXXXXX"), checked write by write, flushed to disk, given the old file's
 //    permissions (new files: 0666 less the umask) and renamed over `path`; a symlink is followed
 //    and the file it points to is replaced;
-//  - an existing target that is not a regular file (a device such as /dev/full, a FIFO) and the
-//    standard streams (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/.../fd/N) are never renamed
-//    over: they are opened and written directly, every write checked (the /proc and /dev/fd
-//    forms in append mode, so that `-o /dev/stdout >> log` appends);
-//  - the temporary file is removed on every failure.
+//  - an existing target that is a character device (/dev/null, /dev/full) and the standard
+//    streams (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/.../fd/N, or any name of the file
+//    standard output or error is) are never renamed over: they are opened and written directly,
+//    every write checked (the /proc and /dev/fd forms in append mode, so that `-o /dev/stdout >>
+//    log` appends);
+//  - a FIFO, a socket or a block device that is not a standard stream is refused (OutputProblem):
+//    a FIFO nobody reads would block forever;
+//  - the temporary file is removed on every failure. It is written unnamed (O_TMPFILE) and named
+//    only just before its rename, so a writer killed on the way leaves nothing; where the file
+//    system cannot, it is named and locked (flock) while written, and an unlocked one of our
+//    naming (left by a writer that died) is removed by the next write beside the same target.
 // Fails (false, "<path>: cannot write: <reason>" in *error) when the folder does not exist or is
 // not writable, `path` is a directory or a file this user may not write (a rename would replace
 // it regardless), or any write, flush or close fails (ENOSPC, EFBIG, EIO...).
@@ -37,6 +43,12 @@ struct OutputFile {
 // programs ignore it (signal(SIGXFSZ, SIG_IGN)) so the limit reports EFBIG here instead.
 bool WriteFileAtomically(const std::string& path, const void* data, size_t size,
                          std::string* error);
+
+// Why `path` cannot be an output (OutputProblem): "" when it is a regular file, a character
+// device, a standard stream, or does not exist; otherwise "it is a FIFO (named pipe); outputs
+// are ..." (likewise for a socket or a block device). Never blocks. For outputs not written
+// through WriteFilesAtomically (the viewer's --trace).
+std::string OutputProblem(const std::string& path);
 
 // The same for files that belong together (a .gltf and its .bin): every regular file is first
 // written to its temporary file, then the direct targets are written, and only when all of that

@@ -427,7 +427,7 @@ namespace {
 // chunk of `bin_size` bytes at `bin` (both padded to 4 bytes).
 std::vector<uint8_t> Container(const Json& root, bool glb, const uint8_t* bin, size_t bin_size,
                                bool with_bin) {
-  const std::string text = root.dump();
+  const std::string text = root.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (!glb) return std::vector<uint8_t>(text.begin(), text.end());
   std::vector<uint8_t> json_chunk(text.begin(), text.end());
   while (json_chunk.size() % 4 != 0) json_chunk.push_back(' ');

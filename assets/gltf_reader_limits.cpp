@@ -189,6 +189,15 @@ bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_si
           n, kDecodeBytesPerVertex + SaturatingMul(sets, kDecodeBytesPerInfluenceSet));
       bytes = SaturatingAdd(bytes, SaturatingMul(corners, 4));
       bytes = SaturatingAdd(bytes, SaturatingMul(triangles, 12));
+      // Morph targets: each decodes a delta per vertex for each of its attributes (many targets
+      // may share one accessor, or zero-fill theirs, in a few bytes of JSON).
+      for (const json& target : ArrayMember(primitive, "targets")) {
+        for (const char* attribute : {"POSITION", "NORMAL", "TANGENT"}) {
+          const auto accessor = IndexMember(target, attribute);
+          if (accessor)
+            bytes = SaturatingAdd(bytes, SaturatingMul(std::max(n, count_of(accessor)), 12));
+        }
+      }
       mesh_bytes[m] = SaturatingAdd(mesh_bytes[m], bytes);
     }
   }
@@ -227,7 +236,7 @@ bool CheckDecodeBudget(const Document& d, const Contents& walk, uint64_t file_si
       SaturatingAdd(SaturatingAdd(file_size, d.ExternalBufferBytes()), d.unpacked_bytes());
   const uint64_t budget = DecodeBudget(source_bytes);
   if (total > budget) {
-    *error = "its meshes, skins and animations would take " + Mebibytes(total) +
+    *error = "its meshes, morph targets, skins and animations would take " + Mebibytes(total) +
              " to decode, more than the " + Mebibytes(budget) + " skelview allows for a model of " +
              std::to_string((source_bytes + 1023) / 1024) +
              " KiB (the file repeats or zero-fills data)";

@@ -13,7 +13,9 @@
 #include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/ProgressHandler.hpp>
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -22,14 +24,16 @@
 #include "assets/internal/collada_morphs.h"
 #include "assets/internal/declared_counts.h"
 #include "assets/internal/fbx_properties.h"
+#include "assets/internal/gltf_document.h"
 #include "assets/internal/gltf_reader.h"
 #include "assets/internal/import_clips.h"
 #include "assets/internal/load_progress.h"
 #include "assets/internal/messages.h"
 #include "assets/internal/model_files.h"
-#include "assets/internal/name_check.h"
+#include "assets/internal/model_names.h"
 #include "assets/internal/scene_converter.h"
 #include "assets/internal/scene_frame.h"
+#include "assets/text.h"
 
 namespace assets {
 namespace {
@@ -204,14 +208,106 @@ class GuardedIOSystem : public Assimp::IOSystem {
 // may quote much of the file.
 LoadResult Fail(const std::string& path, const std::string& reason) {
   LoadResult result;
-  result.error = path + ": " + Excerpt(reason, kMaxMessageBytes);
+  result.error = ShownPath(path) + ": " + Excerpt(reason, kMaxMessageBytes);
   while (!result.error.empty() && result.error.back() == ' ') result.error.pop_back();
   return result;
+}
+
+// What the bytes of a text format may be: kPlain no NUL (a text file holds none), kStrict also
+// no control character but tab, line feed and carriage return (JSON holds none).
+enum class TextRule { kNone, kPlain, kStrict };
+
+// The rule for the formats whose readers take the whole file as text (Assimp's for these read it
+// into memory first): a file of zeros — a sparse file — is refused after one piece.
+TextRule TextRuleFor(const std::string& path, const std::vector<uint8_t>& head) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // UTF-16 (with its byte order mark) holds NULs in every ASCII character.
+  if (head.size() >= 2 &&
+      ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))) {
+    return TextRule::kNone;
+  }
+  if (ext == ".dae" || ext == ".obj" || ext == ".bvh" || ext == ".smd" || ext == ".off" ||
+      ext == ".md5mesh" || ext == ".md5anim") {
+    return TextRule::kPlain;
+  }
+  return TextRule::kNone;
+}
+
+// Offset of the first byte of data[0, size) that `rule` refuses, or SIZE_MAX.
+size_t FindNonText(const uint8_t* data, size_t size, TextRule rule) {
+  if (rule == TextRule::kNone) return SIZE_MAX;
+  if (rule == TextRule::kPlain) {
+    const void* nul = std::memchr(data, 0, size);
+    return nul ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - data) : SIZE_MAX;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (data[i] < 0x20 && data[i] != '\t' && data[i] != '\n' && data[i] != '\r') return i;
+  }
+  return SIZE_MAX;
+}
+
+// Why a text file was refused: the offset and value of its first byte a text cannot hold.
+std::string NonTextReason(uint64_t offset, uint8_t value, TextRule rule) {
+  char byte[8];
+  std::snprintf(byte, sizeof(byte), "0x%02X", value);
+  return "not a text file where one is expected: byte " + std::to_string(offset) + " is " + byte +
+         (rule == TextRule::kStrict ? ", a control character" : "") +
+         " (the file may be damaged or sparse)";
+}
+
+// Pieces in which a model file is read or scanned before its readers see it.
+constexpr size_t kReadPieceBytes = size_t{4} << 20;
+
+// Reads or scans the model file from `from` to `to`, one piece at a time, checking the bytes in
+// [text_begin, text_end) against `rule` before the next piece is read: appended to *bytes when
+// `keep` (which must then end at `from`), otherwise only scanned through one piece's buffer.
+// False with the reason (naming the offending byte's offset) on a refused byte or a read error.
+bool ReadInPieces(ModelFiles* files, uint64_t from, uint64_t to, uint64_t text_begin,
+                  uint64_t text_end, TextRule rule, bool keep, std::vector<uint8_t>* bytes,
+                  std::string* reason) {
+  InputFile file;
+  if (files->OpenModel(&file, reason) != FileStatus::kOk) return false;
+  to = std::min(to, file.size());
+  std::vector<uint8_t> piece;
+  if (keep) {
+    bytes->reserve(static_cast<size_t>(to));  // not touched until read: no zero-filled copy
+  } else {
+    piece.resize(static_cast<size_t>(std::min<uint64_t>(kReadPieceBytes, to - std::min(from, to))));
+  }
+  for (uint64_t at = from; at < to;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kReadPieceBytes, to - at));
+    uint8_t* data = piece.data();
+    if (keep) {
+      bytes->resize(bytes->size() + n);
+      data = bytes->data() + (bytes->size() - n);
+    }
+    errno = 0;
+    if (!file.ReadAt(at, data, n)) {
+      *reason = std::string("cannot read the file: ") +
+                (errno ? std::strerror(errno) : "it ended early (changed while read?)");
+      return false;
+    }
+    const uint64_t check_begin = std::max(at, text_begin), check_end = std::min(at + n, text_end);
+    if (check_begin < check_end) {
+      const size_t bad = FindNonText(data + (check_begin - at),
+                                     static_cast<size_t>(check_end - check_begin), rule);
+      if (bad != SIZE_MAX) {
+        *reason = NonTextReason(check_begin + bad, data[check_begin - at + bad], rule);
+        return false;
+      }
+    }
+    at += n;
+  }
+  return true;
 }
 
 // Reads the model file for the checks before Assimp: a glTF file for the reader (a .glb up to its
 // binary chunk's header, whose chunk is then read per accessor; a .gltf whole), other formats'
 // first kHeaderBytes (or all of it when the declared counts need it), then checks those counts.
+// What is read beyond the first kHeaderBytes is read in pieces and checked as text where the
+// format is text, and a JSON chunk or text larger than the reader takes is refused from the
+// header and the file's size, before anything more is read.
 bool ReadAndCheck(const std::string& path, LoadProgress* progress, ModelFiles* files,
                   std::vector<uint8_t>* bytes, uint64_t* file_size, bool* is_gltf,
                   std::string* reason) {
@@ -220,13 +316,38 @@ bool ReadAndCheck(const std::string& path, LoadProgress* progress, ModelFiles* f
   }
   *is_gltf = gltf::LooksLikeGltf(path, *bytes);
   if (*is_gltf && bytes->size() < *file_size) {
-    size_t wanted = SIZE_MAX;
-    if (bytes->size() >= 16 && std::memcmp(bytes->data(), "glTF", 4) == 0) {
+    uint64_t wanted = *file_size, json_begin = 0, json_end = *file_size;
+    if (bytes->size() >= 20 && std::memcmp(bytes->data(), "glTF", 4) == 0) {
       uint32_t json_length = 0;
       std::memcpy(&json_length, bytes->data() + 12, 4);
-      wanted = static_cast<size_t>(std::min<uint64_t>(*file_size, 20 + uint64_t{json_length} + 8));
+      json_begin = 20;
+      json_end = 20 + uint64_t{json_length};
+      if (json_end > *file_size) {
+        *reason = "truncated .glb: its JSON chunk of " + std::to_string(json_length) +
+                  " bytes runs past the end of the file (" + std::to_string(*file_size) + " bytes)";
+        return false;
+      }
+      wanted = std::min<uint64_t>(*file_size, json_end + 8);
     }
-    if (wanted > bytes->size() && ReadModelBytes(files, bytes, reason, wanted) != ReadStatus::kOk) {
+    if (json_end - json_begin > gltf::kMaxJsonBytes) {
+      *reason = "its JSON is " + std::to_string((json_end - json_begin) >> 20) +
+                " MiB, more than the " + std::to_string(gltf::kMaxJsonBytes >> 20) +
+                " MiB skelview reads";
+      return false;
+    }
+    // The JSON read with the header first, then the rest in pieces, each checked as read.
+    const size_t head_end = static_cast<size_t>(std::min<uint64_t>(bytes->size(), json_end));
+    if (json_begin < head_end) {
+      const size_t bad =
+          FindNonText(bytes->data() + json_begin, head_end - json_begin, TextRule::kStrict);
+      if (bad != SIZE_MAX) {
+        *reason = NonTextReason(json_begin + bad, (*bytes)[json_begin + bad], TextRule::kStrict);
+        return false;
+      }
+    }
+    if (wanted > bytes->size() &&
+        !ReadInPieces(files, bytes->size(), wanted, json_begin, json_end, TextRule::kStrict,
+                      /*keep=*/true, bytes, reason)) {
       return false;
     }
   }
@@ -234,9 +355,18 @@ bool ReadAndCheck(const std::string& path, LoadProgress* progress, ModelFiles* f
     *reason = "cancelled";
     return false;
   }
-  if (!*is_gltf && NeedsWholeFile(path) && bytes->size() < *file_size &&
-      ReadModelBytes(files, bytes, reason) != ReadStatus::kOk) {
-    return false;
+  if (!*is_gltf) {
+    const TextRule rule = TextRuleFor(path, *bytes);
+    const size_t bad = FindNonText(bytes->data(), bytes->size(), rule);
+    if (bad != SIZE_MAX) {
+      *reason = NonTextReason(bad, (*bytes)[bad], rule);
+      return false;
+    }
+    if (bytes->size() < *file_size && (rule != TextRule::kNone || NeedsWholeFile(path)) &&
+        !ReadInPieces(files, bytes->size(), *file_size, 0, *file_size, rule, NeedsWholeFile(path),
+                      bytes, reason)) {
+      return false;
+    }
   }
   return DeclaredCountsFit(path, *bytes, *file_size, reason);
 }
@@ -364,8 +494,8 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
   // Assimp 5.2.5 fails on any Collada morph controller: it reads the file without them, and their
   // targets from a second text that shows each target geometry (collada_morphs.cpp).
   ColladaMorphPlan collada;
-  const bool collada_morphs =
-      !is_gltf && bytes.size() == file_size && PlanColladaMorphs(bytes, &collada);
+  const bool collada_morphs = !is_gltf && bytes.size() == file_size && IsColladaFile(path, bytes) &&
+                              PlanColladaMorphs(bytes, &collada);
   // Assimp reads the file again itself (or the reader's or the plan's patched copy).
   bytes = std::vector<uint8_t>();
   if (progress->Cancelled()) return Fail(path, "cancelled");
@@ -427,7 +557,7 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
                    converter.mesh_gltf_nodes(), &model, &warnings);
   }
   FinishClips(&model, &warnings);
-  WarnNamesNotUtf8(model, &warnings);
+  MakeNamesValidUtf8(&model, &warnings);
   for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
   model.warnings = warnings;
   model.source_files = files->files_read();

@@ -12,6 +12,7 @@
 
 #include "assets/animation.h"
 #include "assets/importer.h"
+#include "assets/text.h"
 
 namespace assets {
 namespace {
@@ -143,6 +144,16 @@ class Reader {
     }
     std::string s(size, '\0');
     if (!Bytes(s.data(), size, what)) return {};
+    return s;
+  }
+  // A name or message: a String that must be UTF-8 (the importer makes every name so; JSON
+  // output and the UI rely on it). Paths are Strings: they need not be.
+  std::string Text(const char* what) {
+    std::string s = String(what);
+    if (!failed() && !IsValidUtf8(s)) {
+      Fail(std::string("corrupted model data: a ") + what + " is not valid UTF-8");
+      return {};
+    }
     return s;
   }
   // A count of elements that each take at least `min_bytes` of the stream: refused when the rest
@@ -287,7 +298,7 @@ bool ReadSkeleton(Reader* r, Model* out) {
   std::vector<ik::JointDesc> joints(n);
   for (size_t j = 0; j < n; ++j) {
     ik::JointDesc& d = joints[j];
-    d.name = r->String("joint name");
+    d.name = r->Text("joint name");
     d.parent = r->I32("joint parent");
     d.rest.translation = r->Vec3("joint translation");
     d.rest.rotation = r->Quat("joint rotation");
@@ -312,7 +323,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   auto fail = [&](const std::string& reason) {
     return r->Fail("corrupted model data: " + what + " " + reason);
   };
-  mesh->name = r->String("mesh name");
+  mesh->name = r->Text("mesh name");
   const uint8_t skinned = r->U8("mesh skinned flag");
   if (skinned > 1) return r->Fail("corrupted model data: " + what + " has an invalid skinned flag");
   mesh->skinned = skinned == 1;
@@ -382,7 +393,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   if (mesh->node < -1 || mesh->node >= joint_count) return fail("is on a node that does not exist");
   mesh->targets.resize(r->Count(16, "mesh morph targets"));
   for (MorphTarget& t : mesh->targets) {
-    t.name = r->String("morph target name");
+    t.name = r->Text("morph target name");
     r->Array(&t.positions, "morph position deltas");
     r->Array(&t.normals, "morph normal deltas");
     r->Array(&t.tangents, "morph tangent deltas");
@@ -427,7 +438,7 @@ bool ReadMorphChannels(Reader* r, const std::vector<Mesh>& meshes, Clip* clip,
 bool ReadClip(Reader* r, int joint_count, const std::vector<Mesh>& meshes, Clip* clip,
               size_t index) {
   const std::string what = "clip " + std::to_string(index);
-  clip->name = r->String("clip name");
+  clip->name = r->Text("clip name");
   clip->duration = r->F32("clip duration");
   if (r->failed()) return false;
   if (!std::isfinite(clip->duration) || clip->duration < 0.0f) {
@@ -619,7 +630,7 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   model.materials.resize(materials);
   for (size_t i = 0; i < materials && !r.failed(); ++i) {
     Material& m = model.materials[i];
-    m.name = r.String("material name");
+    m.name = r.Text("material name");
     r.Bytes(&m.base_color, sizeof(m.base_color), "material colour");
     m.base_color_texture = r.I32("material texture");
     for (int k = 0; k < 4 && !r.failed(); ++k)
@@ -629,7 +640,8 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   if (r.failed()) return fail(r.error());
   for (const Mesh& mesh : model.meshes) {
     if (mesh.material < -1 || mesh.material >= static_cast<int>(materials)) {
-      return fail("corrupted model data: mesh '" + mesh.name + "' uses a missing material");
+      return fail("corrupted model data: mesh '" + Escaped(mesh.name, kMaxShownArgumentBytes) +
+                  "' uses a missing material");
     }
   }
 
@@ -637,7 +649,7 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   model.textures.resize(textures);
   for (size_t i = 0; i < textures && !r.failed(); ++i) {
     Texture& t = model.textures[i];
-    t.name = r.String("texture name");
+    t.name = r.Text("texture name");
     t.width = r.I32("texture width");
     t.height = r.I32("texture height");
     r.Array(&t.rgba, "texture pixels");
@@ -651,7 +663,8 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
   if (r.failed()) return fail(r.error());
   for (const Material& m : model.materials) {
     if (m.base_color_texture < -1 || m.base_color_texture >= static_cast<int>(textures)) {
-      return fail("corrupted model data: material '" + m.name + "' uses a missing texture");
+      return fail("corrupted model data: material '" + Escaped(m.name, kMaxShownArgumentBytes) +
+                  "' uses a missing texture");
     }
   }
 
@@ -664,7 +677,7 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
 
   const size_t warnings = r.Count(4, "warnings");
   model.warnings.resize(warnings);
-  for (size_t i = 0; i < warnings && !r.failed(); ++i) model.warnings[i] = r.String("warning");
+  for (size_t i = 0; i < warnings && !r.failed(); ++i) model.warnings[i] = r.Text("warning");
   r.Bytes(&model.influences, sizeof(InfluenceStats), "influence counts");
   if (r.failed()) return fail(r.error());
 

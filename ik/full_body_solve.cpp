@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ik/full_body.h"
 #include "ik/internal/constraint_util.h"
@@ -105,6 +106,14 @@ class BodySolver {
     if (body_rows) IterateBody();
     UpdateBelowHips();
     for (int l = 0; l < limb_count_; ++l) SolveLimb(l);
+    // The steps and limb solves keep their last finite state (a target far beyond the model's
+    // size can overflow float arithmetic); should anything still be non-finite, the input pose
+    // stands, reported as not reached.
+    if (!PoseFinite()) {
+      std::copy(ws_.locals_in.begin(), ws_.locals_in.end(), locals_.begin());
+      std::copy(ws_.models_in.begin(), ws_.models_in.end(), m_.begin());
+      out_.non_finite = true;
+    }
     Report();
   }
 
@@ -140,6 +149,8 @@ class BodySolver {
   void UpdateBelowHips();
   void SolveLimb(int l);
   void Report();
+  bool PoseFinite() const;
+  bool JointsFinite(const std::vector<int>& joints) const;
 
   const FullBodyIkJob& job_;
   const Skeleton& sk_;
@@ -201,6 +212,7 @@ void BodySolver::Begin() {
   out_.reached = false;
   out_.max_error = 0.0f;
   out_.limited = false;
+  out_.non_finite = false;
   out_.tolerance_model = options_.tolerance * body_.size;
   tolerance_model_ = out_.tolerance_model;
   reach_slack_ = 0.25f * tolerance_model_;
@@ -376,6 +388,7 @@ bool BodySolver::HelpsLower(const double* now, const double* before) const {
 // else the targets worse than before is undone and the damping raised).
 void BodySolver::IterateBody() {
   rows_.params = params_;
+  for (int b = 0; b < body_count_; ++b) saved_rotation_[b] = locals_[body_.spine[b]].rotation;
   null_lambda2_ = 1e-6 * double(size_) * double(size_);
   lambda2_max_ = 1e6 * double(size_) * double(size_);
   lambda2_ = null_lambda2_;
@@ -384,6 +397,14 @@ void BodySolver::IterateBody() {
   // (Each iteration evaluates its result; undone steps and corrections add evaluations.)
   for (int evaluation = 0; evaluation < 4 * options_.max_iterations + 4; ++evaluation) {
     ForwardListed(sk_, *pose_, ws_.needed, models_);
+    if (!JointsFinite(ws_.needed)) {
+      // The step overflowed: back to the state before it, and stop there.
+      locals_[body_.hips].translation = saved_translation_;
+      for (int b = 0; b < body_count_; ++b) locals_[body_.spine[b]].rotation = saved_rotation_[b];
+      ForwardListed(sk_, *pose_, ws_.needed, models_);
+      out_.non_finite = true;
+      break;
+    }
     const Verdict verdict = Judge();
     if (verdict == Verdict::kStop) break;
     if (verdict == Verdict::kRetry) continue;
@@ -592,6 +613,7 @@ void BodySolver::SolveLimb(int l) {
   target.position = resolved_[chosen].target;
   const glm::quat start_rotation = locals_[chain.start].rotation;
   const glm::quat mid_rotation = locals_[chain.mid].rotation;
+  const glm::quat end_rotation = locals_[chain.end].rotation;
   const TwoBoneIkResult solved = SolveTwoBoneIkPose(sk_, chain, target, two, pose_, models_);
   if (two.hinge && !solved.reached) {
     // The hinge is exact only while both bones stay square to its axis, which a clip's elbow
@@ -622,6 +644,29 @@ void BodySolver::SolveLimb(int l) {
       ForwardSubtree(sk_, *pose_, chain.end, models_, &ws_.flags);
     }
   }
+  if (!locals_[chain.start].IsFinite() || !locals_[chain.mid].IsFinite() ||
+      !locals_[chain.end].IsFinite() || !IsFinite(m_[chain.end])) {
+    // The limb as it was before its solve.
+    locals_[chain.start].rotation = start_rotation;
+    locals_[chain.mid].rotation = mid_rotation;
+    locals_[chain.end].rotation = end_rotation;
+    ForwardSubtree(sk_, *pose_, chain.start, models_, &ws_.flags);
+    out_.non_finite = true;
+  }
+}
+
+bool BodySolver::JointsFinite(const std::vector<int>& joints) const {
+  for (int j : joints) {
+    if (!locals_[j].IsFinite() || !IsFinite(m_[j])) return false;
+  }
+  return true;
+}
+
+bool BodySolver::PoseFinite() const {
+  for (size_t j = 0; j < locals_.size(); ++j) {
+    if (!locals_[j].IsFinite() || !IsFinite(m_[j])) return false;
+  }
+  return true;
 }
 
 // The effectors' reports and the joints that moved.
@@ -634,7 +679,10 @@ void BodySolver::Report() {
     report.kind = effectors_[i].kind;
     report.target_model = resolved_[i].target;
     report.position_model = Position(m_, effectors_[i].joint);
-    report.error = glm::length(report.position_model - report.target_model);
+    // In double: the distance to a target near the float range must not overflow to infinity.
+    report.error = static_cast<float>(
+        std::min(glm::length(glm::dvec3(report.position_model) - glm::dvec3(report.target_model)),
+                 double(std::numeric_limits<float>::max())));
     report.reached = report.error <= tolerance_model_;
     out_.reached = out_.reached && report.reached;
     out_.max_error = std::max(out_.max_error, report.error);

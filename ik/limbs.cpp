@@ -89,28 +89,18 @@ bool ChainUsable(const Context& c, const TwoBoneChain& chain) {
          Distance(c, chain.mid, chain.end) > min_bone;
 }
 
-// The branch below `first`: it, then repeatedly the child with the largest subtree.
-std::vector<int> BranchPath(const Context& c, int first) {
+// The branch below `first`: it, then repeatedly the child with the largest subtree (the first
+// of equals). `subtree`: every joint's subtree size (itself and all its descendants).
+std::vector<int> BranchPath(const Context& c, const std::vector<int>& subtree, int first) {
   std::vector<int> path = {first};
   const Skeleton& s = c.skeleton;
   while (path.size() < 10) {
     int best = -1, best_size = 0;
     for (int child : s.children(path.back())) {
       if (!c.candidate[child]) continue;
-      int size = 1;
-      // Subtree size without relying on depth-first order.
-      std::vector<int> stack = {child};
-      while (!stack.empty()) {
-        const int j = stack.back();
-        stack.pop_back();
-        for (int g : s.children(j)) {
-          ++size;
-          stack.push_back(g);
-        }
-      }
-      if (size > best_size) {
+      if (subtree[child] > best_size) {
         best = child;
-        best_size = size;
+        best_size = subtree[child];
       }
     }
     if (best < 0) break;
@@ -262,28 +252,79 @@ void FindByName(const Context& c, Found* found) {
   }
 }
 
-// 2. By topology: mirror-image branches below a common joint.
+// Most mirror tests per branch (against the branches after it whose first bone is about as long):
+// a body joint has a handful of branches; a joint with thousands of alike ones (a hostile file)
+// stays linear, each of them paired with its nearest few.
+constexpr size_t kMaxPartnersPerBranch = 8;
+
+// 2. By topology: mirror-image branches below a common joint. Each child's branch is walked once
+// and the branches are bucketed by the length of their first bone before pairing (a mirror image
+// keeps every length, within the mirror test's tolerance), so a joint with many children costs
+// linear time, not quadratic. Pairs come out in the order of a test of every pair (parent, then
+// first child, then second child in child order).
 std::vector<Pair> MirroredPairs(const Context& c) {
   const Skeleton& skeleton = c.skeleton;
+  const int n = skeleton.joint_count();
+  // Subtree sizes in one pass: parents are stored before their children.
+  std::vector<int> subtree(static_cast<size_t>(n), 1);
+  for (int j = n - 1; j >= 0; --j) {
+    if (skeleton.parent(j) >= 0) subtree[skeleton.parent(j)] += subtree[j];
+  }
+  // Two points of a mirror pair are each within 0.05 · size of the other's reflection: lengths
+  // differ by at most 0.1 · size (and a little rounding).
+  const float window = 0.1f * c.size * 1.001f;
   std::vector<Pair> pairs;
-  for (int p = 0; p < skeleton.joint_count(); ++p) {
+  struct Branch {
+    size_t kid;  // index among the parent's children
+    float first_bone;
+    std::vector<int> path;
+  };
+  std::vector<Branch> branches;
+  std::vector<size_t> by_length;
+  std::vector<std::pair<size_t, size_t>> candidates;
+  for (int p = 0; p < n; ++p) {
     const std::vector<int>& kids = skeleton.children(p);
+    if (kids.size() < 2) continue;
+    branches.clear();
     for (size_t i = 0; i < kids.size(); ++i) {
-      for (size_t j = i + 1; j < kids.size(); ++j) {
-        if (!c.candidate[kids[i]] || !c.candidate[kids[j]]) continue;
-        const std::vector<int> a = BranchPath(c, kids[i]);
-        const std::vector<int> b = BranchPath(c, kids[j]);
-        const size_t count = std::min(a.size(), b.size());
-        if (count < 3 || !Mirrored(c, a, b, count)) continue;
-        const int k = BestTriple(c, std::vector<int>(a.begin(), a.begin() + count));
-        if (k < 0) continue;
-        Pair pair;
-        pair.a = {a[k], a[k + 1], a[k + 2]};
-        pair.b = {b[k], b[k + 1], b[k + 2]};
-        if (!ChainUsable(c, pair.a) || !ChainUsable(c, pair.b)) continue;
-        pair.length = Distance(c, a[k], a[k + 1]) + Distance(c, a[k + 1], a[k + 2]);
-        pairs.push_back(pair);
+      if (!c.candidate[kids[i]]) continue;
+      std::vector<int> path = BranchPath(c, subtree, kids[i]);
+      if (path.size() < 3) continue;  // no two bones: never part of a pair
+      const float first_bone = Distance(c, path[0], path[1]);
+      branches.push_back({i, first_bone, std::move(path)});
+    }
+    if (branches.size() < 2) continue;
+    by_length.resize(branches.size());
+    for (size_t b = 0; b < branches.size(); ++b) by_length[b] = b;
+    std::sort(by_length.begin(), by_length.end(), [&](size_t x, size_t y) {
+      return branches[x].first_bone < branches[y].first_bone ||
+             (branches[x].first_bone == branches[y].first_bone && x < y);
+    });
+    candidates.clear();
+    for (size_t s = 0; s < by_length.size(); ++s) {
+      const Branch& x = branches[by_length[s]];
+      for (size_t t = s + 1, tested = 0; t < by_length.size() && tested < kMaxPartnersPerBranch;
+           ++t, ++tested) {
+        const Branch& y = branches[by_length[t]];
+        if (y.first_bone - x.first_bone > window) break;
+        candidates.emplace_back(std::min(by_length[s], by_length[t]),
+                                std::max(by_length[s], by_length[t]));
       }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& [first, second] : candidates) {
+      const std::vector<int>& a = branches[first].path;
+      const std::vector<int>& b = branches[second].path;
+      const size_t count = std::min(a.size(), b.size());
+      if (!Mirrored(c, a, b, count)) continue;
+      const int k = BestTriple(c, std::vector<int>(a.begin(), a.begin() + count));
+      if (k < 0) continue;
+      Pair pair;
+      pair.a = {a[k], a[k + 1], a[k + 2]};
+      pair.b = {b[k], b[k + 1], b[k + 2]};
+      if (!ChainUsable(c, pair.a) || !ChainUsable(c, pair.b)) continue;
+      pair.length = Distance(c, a[k], a[k + 1]) + Distance(c, a[k + 1], a[k + 2]);
+      pairs.push_back(pair);
     }
   }
   return pairs;

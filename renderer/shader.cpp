@@ -144,7 +144,9 @@ std::string RewriteLogLine(std::string_view line, const std::vector<std::string>
   return name + ":" + std::to_string(line_number) + ": " + std::string(line.substr(i));
 }
 
-std::string RewriteLog(std::string_view log, const std::vector<std::string>& files) {
+}  // namespace
+
+std::string RewriteShaderLog(std::string_view log, const std::vector<std::string>& files) {
   std::string result;
   size_t pos = 0;
   while (pos < log.size()) {
@@ -158,6 +160,8 @@ std::string RewriteLog(std::string_view log, const std::vector<std::string>& fil
   }
   return result;
 }
+
+namespace {
 
 GLenum StageEnum(ShaderStage stage) {
   switch (stage) {
@@ -227,7 +231,7 @@ ShaderObject CompileShader(ShaderStage stage, std::string_view source, std::stri
   GLint ok = GL_FALSE;
   glGetShaderiv(shader.id(), GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    *error = RewriteLog(ShaderLog(shader.id()), files);
+    *error = RewriteShaderLog(ShaderLog(shader.id()), files);
     if (error->empty()) *error = std::string(file_name) + ": error: compilation failed (no log)";
     return {};
   }

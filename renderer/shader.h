@@ -20,11 +20,18 @@ enum class ShaderStage { kVertex, kGeometry, kFragment };
 using IncludeResolver = std::function<std::optional<std::string>(std::string_view name)>;
 std::optional<std::string> EmbeddedInclude(std::string_view name);
 
+// A driver's compile log with every location rewritten to name its file: source string F (set by
+// the #line directives the compiler emits; `files[F]`, or "<source F>" when out of range) at line
+// L. Mesa writes "F:L(C): error: ...", NVIDIA "F(L) : error C1503: ..."; both become
+// "<file>:L: error..." with the rest of the driver's wording kept ("error: ..." or
+// "error C1503: ..."). Blank lines are dropped; lines of other shapes pass through.
+std::string RewriteShaderLog(std::string_view log, const std::vector<std::string>& files);
+
 // Compiles one stage from source text. `file_name` is how messages refer to the text (e.g.
 // "shaders/skinned.vert"); included files are named "shaders/<name>". On failure returns an empty
 // object and sets *error to the driver's log with every location rewritten as
-// "<file>:<line>: error: ...", lines counted from 1 in that file. A missing include is reported
-// the same way, at the line of the #include.
+// "<file>:<line>: error..." (RewriteShaderLog), lines counted from 1 in that file. A missing
+// include is reported the same way, at the line of the #include.
 ShaderObject CompileShader(ShaderStage stage, std::string_view source, std::string_view file_name,
                            std::string* error, const IncludeResolver& resolve = EmbeddedInclude);
 

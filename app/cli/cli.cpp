@@ -15,6 +15,7 @@
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/window/viewer.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -323,10 +324,10 @@ std::optional<int> Parse(CLI::App* cli, int argc, char** argv) {
       cli->exit(e, help, std::cerr);
       std::string error;
       if (WriteStandardOutput(help.str(), &error)) return kExitOk;
-      std::cerr << "skelview: " << error << "\n";
+      std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
       return kExitFailure;
     }
-    std::cerr << "skelview: " << e.what() << " (see skelview --help)\n";
+    std::cerr << "skelview: " << assets::MessageLine(e.what()) << " (see skelview --help)\n";
     return kExitBadInput;
   }
   return std::nullopt;
@@ -408,7 +409,7 @@ int Dispatch(int argc, char** argv) {
   if (const std::optional<int> code = Parse(&cli, argc, argv)) return *code;
   std::string error;
   if (const std::optional<int> code = RunParsed(&commands, &error)) return *code;
-  std::cerr << "skelview: " << error << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
   return kExitBadInput;
 }
 
@@ -421,7 +422,7 @@ int RunCommandLine(int argc, char** argv) {
   int code = Dispatch(argc, argv);
   std::string error;
   if (!FlushStandardOutput(&error)) {
-    std::cerr << "skelview: " << error << "\n";
+    std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
     if (code == kExitOk) code = kExitFailure;
   }
   return code;

@@ -39,6 +39,7 @@
 #include "assets/file_output.h"
 #include "assets/importer.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "assets/weight_check.h"
 #include "ik/kinematics.h"
 #include "ik/limbs.h"
@@ -52,12 +53,12 @@ namespace app {
 namespace {
 
 int BadInput(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitBadInput;
 }
 
 int Failure(const std::string& message) {
-  std::cerr << "skelview: " << message << "\n";
+  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
   return kExitFailure;
 }
 
@@ -87,21 +88,29 @@ int Print(const std::string& text) {
 }
 
 void PrintWarnings(const assets::Model& model) {
-  for (const std::string& w : model.warnings) std::cerr << "skelview: warning: " << w << "\n";
+  for (const std::string& w : model.warnings)
+    std::cerr << "skelview: warning: " << assets::MessageLine(w) << "\n";
 }
 
-// A model with the pose a command asked for.
+// A model with the pose a command asked for. Not moved once prepared: `character` refers to
+// `model`.
 struct PreparedPose {
+  PreparedPose() = default;
+  PreparedPose(const PreparedPose&) = delete;
+  PreparedPose& operator=(const PreparedPose&) = delete;
   assets::Model model;
+  Character character;  // the model's rig facts and the clips played together
   ClipTime clip_time;
   ConstraintRequests requests;
   PoseState state;
-  // --anim I+J+…: the clips played together (their combination is model.clips.back()); empty for
-  // one clip or none.
+  // --anim I+J+…: the clips played together (their combination is the character's clip
+  // clip_time.clip, after the model's own); empty for one clip or none.
   std::vector<int> together;
   // The constraints as an edit (EditForRequests), under the --session's edit when one is given.
   EditState edit;
   bool edited = false;  // a --session or --mirror changed the pose
+  // The session's clip is the generated range of motion (appended to the model's clips).
+  bool range_of_motion = false;
 };
 
 // --session: the file read (the model comes from it unless MODEL is given).
@@ -144,9 +153,9 @@ int SaveSessionArg(const PoseArgs& args, const PreparedPose& prepared) {
   session.model_path = args.model_path;
   session.raw_units = args.raw_units;
   session.edit = prepared.edit;
-  const int file_clips =
-      static_cast<int>(prepared.model.clips.size()) - (prepared.together.empty() ? 0 : 1);
+  const int file_clips = prepared.character.file_clip_count();
   session.playback.clip = prepared.clip_time.clip < file_clips ? prepared.clip_time.clip : -1;
+  session.range_of_motion = prepared.range_of_motion;
   session.playback.together = prepared.together;
   if (!prepared.together.empty()) session.playback.clip = prepared.together[0];
   session.playback.time = prepared.clip_time.time;
@@ -172,7 +181,7 @@ int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* ser
                           server)) {
     return BadInput(error);  // names the file
   }
-  const std::string file = server ? args.model_path + ": " : "";
+  const std::string file = server ? assets::ShownPath(args.model_path) + ": " : "";
   if (server) {
     for (const std::string& w : model->warnings) {
       std::cerr << "skelview: warning: " << file << w << "\n";
@@ -187,54 +196,59 @@ int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* ser
       return BadInput(error);
     }
     for (const std::string& line : problems.lines) {
-      std::cerr << "skelview: warning: " << session_file->path << ": could not reattach " << line
-                << "\n";
+      std::cerr << "skelview: warning: "
+                << assets::MessageLine(session_file->path + ": could not reattach " + line) << "\n";
     }
-    if (!args.anim && !args.time) {  // the session's clip and time
-      if (session.range_of_motion) {
-        model->clips.push_back(MakeModelRangeOfMotion(*model, session.edit.limits).clip);
-        clip_time->clip = static_cast<int>(model->clips.size()) - 1;
-      } else if (session.playback.together.size() > 1) {
-        model->clips.push_back(assets::CombineClips(*model, session.playback.together));
-        clip_time->clip = static_cast<int>(model->clips.size()) - 1;
-        prepared->together = session.playback.together;
-      } else {
-        clip_time->clip = session.playback.clip;
-      }
-      if (clip_time->clip >= 0) {
-        clip_time->time =
-            std::clamp(session.playback.time, 0.0f, model->clips[size_t(clip_time->clip)].duration);
-      }
+  }
+  prepared->character = Character(*model);
+  const Character& character = prepared->character;
+  if (session_file && !args.anim && !args.time && session.range_of_motion) {
+    model->clips.push_back(MakeModelRangeOfMotion(character, session.edit.limits).clip);
+    prepared->range_of_motion = true;
+  }
+  if (session_file && !args.anim && !args.time) {  // the session's clip and time
+    if (session.range_of_motion) {
+      clip_time->clip = character.file_clip_count() - 1;
+    } else if (session.playback.together.size() > 1) {
+      clip_time->clip = prepared->character.PlayTogether(session.playback.together);
+      prepared->together = session.playback.together;
+    } else {
+      clip_time->clip = session.playback.clip;
+    }
+    if (const assets::Clip* clip = character.clip(clip_time->clip)) {
+      clip_time->time = std::clamp(session.playback.time, 0.0f, clip->duration);
     }
   }
   if (args.anim || args.time) {
-    if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
+    if (!ResolveAnim(args, &prepared->character, &clip_time->clip, &error)) {
+      return BadInput(error);
+    }
     if (!args.anim_together.empty()) {
       prepared->together = {args.anim.value_or(0)};
       prepared->together.insert(prepared->together.end(), args.anim_together.begin(),
                                 args.anim_together.end());
     }
-    const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
+    const assets::Clip& clip = *character.clip(clip_time->clip);
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
-    if (!note.empty()) std::cerr << "skelview: warning: " << file << note << "\n";
+    if (!note.empty())
+      std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
-  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
-  prepared->edit = EditForRequests(*model, *requests);
+  if (!ParseConstraints(args, character, requests, &error)) return BadInput(file + error);
+  prepared->edit = EditForRequests(character, *requests);
   for (const MorphOverride& o : requests->morph) {
     prepared->edit.morph_weights[{o.mesh, o.target}] = o.weight;
   }
-  if (session_file) {
+  if (session_file) {  // the session's edit with the constraints, through the frame pipeline
     prepared->edit = MergedEdit(session.edit, prepared->edit, args);
     EditedFrame frame;
-    EvaluateEditedFrame(*model, *clip_time, prepared->edit, &frame, state);
+    EvaluateEditedFrame(character, *clip_time, prepared->edit, &frame, state);
     prepared->edited = true;
   } else {
-    EvaluatePose(*model, *clip_time, *requests, state);
+    EvaluatePose(character, *clip_time, *requests, state);
   }
   if (args.mirror) {  // the final pose, mirrored
-    const ik::MirrorMap map =
-        ik::BuildMirrorMap(model->skeleton, ik::DetectLimbs(model->skeleton, &model->is_bone));
+    const ik::MirrorMap map = ik::BuildMirrorMap(model->skeleton, character.limbs());
     ik::MirrorPose(map, model->skeleton, state->pose, &state->pose);
     ik::LocalToModel(model->skeleton, state->pose, &state->models);
     prepared->edited = true;
@@ -284,19 +298,22 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   }
   PrintWarnings(model);
   if (json) {
-    return Print(InfoJson(model).dump(2) + "\n");
+    return Print(DumpJson(InfoJson(model), 2) + "\n");
   }
   std::string text;
   const ik::Skeleton& skeleton = model.skeleton;
   int bones = 0;
   for (bool b : model.is_bone) bones += b ? 1 : 0;
-  Appendf(&text, "model:     %s\n", model.source.c_str());
+  // Names and paths come from files: shown escaped, so that no byte of theirs reaches the terminal
+  // as a control sequence.
+  auto shown = [](const std::string& name) { return assets::Escaped(name); };
+  Appendf(&text, "model:     %s\n", shown(model.source).c_str());
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
-    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n", mesh.name.c_str(),
-            mesh.positions.size(), mesh.indices.size() / 3, mesh.skinned ? "skinned" : "static",
-            mesh.bone_joints.size());
+    Appendf(&text, "  %-24s %7zu vertices %7zu triangles  %s, %zu bones\n",
+            shown(mesh.name).c_str(), mesh.positions.size(), mesh.indices.size() / 3,
+            mesh.skinned ? "skinned" : "static", mesh.bone_joints.size());
   }
   size_t morphed = 0, targets = 0;
   for (const assets::Mesh& mesh : model.meshes) {
@@ -313,10 +330,10 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       for (size_t t = 0; t < mesh.targets.size(); ++t) {
         const std::string& name = mesh.targets[t].name;
         const float weight = t < mesh.target_weights.size() ? mesh.target_weights[t] : 0.0f;
-        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : name) + " " +
+        list += (t > 0 ? ", " : "") + (name.empty() ? "#" + std::to_string(t) : shown(name)) + " " +
                 ShortestFloatText(weight);
       }
-      Appendf(&text, "  %-24s %s\n", mesh.name.c_str(), list.c_str());
+      Appendf(&text, "  %-24s %s\n", shown(mesh.name).c_str(), list.c_str());
     }
   }
   const assets::InfluenceStats& influences = model.influences;
@@ -336,29 +353,39 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kNotNormalized)),
       static_cast<unsigned long long>(problems.count(assets::WeightProblem::kTooManyInfluences)));
   Appendf(&text, "joints:    %d (%d deforming bones)\n", skeleton.joint_count(), bones);
+  // Indented by depth (parents come first, so one pass), at most kMaxIndent levels: a chain
+  // thousands of joints deep must not print millions of spaces.
+  constexpr int kMaxIndent = 32;
+  std::vector<int> depth(static_cast<size_t>(skeleton.joint_count()), 0);
   for (int i = 0; i < skeleton.joint_count(); ++i) {
+    const int parent = skeleton.parent(i);
+    depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     const bool bone = i < static_cast<int>(model.is_bone.size()) && model.is_bone[i];
-    Appendf(&text, "  %*s%s%s\n", 2 * skeleton.Depth(i), "", skeleton.name(i).c_str(),
-            bone ? "" : "  (node)");
+    const std::string deep =
+        depth[i] > kMaxIndent ? "(depth " + std::to_string(depth[i]) + ") " : "";
+    Appendf(&text, "  %*s%s%s%s\n", 2 * std::min(depth[i], kMaxIndent), "", deep.c_str(),
+            shown(skeleton.name(i)).c_str(), bone ? "" : "  (node)");
   }
   Appendf(&text, "clips:     %zu\n", model.clips.size());
   for (size_t c = 0; c < model.clips.size(); ++c) {
-    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c, model.clips[c].name.c_str(),
-            static_cast<double>(model.clips[c].duration), model.clips[c].channels.size());
+    Appendf(&text, "  %zu: %s, %.3f s, %zu animated joints\n", c,
+            shown(model.clips[c].name).c_str(), static_cast<double>(model.clips[c].duration),
+            model.clips[c].channels.size());
   }
   const std::vector<ik::Limb> limbs = ik::DetectLimbs(skeleton, &model.is_bone);
   Appendf(&text, "limbs:     %zu\n", limbs.size());
   for (const ik::Limb& limb : limbs) {
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
-            skeleton.name(limb.chain.start).c_str(), skeleton.name(limb.chain.mid).c_str(),
-            skeleton.name(limb.chain.end).c_str(), limb.by_name ? "name" : "symmetry");
+            shown(skeleton.name(limb.chain.start)).c_str(),
+            shown(skeleton.name(limb.chain.mid)).c_str(),
+            shown(skeleton.name(limb.chain.end)).c_str(), limb.by_name ? "name" : "symmetry");
   }
   return Print(text);
 }
 
 int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   if (skinning != "cpu" && skinning != "gpu") {
-    return BadInput("--skinning '" + skinning + "': expected cpu or gpu");
+    return BadInput("--skinning '" + assets::ShownArgument(skinning) + "': expected cpu or gpu");
   }
   PreparedPose prepared;
   if (int code = PreparePose(args, &prepared); code != kExitOk) return code;
@@ -370,7 +397,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   doc["model"] = model.source;
   if (clip_time.clip >= 0) {
     doc["anim"] = {{"index", clip_time.clip},
-                   {"name", model.clips[clip_time.clip].name},
+                   {"name", prepared.character.clip(clip_time.clip)->name},
                    {"time", Rounded(clip_time.time)}};
     // Several clips together: "index" is the first, "together" all of them in order.
     if (!prepared.together.empty()) {
@@ -406,7 +433,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
     doc["skinning"] = skinning;
     doc["meshes"] = MeshesJson(model, positions);
   }
-  return Print(doc.dump(1) + "\n");
+  return Print(DumpJson(doc, 1) + "\n");
 }
 
 namespace {
@@ -427,8 +454,11 @@ int PrepareSceneOptions(const PreparedPose& prepared, const RenderPlan& plan,
   const ConstraintRequests& requests = prepared.requests;
   const DisplaySpec& display = plan.display;
   std::string error;
+  if (const std::string problem = assets::OutputProblem(out_path); !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
+  }
   if (!assets::CheckOutputsSpareInputs(model, {out_path}, &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
   options->ik_overlay = !requests.ik.empty() || !requests.aim.empty() || !requests.fabrik.empty();
   options->all_chains = true;  // no chain is active on the command line: each explains itself
@@ -470,7 +500,7 @@ int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
-  const SceneExtent extent = MeasureModel(model);
+  const SceneExtent extent = MeasureModel(model, &prepared.character.limbs());
   options.ground_lift = look.on_ground ? extent.ground_lift : 0.0f;
   camera.target.y += options.ground_lift;  // the model framed where it stands
   renderer::View view;
@@ -483,8 +513,8 @@ int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target
   Playback playback;
   playback.clip = prepared.clip_time.clip;
   playback.time = prepared.clip_time.time;
-  ghosts.Update(model, playback, EditForRequests(model, requests), options.onion_count,
-                options.onion_step, options.trail_joint);
+  ghosts.Update(prepared.character, playback, EditForRequests(prepared.character, requests),
+                options.onion_count, options.onion_step, options.trail_joint);
   AnimationOverlays animation;
   animation.ghosts = &ghosts.ghosts();
   animation.trail = &ghosts.trail();
@@ -565,7 +595,8 @@ std::vector<std::string> BatchNames(const std::string& given,
 // input, else 1 when any image could not be written.
 int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const RenderPlan& plan) {
   const std::vector<std::string> inputs = CollectInputs({args.model_path});
-  if (inputs.empty()) return BadInput(args.model_path + ": no model files in it");
+  if (inputs.empty())
+    return BadInput(assets::ShownPath(args.model_path) + ": no model files in it");
   const std::vector<std::string> names = BatchNames(args.model_path, inputs);
   std::vector<std::string> outputs;
   std::map<std::string, std::string> output_of;
@@ -575,8 +606,9 @@ int RunRenderBatch(const PoseArgs& args, const std::string& out_pattern, const R
       out.replace(at, sizeof(kNamePattern) - 1, names[i]);
     }
     if (const auto [it, fresh] = output_of.emplace(out, inputs[i]); !fresh) {
-      return BadInput("-o " + out_pattern + ": " + it->second + " and " + inputs[i] +
-                      " would both be drawn to " + out);
+      return BadInput("-o " + assets::ShownPath(out_pattern) + ": " +
+                      assets::ShownPath(it->second) + " and " + assets::ShownPath(inputs[i]) +
+                      " would both be drawn to " + assets::ShownPath(out));
     }
     outputs.push_back(out);
   }
@@ -616,22 +648,25 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
     return BadInput(error);
   }
   if (!look.view.empty() && !ParseViewPreset(look.view, &plan.preset)) {
-    return BadInput("--view '" + look.view + "': expected front, back, left, right, top or bottom");
+    return BadInput("--view '" + assets::ShownArgument(look.view) +
+                    "': expected front, back, left, right, top or bottom");
   }
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
   if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
-    return BadInput("-o " + out_path + ": " + problem);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
   }
   const bool batch = out_path.find(kNamePattern) != std::string::npos;
   std::error_code fs_error;
   if (!batch && !args.model_path.empty() &&
       std::filesystem::is_directory(args.model_path, fs_error)) {
-    return BadInput("-o " + out_path + ": drawing every model of the folder " + args.model_path +
+    return BadInput("-o " + assets::ShownPath(out_path) + ": drawing every model of the folder " +
+                    assets::ShownPath(args.model_path) +
                     " needs {name} in the output path (e.g. -o thumbs/{name}.png)");
   }
   if (batch) {
     if (args.model_path.empty()) {
-      return BadInput("-o " + out_path + ": {name} needs a MODEL file or folder");
+      return BadInput("-o " + assets::ShownPath(out_path) +
+                      ": {name} needs a MODEL file or folder");
     }
     return RunRenderBatch(args, out_path, plan);
   }
@@ -657,8 +692,16 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool
     std::string lower = ext;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower != ".glb" && lower != ".gltf") {
-      return BadInput("-o " + out_path + ": unsupported extension '" + ext +
+      return BadInput("-o " + assets::ShownPath(out_path) + ": unsupported extension '" + ext +
                       "' (use .glb or .gltf)");
+    }
+  }
+  // A FIFO nobody reads would block the write forever: refused before the work.
+  for (const std::string& file : assets::ExportedFiles(out_path)) {
+    if (const std::string problem = assets::OutputProblem(file); !problem.empty()) {
+      return BadInput("-o " + assets::ShownPath(out_path) + ": " +
+                      (file == out_path ? "" : "its .bin " + assets::ShownPath(file) + ": ") +
+                      problem);
     }
   }
   PoseArgs pose_args = args;
@@ -669,45 +712,74 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool
   const ClipTime& clip_time = prepared.clip_time;
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
+  const Character& character = prepared.character;
   std::string error;
-  // --morph sets the exported default weights.
-  for (const MorphOverride& o : requests.morph) {
-    prepared.model.meshes[static_cast<size_t>(o.mesh)]
-        .target_weights[static_cast<size_t>(o.target)] = o.weight;
+  // --morph sets the exported default weights, on a copy: the loaded model stays as it was.
+  assets::Model morphed;
+  if (!requests.morph.empty()) {
+    morphed = model;
+    for (const MorphOverride& o : requests.morph) {
+      morphed.meshes[static_cast<size_t>(o.mesh)].target_weights[static_cast<size_t>(o.target)] =
+          o.weight;
+    }
   }
+  const assets::Model& exported = requests.morph.empty() ? model : morphed;
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
-    return BadInput("-o " + out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
   assets::ExportFailure failure = assets::ExportFailure::kNone;
   bool ok;
   if (bake) {
-    const float fps = EstimateFrameRate(model.clips[clip_time.clip]);
-    assets::Model baked = model;
-    baked.clips = {BakeClip(model, clip_time.clip, fps, prepared.edit)};
-    ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    // The played clip baked in its place and the model's other clips kept (README). Clips played
+    // together (--anim I+J) are the character's: baked as one, in the place of the first.
+    const int baked_index = prepared.together.empty() ? clip_time.clip : prepared.together[0];
+    const assets::Clip& clip = *character.clip(clip_time.clip);
+    BakePlan plan;
+    assets::Clip baked_clip;
+    ok = PlanBake(character, clip_time.clip, &plan, &error) &&
+         BakeClip(character, clip_time.clip, plan.fps, prepared.edit, BakeProgress(), &baked_clip);
+    if (!ok) {
+      failure = assets::ExportFailure::kRefused;
+    } else {
+      assets::Model baked = exported;
+      baked.clips[static_cast<size_t>(baked_index)] = std::move(baked_clip);
+      ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    }
     if (ok) {
-      std::fprintf(stderr, "skelview: baked '%s' at %.0f fps into %s\n",
-                   model.clips[clip_time.clip].name.c_str(), double(fps), out_path.c_str());
+      if (!plan.note.empty()) {
+        std::cerr << "skelview: warning: " << assets::MessageLine(plan.note) << "\n";
+      }
+      char fps[32];
+      std::snprintf(fps, sizeof(fps), "%g", double(plan.fps));
+      std::cerr << "skelview: "
+                << assets::MessageLine("baked '" + clip.name + "' at " + fps + " fps into " +
+                                       out_path)
+                << "\n";
     }
   } else if (rom) {
-    assets::Model with_rom = model;
-    const RangeOfMotion generated = MakeModelRangeOfMotion(model, prepared.edit.limits);
+    const RangeOfMotion generated = MakeModelRangeOfMotion(character, prepared.edit.limits);
     if (generated.motions.empty()) {
-      return BadInput(model.source + ": --rom: no legs, arms or spine found to move");
+      return BadInput(
+          assets::MessageLine(model.source + ": --rom: no legs, arms or spine found to move"));
     }
+    assets::Model with_rom = exported;
     with_rom.clips = {generated.clip};
     ok = assets::ExportGltf(with_rom, out_path, &error, &failure);
     if (ok) {
-      std::fprintf(stderr, "skelview: wrote '%s' (%zu motions, %.1f s) into %s\n",
-                   generated.clip.name.c_str(), generated.motions.size(),
-                   double(generated.clip.duration), out_path.c_str());
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.1f", double(generated.clip.duration));
+      std::cerr << "skelview: "
+                << assets::MessageLine("wrote '" + generated.clip.name + "' (" +
+                                       std::to_string(generated.motions.size()) + " motions, " +
+                                       seconds + " s) into " + out_path)
+                << "\n";
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty() || prepared.edited) {
     // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
-    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure, &state.morph_weights);
+    ok = assets::ExportGltf(exported, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {
-    ok = assets::ExportGltf(model, out_path, &error, &failure);
+    ok = assets::ExportGltf(exported, out_path, &error, &failure);
   }
   if (!ok) return failure == assets::ExportFailure::kWriteFailed ? Failure(error) : BadInput(error);
   return kExitOk;
@@ -749,7 +821,11 @@ int RunBench(const BenchArgs& args) {
   if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
   if (const std::string problem = renderer::ImageExtensionProblem(args.out_path);
       !args.out_path.empty() && !problem.empty()) {
-    return BadInput("-o " + args.out_path + ": " + problem);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
+  }
+  if (const std::string problem = assets::OutputProblem(args.out_path);
+      !args.out_path.empty() && !problem.empty()) {
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
   }
   assets::Model model;
   if (!LoadModelOrBuiltin(args.model_path, args.allow_outside_files, args.raw_units, &model,
@@ -757,12 +833,13 @@ int RunBench(const BenchArgs& args) {
     return BadInput(error);
   }
   if (!args.out_path.empty() && !assets::CheckOutputsSpareInputs(model, {args.out_path}, &error)) {
-    return BadInput("-o " + args.out_path + ": " + error);
+    return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + error);
   }
   if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
-  const SceneExtent extent = MeasureModel(model);
+  const Character character(model);
+  const SceneExtent extent = MeasureModel(model, &character.limbs());
   const float spacing = std::max(extent.size * 0.6f, 1e-3f);
-  Crowd crowd(model, args.characters, args.clip, spacing);
+  Crowd crowd(character, args.characters, args.clip, spacing);
 
   std::unique_ptr<GlContext> gl;
   std::optional<renderer::Renderer> renderer;
@@ -826,8 +903,9 @@ int RunBench(const BenchArgs& args) {
   }
   const Stats update = Summarize(update_ms), draw = Summarize(draw_ms);
   std::string text;
-  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n", model.source.c_str(),
-          model.skeleton.joint_count(), model.vertex_count());
+  Appendf(&text, "model:      %s (%d joints, %zu vertices)\n",
+          assets::Escaped(model.source).c_str(), model.skeleton.joint_count(),
+          model.vertex_count());
   Appendf(&text, "characters: %d, %d IK chains each, %d frames\n", crowd.size(),
           crowd.chain_count(), args.frames);
   Appendf(&text,

@@ -9,9 +9,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include "assets/text.h"
+
 namespace app {
 
 namespace {
+
+// How coordinates are bounded, for messages.
+constexpr char kCoordinateRange[] = "-1e7..1e7";
 
 std::vector<std::string> Split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -39,9 +44,16 @@ bool ParseFloat(const std::string& text, float* out) {
   return true;
 }
 
+bool ParseCoordinate(const std::string& text, float* out) {
+  float value = 0.0f;
+  if (!ParseFloat(text, &value) || std::abs(value) > kMaxCoordinateArgument) return false;
+  *out = value;
+  return true;
+}
+
 bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--ik '" + text + "': " + why +
+    *error = "--ik '" + assets::ShownArgument(text) + "': " + why +
              " (expected END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body])";
     return false;
   };
@@ -52,8 +64,9 @@ bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   if (parts.size() < 3) return fail("the target needs three coordinates");
   for (int k = 0; k < 3; ++k) {
-    if (!ParseFloat(parts[k], &spec.target[k])) {
-      return fail("target coordinate '" + parts[k] + "' is not a finite number");
+    if (!ParseCoordinate(parts[k], &spec.target[k])) {
+      return fail("target coordinate '" + assets::ShownArgument(parts[k]) +
+                  "' is not a finite number within " + kCoordinateRange);
     }
   }
   for (size_t i = 3; i < parts.size(); ++i) {
@@ -66,19 +79,20 @@ bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
       glm::vec3 pole;
       const std::string coords[3] = {value, parts[i + 1], parts[i + 2]};
       for (int k = 0; k < 3; ++k) {
-        if (!ParseFloat(coords[k], &pole[k])) {
-          return fail("pole coordinate '" + coords[k] + "' is not a finite number");
+        if (!ParseCoordinate(coords[k], &pole[k])) {
+          return fail("pole coordinate '" + assets::ShownArgument(coords[k]) +
+                      "' is not a finite number within " + kCoordinateRange);
         }
       }
       spec.pole = pole;
       i += 2;
     } else if (key == "weight") {
       if (!ParseFloat(value, &spec.weight) || spec.weight < 0.0f || spec.weight > 1.0f) {
-        return fail("weight '" + value + "' is not a number in [0, 1]");
+        return fail("weight '" + assets::ShownArgument(value) + "' is not a number in [0, 1]");
       }
     } else if (key == "soft") {
       if (!ParseFloat(value, &spec.soft) || spec.soft < 0.0f || spec.soft > 1.0f) {
-        return fail("soft '" + value + "' is not a number in [0, 1]");
+        return fail("soft '" + assets::ShownArgument(value) + "' is not a number in [0, 1]");
       }
     } else if ((key == "hinge" || key == "nohinge") && key_end == std::string::npos) {
       if (spec.hinge.has_value()) return fail("hinge and nohinge given together");
@@ -86,7 +100,7 @@ bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
     } else if (key == "body" && key_end == std::string::npos) {
       spec.body = true;
     } else {
-      return fail("unknown option '" + part + "'");
+      return fail("unknown option '" + assets::ShownArgument(part) + "'");
     }
   }
   *out = spec;
@@ -98,7 +112,7 @@ namespace {
 bool ParseVec3(const std::vector<std::string>& parts, size_t at, glm::vec3* out) {
   if (at + 3 > parts.size()) return false;
   for (int k = 0; k < 3; ++k)
-    if (!ParseFloat(parts[at + k], &(*out)[k])) return false;
+    if (!ParseCoordinate(parts[at + k], &(*out)[k])) return false;
   return true;
 }
 
@@ -124,7 +138,7 @@ bool ParseInt(const std::string& text, int* out) {
 
 bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--aim '" + text + "': " + why +
+    *error = "--aim '" + assets::ShownArgument(text) + "': " + why +
              " (expected BONE=X,Y,Z or BONE=JOINT, then [,weight=W][,spread=N][,falloff=F]"
              "[,up=X,Y,Z][,axis=X,Y,Z])";
     return false;
@@ -137,7 +151,9 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
   size_t i = 0;
   if (!parts.empty() && LooksLikeNumber(parts[0])) {
     glm::vec3 target;
-    if (!ParseVec3(parts, 0, &target)) return fail("the target needs three finite coordinates");
+    if (!ParseVec3(parts, 0, &target))
+      return fail("the target needs three finite coordinates within " +
+                  std::string(kCoordinateRange));
     spec.target = target;
     i = 3;
   } else {
@@ -152,25 +168,28 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
     const std::string value = key_end == std::string::npos ? "" : part.substr(key_end + 1);
     if (key == "weight") {
       if (!ParseFloat(value, &spec.weight) || spec.weight < 0.0f || spec.weight > 1.0f) {
-        return fail("weight '" + value + "' is not a number in [0, 1]");
+        return fail("weight '" + assets::ShownArgument(value) + "' is not a number in [0, 1]");
       }
     } else if (key == "spread") {
       if (!ParseInt(value, &spec.spread) || spec.spread < 0 || spec.spread > 64) {
-        return fail("spread '" + value + "' is not a whole number from 0 to 64");
+        return fail("spread '" + assets::ShownArgument(value) +
+                    "' is not a whole number from 0 to 64");
       }
     } else if (key == "falloff") {
       if (!ParseFloat(value, &spec.falloff) || spec.falloff <= 0.0f || spec.falloff > 1.0f) {
-        return fail("falloff '" + value + "' is not a number in (0, 1]");
+        return fail("falloff '" + assets::ShownArgument(value) + "' is not a number in (0, 1]");
       }
     } else if (key == "up" || key == "axis") {
       std::vector<std::string> coords = {value};
       if (i + 2 < parts.size()) coords.insert(coords.end(), {parts[i + 1], parts[i + 2]});
       glm::vec3 v;
-      if (!ParseVec3(coords, 0, &v)) return fail(key + " needs three finite coordinates");
+      if (!ParseVec3(coords, 0, &v))
+        return fail(key + " needs three finite coordinates within " +
+                    std::string(kCoordinateRange));
       (key == "up" ? spec.up : spec.axis) = v;
       i += 2;
     } else {
-      return fail("unknown option '" + part + "'");
+      return fail("unknown option '" + assets::ShownArgument(part) + "'");
     }
   }
   *out = spec;
@@ -179,7 +198,7 @@ bool ParseAimSpec(const std::string& text, AimSpec* out, std::string* error) {
 
 bool ParseFabrikSpec(const std::string& text, FabrikSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--fabrik '" + text + "': " + why +
+    *error = "--fabrik '" + assets::ShownArgument(text) + "': " + why +
              " (expected ROOT:END=X,Y,Z[,tolerance=T][,iterations=N])";
     return false;
   };
@@ -189,21 +208,24 @@ bool ParseFabrikSpec(const std::string& text, FabrikSpec* out, std::string* erro
   spec.chain = text.substr(0, eq);
   if (spec.chain.find(':') == std::string::npos) return fail("the chain must be ROOT:END");
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
-  if (!ParseVec3(parts, 0, &spec.target)) return fail("the target needs three finite coordinates");
+  if (!ParseVec3(parts, 0, &spec.target))
+    return fail("the target needs three finite coordinates within " +
+                std::string(kCoordinateRange));
   for (size_t i = 3; i < parts.size(); ++i) {
     const size_t key_end = parts[i].find('=');
     const std::string key = parts[i].substr(0, key_end);
     const std::string value = key_end == std::string::npos ? "" : parts[i].substr(key_end + 1);
     if (key == "tolerance") {
       if (!ParseFloat(value, &spec.tolerance) || spec.tolerance <= 0.0f || spec.tolerance > 0.1f) {
-        return fail("tolerance '" + value + "' is not a number in (0, 0.1]");
+        return fail("tolerance '" + assets::ShownArgument(value) + "' is not a number in (0, 0.1]");
       }
     } else if (key == "iterations") {
       if (!ParseInt(value, &spec.iterations) || spec.iterations < 1 || spec.iterations > 10000) {
-        return fail("iterations '" + value + "' is not a whole number from 1 to 10000");
+        return fail("iterations '" + assets::ShownArgument(value) +
+                    "' is not a whole number from 1 to 10000");
       }
     } else {
-      return fail("unknown option '" + parts[i] + "'");
+      return fail("unknown option '" + assets::ShownArgument(parts[i]) + "'");
     }
   }
   *out = spec;
@@ -212,7 +234,7 @@ bool ParseFabrikSpec(const std::string& text, FabrikSpec* out, std::string* erro
 
 bool ParseLimitSpec(const std::string& text, LimitSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--limit '" + text + "': " + why +
+    *error = "--limit '" + assets::ShownArgument(text) + "': " + why +
              " (expected JOINT=hinge,AX,AY,AZ,MIN,MAX or JOINT=cone,ANGLE[,TWISTMIN,TWISTMAX], "
              "degrees)";
     return false;
@@ -263,8 +285,8 @@ bool ParseSize(const std::string& text, int* width, int* height, std::string* er
   if (x == std::string::npos ||
       !ParseWholeNumber("--size", text.substr(0, x), 1, kMaxSizeArgument, &w, &ignored) ||
       !ParseWholeNumber("--size", text.substr(x + 1), 1, kMaxSizeArgument, &h, &ignored)) {
-    *error = "--size '" + text + "': expected WxH with whole numbers from 1 to " +
-             std::to_string(kMaxSizeArgument);
+    *error = "--size '" + assets::ShownArgument(text) +
+             "': expected WxH with whole numbers from 1 to " + std::to_string(kMaxSizeArgument);
     return false;
   }
   *width = static_cast<int>(w);
@@ -300,7 +322,7 @@ bool ParseAnimList(const std::string& text, std::vector<int>* clips, std::string
     // Digits only: a sign would be read as a separator or a negative number.
     const bool digits = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
     if (!digits || !ParseWholeNumber("--anim", part, 0, INT_MAX, &clip, &ignored)) {
-      *error = "--anim '" + text +
+      *error = "--anim '" + assets::ShownArgument(text) +
                "': expected clip numbers from 0, one or several joined with + (e.g. 0+1)";
       clips->clear();
       return false;
@@ -326,8 +348,8 @@ bool ParseWholeNumber(const std::string& option, const std::string& text, long m
     ok = errno != ERANGE && end == text.c_str() + text.size() && value >= min && value <= max;
   }
   if (!ok) {
-    *error = option + " '" + text + "': expected a whole number from " + std::to_string(min) +
-             " to " + std::to_string(max);
+    *error = option + " '" + assets::ShownArgument(text) + "': expected a whole number from " +
+             std::to_string(min) + " to " + std::to_string(max);
     return false;
   }
   *out = value;
@@ -337,7 +359,7 @@ bool ParseWholeNumber(const std::string& option, const std::string& text, long m
 bool ParseSeconds(const std::string& option, const std::string& text, float* out,
                   std::string* error) {
   if (!ParseFloat(text, out)) {
-    *error = option + " '" + text + "': expected a finite number of seconds";
+    *error = option + " '" + assets::ShownArgument(text) + "': expected a finite number of seconds";
     return false;
   }
   if (*out == 0.0f) *out = 0.0f;  // no "-0" in the output
@@ -360,7 +382,7 @@ float ClampClipTime(float time, float duration, const std::string& clip_name, st
   const float clamped = std::clamp(time, 0.0f, end);
   if (clamped != time) {
     *note = "--time " + ShortNumber(time) + ": clamped to " + ShortNumber(clamped) + " (clip '" +
-            clip_name + "' runs from 0 to " + ShortNumber(end) + " s)";
+            assets::ShownArgument(clip_name) + "' runs from 0 to " + ShortNumber(end) + " s)";
   }
   return clamped == 0.0f ? 0.0f : clamped;
 }
@@ -382,7 +404,8 @@ KeyValue SplitKeyValue(const std::string& part) {
 
 bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--pin '" + text + "': " + why + " (expected JOINT[=X,Y,Z][,weight=W])";
+    *error = "--pin '" + assets::ShownArgument(text) + "': " + why +
+             " (expected JOINT[=X,Y,Z][,weight=W])";
     return false;
   };
   PinSpec spec;
@@ -394,9 +417,11 @@ bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
     if (spec.joint.empty()) return fail("missing the joint name");
     if (comma != std::string::npos) {
       const KeyValue kv = SplitKeyValue(text.substr(comma + 1));
-      if (kv.key != "weight") return fail("unknown option '" + text.substr(comma + 1) + "'");
+      if (kv.key != "weight")
+        return fail("unknown option '" + assets::ShownArgument(text.substr(comma + 1)) + "'");
       if (!ParseFloat(kv.value, &spec.weight) || spec.weight <= 0.0f || spec.weight > 1000.0f) {
-        return fail("weight '" + kv.value + "' is not a number in (0, 1000]");
+        return fail("weight '" + assets::ShownArgument(kv.value) +
+                    "' is not a number in (0, 1000]");
       }
     }
     *out = spec;
@@ -406,13 +431,14 @@ bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
   spec.joint = text.substr(0, eq);
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   glm::vec3 target;
-  if (!ParseVec3(parts, 0, &target)) return fail("the point needs three finite coordinates");
+  if (!ParseVec3(parts, 0, &target))
+    return fail("the point needs three finite coordinates within " + std::string(kCoordinateRange));
   spec.target = target;
   for (size_t i = 3; i < parts.size(); ++i) {
     const KeyValue kv = SplitKeyValue(parts[i]);
-    if (kv.key != "weight") return fail("unknown option '" + parts[i] + "'");
+    if (kv.key != "weight") return fail("unknown option '" + assets::ShownArgument(parts[i]) + "'");
     if (!ParseFloat(kv.value, &spec.weight) || spec.weight <= 0.0f || spec.weight > 1000.0f) {
-      return fail("weight '" + kv.value + "' is not a number in (0, 1000]");
+      return fail("weight '" + assets::ShownArgument(kv.value) + "' is not a number in (0, 1000]");
     }
   }
   *out = spec;
@@ -421,7 +447,7 @@ bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
 
 bool ParseMoveSpec(const std::string& text, MoveSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--move '" + text + "': " + why + " (expected JOINT=X,Y,Z)";
+    *error = "--move '" + assets::ShownArgument(text) + "': " + why + " (expected JOINT=X,Y,Z)";
     return false;
   };
   const size_t eq = text.find('=');
@@ -430,7 +456,8 @@ bool ParseMoveSpec(const std::string& text, MoveSpec* out, std::string* error) {
   spec.joint = text.substr(0, eq);
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   if (parts.size() != 3 || !ParseVec3(parts, 0, &spec.target)) {
-    return fail("the point needs exactly three finite coordinates");
+    return fail("the point needs exactly three finite coordinates within " +
+                std::string(kCoordinateRange));
   }
   *out = spec;
   return true;
@@ -438,7 +465,7 @@ bool ParseMoveSpec(const std::string& text, MoveSpec* out, std::string* error) {
 
 bool ParseBodySpec(const std::string& text, BodySpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--body '" + text + "': " + why +
+    *error = "--body '" + assets::ShownArgument(text) + "': " + why +
              " (expected [hips=W][,tilt=W][,spine=W][,turn=DEG][,iterations=N])";
     return false;
   };
@@ -447,7 +474,7 @@ bool ParseBodySpec(const std::string& text, BodySpec* out, std::string* error) {
     const KeyValue kv = SplitKeyValue(part);
     float value = 0.0f;
     if (!kv.has_value || !ParseFloat(kv.value, &value)) {
-      return fail("'" + part + "' is not KEY=NUMBER");
+      return fail("'" + assets::ShownArgument(part) + "' is not KEY=NUMBER");
     }
     if (kv.key == "hips" || kv.key == "tilt" || kv.key == "spine") {
       if (value < 0.0f || value > 1000.0f) return fail(kv.key + " must be in [0, 1000]");
@@ -462,7 +489,7 @@ bool ParseBodySpec(const std::string& text, BodySpec* out, std::string* error) {
       }
       spec.iterations = n;
     } else {
-      return fail("unknown key '" + kv.key + "'");
+      return fail("unknown key '" + assets::ShownArgument(kv.key) + "'");
     }
   }
   *out = spec;

@@ -118,6 +118,14 @@ bool CheckWindowSize(int width, int height, std::string* error);
 // A finite float, the whole string.
 bool ParseFloat(const std::string& text, float* out);
 
+// The largest coordinate (of a target, pole, pin or move, in the scene's units) the command line
+// takes: models are held to the same bound (assets::kMaxCoordinate). Beyond it the solvers' float
+// arithmetic loses all precision (1e30 squared overflows), so it is refused, naming the option.
+inline constexpr float kMaxCoordinateArgument = 1.0e7f;
+
+// A coordinate: ParseFloat within [-kMaxCoordinateArgument, kMaxCoordinateArgument].
+bool ParseCoordinate(const std::string& text, float* out);
+
 // The value of a numeric option (`option` names it in messages, e.g. "--frames"): a whole number
 // written in decimal digits (optional sign), the whole string, within [min, max]. False with
 // "--frames '0': expected a whole number from 1 to 100000" in *error.

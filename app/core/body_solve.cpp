@@ -1,48 +1,15 @@
 // Full-body IK in a frame: the command line's --pin, --move, --body and `--ik ...,body` resolved
-// against a model, the rig cache, and the body solve that runs before the two-bone chains.
+// against a character, and the body solve that runs before the two-bone chains.
 #include "app/core/body_solve.h"
 
 #include <algorithm>
 
+#include "assets/text.h"
 #include "ik/kinematics.h"
 
 namespace app {
 
-bool BodyRigCache::Same(const ik::Skeleton& skeleton) const {
-  const int n = skeleton.joint_count();
-  if (!built_ || static_cast<int>(parents_.size()) != n) return false;
-  for (int j = 0; j < n; ++j) {
-    if (parents_[j] != skeleton.parent(j) ||
-        rest_translations_[j] != skeleton.rest_locals()[j].translation) {
-      return false;
-    }
-  }
-  return true;
-}
-
-const ik::BodyRig* BodyRigCache::For(const ik::Skeleton& skeleton, const std::vector<bool>* is_bone,
-                                     std::string* why) {
-  if (!Same(skeleton)) {
-    const int n = skeleton.joint_count();
-    parents_.assign(skeleton.parents().begin(), skeleton.parents().end());
-    rest_translations_.resize(n);
-    for (int j = 0; j < n; ++j) rest_translations_[j] = skeleton.rest_locals()[j].translation;
-    why_.clear();
-    ok_ = ik::BuildBodyRig(skeleton, &rig_, &why_, is_bone);
-    built_ = true;
-  }
-  if (!ok_ && why) *why = why_;
-  return ok_ ? &rig_ : nullptr;
-}
-
 namespace {
-
-bool IsLimbEnd(const ik::BodyRig& rig, int joint) {
-  for (const ik::BodyLimb& limb : rig.limbs) {
-    if (limb.limb.chain.end == joint) return true;
-  }
-  return false;
-}
 
 std::string LimbEnds(const ik::Skeleton& skeleton, const ik::BodyRig& rig) {
   std::string names;
@@ -75,11 +42,11 @@ std::string BodyEffectorProblem(const ik::Skeleton& skeleton, const ik::BodyRig&
   return at == std::string::npos ? why : why.substr(at + 3);
 }
 
-bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_specs,
+bool ResolveBodySpecs(const Character& character, const std::vector<IkSpec>& ik_specs,
                       const std::vector<PinSpec>& pins, const std::vector<MoveSpec>& moves,
                       const std::optional<BodySpec>& body, ConstraintRequests* requests,
                       std::string* error) {
-  const ik::Skeleton& skeleton = model.skeleton;
+  const ik::Skeleton& skeleton = character.skeleton();
   BodyRequest& out = requests->body;
   out = BodyRequest();
   if (body) {
@@ -93,19 +60,19 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
       std::any_of(ik_specs.begin(), ik_specs.end(), [](const IkSpec& spec) { return spec.body; });
   if (pins.empty() && moves.empty() && !any_body_ik) return true;
 
-  ik::BodyRig rig;
   std::string rig_why;
-  const bool have_rig = ik::BuildBodyRig(skeleton, &rig, &rig_why, &model.is_bone);
+  const ik::BodyRig* rig = character.body_rig(&rig_why);
+  const bool have_rig = rig != nullptr;
   // Which argument claimed each joint, so that a joint is pinned, moved or targeted once.
   std::vector<std::string> claimed(skeleton.joint_count());
   for (const IkSpec& spec : ik_specs) {
     const int end = skeleton.Find(spec.end);
-    if (end >= 0 && claimed[end].empty()) claimed[end] = "--ik " + spec.end;
+    if (end >= 0 && claimed[end].empty()) claimed[end] = "--ik " + assets::ShownArgument(spec.end);
   }
   auto add = [&](const std::string& what, const std::string& name, ik::BodyEffector effector) {
     effector.joint = skeleton.Find(name);
     if (effector.joint < 0) {
-      *error = what + ": the model has no joint named '" + name + "'";
+      *error = what + ": the model has no joint named '" + assets::ShownArgument(name) + "'";
       return false;
     }
     if (!have_rig) {
@@ -113,10 +80,11 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
       return false;
     }
     if (!claimed[effector.joint].empty()) {
-      *error = what + ": " + name + " is already given by " + claimed[effector.joint];
+      *error = what + ": " + assets::ShownArgument(name) + " is already given by " +
+               claimed[effector.joint];
       return false;
     }
-    const std::string problem = BodyEffectorProblem(skeleton, rig, effector);
+    const std::string problem = BodyEffectorProblem(skeleton, *rig, effector);
     if (!problem.empty()) {
       *error = what + ": " + problem;
       return false;
@@ -129,30 +97,34 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
     ik::BodyEffector effector;
     effector.kind = ik::BodyEffector::Kind::kMove;
     effector.target_model = spec.target;
-    if (!add("--move " + spec.joint, spec.joint, effector)) return false;
+    if (!add("--move " + assets::ShownArgument(spec.joint), spec.joint, effector)) return false;
   }
   for (const PinSpec& spec : pins) {
     ik::BodyEffector effector;
     effector.kind = ik::BodyEffector::Kind::kPin;
     effector.target_model = spec.target;
     effector.weight = spec.weight;
-    if (!add("--pin " + spec.joint, spec.joint, effector)) return false;
+    if (!add("--pin " + assets::ShownArgument(spec.joint), spec.joint, effector)) return false;
   }
   for (size_t i = 0; i < ik_specs.size() && i < requests->ik.size(); ++i) {
     if (!ik_specs[i].body) continue;
     if (!have_rig) {
-      *error = "--ik " + ik_specs[i].end + "=...,body: the body cannot move: " + rig_why;
+      *error = "--ik " + assets::ShownArgument(ik_specs[i].end) +
+               "=...,body: the body cannot move: " + rig_why;
       return false;
     }
-    if (!IsLimbEnd(rig, requests->ik[i].chain.end)) {
-      *error = "--ik " + ik_specs[i].end + "=...,body: " + ik_specs[i].end +
-               " is not the end of an arm or leg (those are " + LimbEnds(skeleton, rig) + ")";
+    if (!character.IsLimbEnd(requests->ik[i].chain.end)) {
+      *error = "--ik " + assets::ShownArgument(ik_specs[i].end) +
+               "=...,body: " + assets::ShownArgument(ik_specs[i].end) +
+               " is not the end of an arm or leg (those are " + LimbEnds(skeleton, *rig) + ")";
       return false;
     }
   }
   size_t total = out.effectors.size();
   if (have_rig) {
-    for (const IkChainRequest& request : requests->ik) total += IsLimbEnd(rig, request.chain.end);
+    for (const IkChainRequest& request : requests->ik) {
+      total += character.IsLimbEnd(request.chain.end);
+    }
   }
   if (total > static_cast<size_t>(ik::kMaxBodyEffectors)) {
     *error = "--pin, --move and --ik: " + std::to_string(total) +
@@ -170,10 +142,10 @@ bool WantsBody(const ConstraintRequests& requests) {
   return false;
 }
 
-void SolveBody(const assets::Model& model, const ConstraintRequests& requests, PoseState* state) {
+void SolveBody(const Character& character, const ConstraintRequests& requests, PoseState* state) {
   state->body_ran = false;
   if (!WantsBody(requests)) return;
-  const ik::BodyRig* rig = state->body_rig.For(model.skeleton, &model.is_bone);
+  const ik::BodyRig* rig = character.body_rig();
   if (!rig) return;  // ResolveBodySpecs refuses this; the window offers the body only with a rig
   std::vector<ik::BodyEffector>& effectors = state->body_effectors;
   std::vector<int>& sources = state->body_sources;
@@ -191,7 +163,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
   for (size_t i = 0; i < requests.ik.size(); ++i) {
     const IkChainRequest& request = requests.ik[i];
     if (effectors.size() == static_cast<size_t>(ik::kMaxBodyEffectors)) break;
-    if (!(request.options.weight > 0.0f) || !IsLimbEnd(*rig, request.chain.end) ||
+    if (!(request.options.weight > 0.0f) || !character.IsLimbEnd(request.chain.end) ||
         taken(request.chain.end)) {
       continue;
     }
@@ -204,7 +176,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
     sources.push_back(-1 - static_cast<int>(i));
   }
   ik::FullBodyIkJob job;
-  job.skeleton = &model.skeleton;
+  job.skeleton = &character.skeleton();
   job.rig = rig;
   job.limits = requests.limits.empty() ? nullptr : &requests.limits;
   job.effectors = effectors.data();
@@ -216,6 +188,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
   job.result = &state->body;
   job.Run();
   state->body_ran = true;
+  state->body_hips = rig->hips;
 }
 
 }  // namespace app

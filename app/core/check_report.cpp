@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "app/core/json_output.h"
-#include "assets/text_encoding.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -17,7 +17,7 @@ std::string Dumped(const Json& json, int indent = -1) {
 
 // The text of a finding line (one line: control characters become spaces).
 std::string OneLine(const std::string& text) {
-  std::string out = assets::ReplaceInvalidUtf8(text);
+  std::string out = assets::ValidUtf8(text);
   for (char& c : out) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
   }
@@ -36,7 +36,7 @@ const char* SarifLevel(Severity severity) {
 // Text for XML character data and attribute values: UTF-8, characters XML 1.0 cannot hold
 // replaced, markup escaped.
 std::string XmlText(const std::string& text) {
-  const std::string valid = assets::ReplaceInvalidUtf8(text);
+  const std::string valid = assets::ValidUtf8(text);
   std::string out;
   out.reserve(valid.size());
   for (char c : valid) {

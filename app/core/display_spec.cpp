@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include "assets/text.h"
+
 namespace app {
 
 namespace {
@@ -42,7 +44,7 @@ bool DisplaySpec::operator==(const DisplaySpec& o) const {
 
 bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    *error = "--show '" + text + "': " + why +
+    *error = "--show '" + assets::ShownArgument(text) + "': " + why +
              " (expected a comma-separated list of none, mesh, grid, bones, axes, handles, "
              "knees, shells, limits, weights=JOINT, influences, onion=N[:K], trail=JOINT, legend)";
     return false;
@@ -61,7 +63,7 @@ bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error
     const std::string name = item.substr(0, eq);
     if (name.empty()) return fail("an empty item");
     for (const std::string& s : seen) {
-      if (s == name) return fail("'" + name + "' is listed twice");
+      if (s == name) return fail("'" + assets::ShownArgument(name) + "' is listed twice");
     }
     seen.push_back(name);
     if (name == "none" && eq == std::string::npos) {
@@ -100,7 +102,7 @@ bool ParseShowList(const std::string& text, DisplaySpec* out, std::string* error
       }
     }
     if (known) continue;
-    return fail("unknown item '" + item + "'");
+    return fail("unknown item '" + assets::ShownArgument(item) + "'");
   }
   if (none && seen.size() > 1) return fail("none cannot be combined with other items");
   *out = spec;

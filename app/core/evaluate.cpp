@@ -1,28 +1,32 @@
-// Sample → IK → FK for one character.
+// The frame pipeline: sample → IK → FK for one character.
 #include "app/core/evaluate.h"
 
 #include <algorithm>
 
 #include "app/core/body_solve.h"
+#include "app/core/chain_edit.h"
 #include "assets/animation.h"
 #include "assets/morph.h"
+#include "assets/text.h"
 #include "ik/kinematics.h"
 
 namespace app {
 
-bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& specs,
+bool ResolveIkSpecs(const Character& character, const std::vector<IkSpec>& specs,
                     std::vector<IkChainRequest>* out, std::string* error) {
+  const ik::Skeleton& skeleton = character.skeleton();
   out->clear();
   for (const IkSpec& spec : specs) {
     const int end = skeleton.Find(spec.end);
     if (end < 0) {
-      *error = "--ik " + spec.end + "=...: the model has no joint named '" + spec.end + "'";
+      *error = "--ik " + assets::ShownArgument(spec.end) + "=...: the model has no joint named '" +
+               assets::ShownArgument(spec.end) + "'";
       return false;
     }
     std::string why;
     const auto chain = ik::ChainFromEnd(skeleton, end, &why);
     if (!chain) {
-      *error = "--ik " + spec.end + "=...: " + why;
+      *error = "--ik " + assets::ShownArgument(spec.end) + "=...: " + why;
       return false;
     }
     IkChainRequest request;
@@ -31,7 +35,7 @@ bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& spe
     request.options.pole_model = spec.pole;
     request.options.weight = spec.weight;
     request.options.soft = spec.soft;
-    const std::optional<glm::vec3> bend = ik::DetectBendAxis(skeleton, *chain);
+    const std::optional<glm::vec3> bend = character.BendAxis(*chain);
     request.options.hinge = spec.hinge.value_or(bend.has_value());
     request.options.bend_axis_local = bend;
     request.body_helps = spec.body;
@@ -46,12 +50,14 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
                             std::string* error) {
   auto joint = [&](const std::string& name, const std::string& what, int* index) {
     *index = skeleton.Find(name);
-    if (*index < 0) *error = what + ": the model has no joint named '" + name + "'";
+    if (*index < 0)
+      *error = what + ": the model has no joint named '" + assets::ShownArgument(name) + "'";
     return *index >= 0;
   };
   for (const LimitSpec& spec : limits) {
     int j = -1;
-    if (!joint(spec.joint, "--limit " + spec.joint + "=...", &j)) return false;
+    if (!joint(spec.joint, "--limit " + assets::ShownArgument(spec.joint) + "=...", &j))
+      return false;
     ik::JointLimit limit;
     if (spec.hinge) {
       limit = ik::JointLimit::Hinge(spec.axis, glm::radians(spec.min_degrees),
@@ -59,7 +65,8 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     } else {
       const auto axis = ik::BoneAxisLocal(skeleton, j);
       if (!axis) {
-        *error = "--limit " + spec.joint + "=cone...: the joint has no bone direction for a cone";
+        *error = "--limit " + assets::ShownArgument(spec.joint) +
+                 "=cone...: the joint has no bone direction for a cone";
         return false;
       }
       limit = ik::JointLimit::Cone(*axis, glm::radians(spec.cone_degrees),
@@ -68,7 +75,7 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     }
     std::string why;
     if (!limit.Validate(&why)) {
-      *error = "--limit " + spec.joint + "=...: " + why;
+      *error = "--limit " + assets::ShownArgument(spec.joint) + "=...: " + why;
       return false;
     }
     out->limits.Set(j, limit);
@@ -87,12 +94,13 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
       }
     }
     if (request.root < 0) {
-      *error = "--fabrik " + spec.chain + "=...: no joints ROOT:END by those names in the model";
+      *error = "--fabrik " + assets::ShownArgument(spec.chain) +
+               "=...: no joints ROOT:END by those names in the model";
       return false;
     }
     const std::string why = ik::ValidateFabrikChain(skeleton, request.root, request.end);
     if (!why.empty()) {
-      *error = "--fabrik " + spec.chain + "=...: " + why;
+      *error = "--fabrik " + assets::ShownArgument(spec.chain) + "=...: " + why;
       return false;
     }
     request.target = spec.target;
@@ -102,10 +110,12 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
   }
   for (const AimSpec& spec : aims) {
     AimRequest request;
-    if (!joint(spec.bone, "--aim " + spec.bone + "=...", &request.joint)) return false;
+    if (!joint(spec.bone, "--aim " + assets::ShownArgument(spec.bone) + "=...", &request.joint))
+      return false;
     if (spec.target) {
       request.target = *spec.target;
-    } else if (!joint(spec.target_joint, "--aim " + spec.bone + "=" + spec.target_joint,
+    } else if (!joint(spec.target_joint,
+                      "--aim " + assets::ShownArgument(spec.bone) + "=" + spec.target_joint,
                       &request.target_joint)) {
       return false;
     }
@@ -116,7 +126,7 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
     request.options.axis_local = spec.axis;
     std::string why;
     if (!request.options.Validate(&why)) {
-      *error = "--aim " + spec.bone + "=...: " + why;
+      *error = "--aim " + assets::ShownArgument(spec.bone) + "=...: " + why;
       return false;
     }
     out->aim.push_back(request);
@@ -157,25 +167,26 @@ void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequ
   }
 }
 
-void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose) {
-  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
-    const assets::Clip& clip = model.clips[clip_time.clip];
-    assets::SampleClip(model.skeleton, clip, std::clamp(clip_time.time, 0.0f, clip.duration), pose);
+void SamplePose(const Character& character, const ClipTime& clip_time, ik::Pose* pose) {
+  const assets::Model& model = character.model();
+  if (const assets::Clip* clip = character.clip(clip_time.clip)) {
+    assets::SampleClip(model.skeleton, *clip, std::clamp(clip_time.time, 0.0f, clip->duration),
+                       pose);
   } else {
     pose->locals = model.skeleton.rest_locals();
   }
 }
 
-void SampleMorphWeights(const assets::Model& model, const ClipTime& clip_time,
+void SampleMorphWeights(const Character& character, const ClipTime& clip_time,
                         const std::vector<MorphOverride>& overrides,
                         assets::MorphWeights* weights) {
+  const assets::Model& model = character.model();
   if (!assets::HasMorphTargets(model)) {
     weights->clear();
     return;
   }
-  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
-    assets::SampleClipMorphs(model, model.clips[static_cast<size_t>(clip_time.clip)],
-                             clip_time.time, weights);
+  if (const assets::Clip* clip = character.clip(clip_time.clip)) {
+    assets::SampleClipMorphs(model, *clip, clip_time.time, weights);
   } else {
     assets::DefaultMorphWeights(model, weights);
   }
@@ -191,22 +202,74 @@ void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>
   }
 }
 
-void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
-                  const std::vector<IkChainRequest>& requests, PoseState* state) {
-  SamplePose(model, clip_time, &state->pose);
-  ik::LocalToModel(model.skeleton, state->pose, &state->models);
-  state->body_ran = false;
-  SolveChains(model.skeleton, requests, state);
+namespace {
+
+const ConstraintRequests& NoRequests() {
+  static const ConstraintRequests none;
+  return none;
 }
 
-void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+}  // namespace
+
+const ConstraintRequests& BeginFrame(const Character& character, const FrameSource& source,
+                                     EditedFrame* frame, PoseState* state) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  const EditState* edit = source.edit;
+  // 1. The clip's pose (or the rest pose) and 2. the edit's joint rotations over it.
+  SamplePose(character, source.clip_time, &state->pose);
+  if (edit) {
+    const int n = static_cast<int>(state->pose.locals.size());
+    for (const auto& [joint, rotation] : edit->joint_rotations) {
+      if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].rotation = rotation;
+    }
+    for (const auto& [joint, translation] : edit->joint_translations) {  // a pasted pose's
+      if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].translation = translation;
+    }
+  }
+  // 3. Forward kinematics.
+  if (source.placement) {
+    ik::LocalToModel(skeleton, state->pose, *source.placement, &state->models);
+  } else {
+    ik::LocalToModel(skeleton, state->pose, &state->models);
+  }
+  // 4. The edit's requests, built on the un-solved pose (the hips lowered to the ground first).
+  const ConstraintRequests* requests = source.requests ? source.requests : &NoRequests();
+  if (edit) {
+    LowerHipsToGround(skeleton, edit->chains, edit->contacts, &state->pose, &state->models);
+    BuildRequests(character, *edit, state->models, source.clip_time.time, frame);
+    requests = &frame->requests;
+  }
+  if (frame && frame->keep_unsolved) {
+    frame->unsolved_pose.locals = state->pose.locals;
+    frame->unsolved_models = state->models;
+  }
+  // 5. The body.
+  SolveBody(character, *requests, state);
+  return *requests;
+}
+
+void FinishFrame(const Character& character, const FrameSource& source,
+                 const ConstraintRequests& requests, const EditedFrame* frame, PoseState* state) {
+  // 7. FABRIK chains and aims, 8. the morph weights.
+  SolveConstraints(character.skeleton(), requests.fabrik, requests.aim, requests.limits, state);
+  SampleMorphWeights(character, source.clip_time,
+                     source.edit && frame ? frame->morph_overrides : requests.morph,
+                     &state->morph_weights);
+}
+
+void EvaluateFrame(const Character& character, const FrameSource& source, EditedFrame* frame,
+                   PoseState* state) {
+  const ConstraintRequests& requests = BeginFrame(character, source, frame, state);
+  SolveChains(character.skeleton(), requests.ik, state);  // 6. the two-bone chains
+  FinishFrame(character, source, requests, frame, state);
+}
+
+void EvaluatePose(const Character& character, const ClipTime& clip_time,
                   const ConstraintRequests& requests, PoseState* state) {
-  SamplePose(model, clip_time, &state->pose);
-  ik::LocalToModel(model.skeleton, state->pose, &state->models);
-  SolveBody(model, requests, state);
-  SolveChains(model.skeleton, requests.ik, state);
-  SolveConstraints(model.skeleton, requests.fabrik, requests.aim, requests.limits, state);
-  SampleMorphWeights(model, clip_time, requests.morph, &state->morph_weights);
+  FrameSource source;
+  source.clip_time = clip_time;
+  source.requests = &requests;
+  EvaluateFrame(character, source, nullptr, state);
 }
 
 }  // namespace app

@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,8 +23,10 @@
 #include <vector>
 
 #include "app/core/import_server.h"
+#include "app/core/sandbox.h"
 #include "assets/importer.h"
 #include "assets/model_io.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -122,6 +126,31 @@ class PipeReader {
   size_t begin_ = 0, end_ = 0;
 };
 
+// Tries to write `path` (and to create `path`.d), open a network socket, start a process and
+// signal the parent; one word each: "denied (reason)" or "ALLOWED".
+std::string ProbeSandbox(const std::string& path) {
+  auto outcome = [](bool allowed, int error) {
+    return allowed ? std::string("ALLOWED") : "denied (" + std::string(std::strerror(error)) + ")";
+  };
+  std::string report;
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  report += "write " + outcome(fd >= 0, errno);
+  if (fd >= 0) close(fd);
+  report += ", mkdir " + outcome(mkdir((path + ".d").c_str(), 0755) == 0, errno);
+  fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  report += ", socket " + outcome(fd >= 0, errno);
+  if (fd >= 0) close(fd);
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  report += ", fork " + outcome(child > 0, errno);
+  if (child > 0) waitpid(child, nullptr, 0);
+  char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
+  execv(argv[0], argv);  // returns only when refused
+  report += ", exec " + outcome(false, errno);
+  report += ", signal " + outcome(kill(getppid(), 0) == 0, errno);
+  return report;
+}
+
 }  // namespace
 
 size_t DefaultImportMemoryLimit(size_t file_bytes) {
@@ -202,13 +231,13 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
       limits.worker_executable.empty() ? SelfExecutable() : limits.worker_executable;
   int out_pipe[2], err_pipe[2];
   if (exe.empty() || pipe2(out_pipe, O_CLOEXEC) != 0) {
-    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    Fail(assets::ShownPath(path) + ": cannot start the import worker: " + std::strerror(errno));
     return false;
   }
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
     close(out_pipe[0]);
     close(out_pipe[1]);
-    Fail(path + ": cannot start the import worker: " + std::strerror(errno));
+    Fail(assets::ShownPath(path) + ": cannot start the import worker: " + std::strerror(errno));
     return false;
   }
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
@@ -240,7 +269,7 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
                 : std::string("cannot start the import worker: ") + std::strerror(errno);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
     server_ = nullptr;
-    Fail(path + ": " + why);
+    Fail(assets::ShownPath(path) + ": " + why);
     return false;
   }
   if (pid == 0) {
@@ -249,6 +278,13 @@ bool ImportProcess::Start(const std::string& path, const ImportLimits& limits) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
+    // The worker holds nothing but its pipes: no terminal to write to, no descriptor of
+    // skelview's (a window system's socket) that its sandbox would not see.
+    const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null >= 0) dup2(null, STDIN_FILENO);
+#ifdef SYS_close_range
+    syscall(SYS_close_range, 3u, ~0u, 0u);
+#endif
     if (!kAddressSanitizer) setrlimit(RLIMIT_AS, &memory);
     execv(argv[0], argv.data());
     _exit(127);
@@ -307,8 +343,8 @@ ImportProcess::State ImportProcess::Poll(int wait_ms) {
     KillWorker();
     char seconds[32];
     std::snprintf(seconds, sizeof(seconds), "%.0f", timeout_seconds_);
-    Fail("the importer took longer than " + std::string(seconds) + " s on " + path_ +
-         "; stopped it");
+    Fail("the importer took longer than " + std::string(seconds) + " s on " +
+         assets::ShownPath(path_) + "; stopped it");
   }
   return state_;
 }
@@ -329,8 +365,9 @@ void ImportProcess::Finish(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const bool out_of_memory = sig == SIGKILL || err_.find("std::bad_alloc") != std::string::npos;
-    Fail(out_of_memory ? "the importer ran out of memory on " + path_
-                       : "the importer crashed on " + path_ + " (" + SignalName(sig) + ")");
+    Fail(out_of_memory ? "the importer ran out of memory on " + assets::ShownPath(path_)
+                       : "the importer crashed on " + assets::ShownPath(path_) + " (" +
+                             SignalName(sig) + ")");
     return;
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -338,15 +375,25 @@ void ImportProcess::Finish(int status) {
     if (!message.empty()) {
       Fail(message);
     } else if (err_.find("bad_alloc") != std::string::npos) {
-      Fail("the importer ran out of memory on " + path_);
+      Fail("the importer ran out of memory on " + assets::ShownPath(path_));
     } else {
-      Fail("the importer crashed on " + path_ + " (exit code " + std::to_string(code) + ")");
+      Fail("the importer crashed on " + assets::ShownPath(path_) + " (exit code " +
+           std::to_string(code) + ")");
     }
     return;
   }
   if (!model_error_.empty()) {
-    Fail(path_ + ": " + model_error_);
+    Fail(assets::ShownPath(path_) + ": " + model_error_);
     return;
+  }
+  // The worker's own warnings ("warning ..." lines: it ran without its sandbox) join the model's.
+  for (size_t at = 0; at < err_.size();) {
+    size_t nl = err_.find('\n', at);
+    if (nl == std::string::npos) nl = err_.size();
+    if (err_.compare(at, 8, "warning ") == 0) {
+      model_.warnings.push_back(assets::ValidUtf8(err_.substr(at + 8, nl - at - 8)));
+    }
+    at = nl + 1;
   }
   progress_ = 1.0f;
   state_ = State::kDone;
@@ -355,7 +402,7 @@ void ImportProcess::Finish(int status) {
 void ImportProcess::Cancel() {
   if (state_ != State::kRunning) return;
   if (pid_ > 0) KillWorker();
-  Fail(path_ + ": cancelled");
+  Fail(assets::ShownPath(path_) + ": cancelled");
 }
 
 int ImportProcess::WaitWorker() {
@@ -407,6 +454,18 @@ int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_
     std::fflush(stderr);
     while (true) pause();
   }
+  // From here on the worker reads files and writes to its pipes, nothing else (sandbox.h).
+  const SandboxStatus sandbox = EnterImportSandbox();
+  if (!sandbox.seccomp) {
+    std::fprintf(stderr, "warning the import worker runs without its sandbox (%s)\n",
+                 sandbox.why_not.c_str());
+  }
+  if (const char* probe = std::getenv("SKELVIEW_TEST_WORKER_ESCAPE"); probe && *probe) {
+    // Fault injection for the sandbox's tests: tries what a corrupted worker might, and says what
+    // the system let it do.
+    std::fprintf(stderr, "error sandbox probe: %s\n", ProbeSandbox(probe).c_str());
+    return 2;
+  }
   assets::LoadOptions options;
   options.allow_outside_files = allow_outside_files;
   options.raw_units = raw_units;
@@ -420,7 +479,8 @@ int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_
   };
   assets::LoadResult result = assets::LoadModel(path, options);
   if (!result.ok()) {
-    std::fprintf(stderr, "error %s\n", result.error.c_str());
+    // One line whatever the file is called: the parent takes the last "error " line.
+    std::fprintf(stderr, "error %s\n", assets::MessageLine(result.error).c_str());
     return 2;
   }
   // The size first, then the model streamed from its arrays: no second copy of it in memory.
@@ -430,7 +490,8 @@ int RunImportWorker(const std::string& path, bool allow_outside_files, bool raw_
                       return WriteAll(STDOUT_FILENO, static_cast<const char*>(data), bytes);
                     });
   if (!sent) {
-    std::fprintf(stderr, "error %s: cannot send the model to skelview\n", path.c_str());
+    std::fprintf(stderr, "error %s: cannot send the model to skelview\n",
+                 assets::ShownPath(path).c_str());
     return 2;
   }
   return 0;

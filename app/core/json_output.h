@@ -12,6 +12,11 @@ namespace app {
 
 using Json = nlohmann::ordered_json;
 
+// `json` as text (indent as nlohmann's dump: -1 one line, N spaces per level). Every JSON writer
+// goes through here: a string that is not UTF-8 (a path, a name that reached us unrepaired) has
+// its bad bytes written as U+FFFD instead of throwing, so no input can abort an output.
+std::string DumpJson(const Json& json, int indent = -1);
+
 // A float rounded to 8 significant digits, so the output stays readable ("0.1", not
 // "0.10000000149011612"); exact to well under 1e-7 relative.
 double Rounded(float value);

@@ -108,7 +108,7 @@ void MirrorWholePose(const ik::Skeleton& skeleton, const ik::MirrorMap& map, con
   }
 }
 
-int MirrorChainTarget(const assets::Model& model, const ik::MirrorMap& map, int index,
+int MirrorChainTarget(const Character& character, const ik::MirrorMap& map, int index,
                       EditState* edit, std::string* why) {
   if (index < 0 || size_t(index) >= edit->chains.size()) {
     *why = "no such chain";
@@ -126,16 +126,16 @@ int MirrorChainTarget(const assets::Model& model, const ik::MirrorMap& map, int 
     bool ok = false;
     switch (source.kind) {
       case ConstraintKind::kTwoBone:
-        ok = MakeChain(model, end, &made, why);
+        ok = MakeChain(character, end, &made, why);
         break;
       case ConstraintKind::kAim:
-        ok = MakeAim(model, end, &made, why);
+        ok = MakeAim(character.model(), end, &made, why);
         break;
       case ConstraintKind::kFabrik:
-        ok = MakeFabrik(model, Counterpart(map, source.chain.start), end, &made, why);
+        ok = MakeFabrik(character.model(), Counterpart(map, source.chain.start), end, &made, why);
         break;
       case ConstraintKind::kBody:
-        ok = MakeBody(model, end, &made, why);
+        ok = MakeBody(character, end, &made, why);
         break;
     }
     if (!ok) return -1;

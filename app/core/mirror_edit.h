@@ -45,7 +45,7 @@ void MirrorWholePose(const ik::Skeleton& skeleton, const ik::MirrorMap& map, con
 // panel's Add does, when there is none): a follow offset and a pole reflected as directions and
 // points, a pinned point reflected, the rest copied. Returns the other chain's index, or -1 with
 // the reason in *why (a chain on the mirror plane, or its counterpart joints cannot form one).
-int MirrorChainTarget(const assets::Model& model, const ik::MirrorMap& map, int index,
+int MirrorChainTarget(const Character& character, const ik::MirrorMap& map, int index,
                       EditState* edit, std::string* why);
 
 }  // namespace app

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "assets/text.h"
+
 namespace app {
 namespace {
 
@@ -18,15 +20,16 @@ int IndexOf(const std::string& text, size_t count) {
   return value < static_cast<long>(count) ? static_cast<int>(value) : -1;
 }
 
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
+std::string Quote(const std::string& s) { return "'" + assets::ShownArgument(s) + "'"; }
 
 // "Smile, Blink" (targets without a name by index), at most a few shown.
 std::string TargetList(const assets::Mesh& mesh) {
   std::string list;
   for (size_t t = 0; t < mesh.targets.size(); ++t) {
     if (t == 8) return list + ", ... (" + std::to_string(mesh.targets.size()) + " in all)";
-    list += (t > 0 ? ", " : "") +
-            (mesh.targets[t].name.empty() ? std::to_string(t) : mesh.targets[t].name);
+    list += (t > 0 ? ", " : "") + (mesh.targets[t].name.empty()
+                                       ? std::to_string(t)
+                                       : assets::ShownArgument(mesh.targets[t].name));
   }
   return list;
 }

@@ -272,12 +272,10 @@ RangeOfMotion MakeRangeOfMotion(const ik::Skeleton& skeleton, const std::vector<
   return result;
 }
 
-RangeOfMotion MakeModelRangeOfMotion(const assets::Model& model, const ik::JointLimits& limits,
+RangeOfMotion MakeModelRangeOfMotion(const Character& character, const ik::JointLimits& limits,
                                      const RangeOfMotionOptions& options) {
-  const std::vector<ik::Limb> limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
-  ik::BodyRig body;
-  const bool has_body = ik::BuildBodyRig(model.skeleton, &body, nullptr, &model.is_bone);
-  return MakeRangeOfMotion(model.skeleton, limbs, has_body ? &body : nullptr, limits, options);
+  return MakeRangeOfMotion(character.skeleton(), character.limbs(), character.body_rig(), limits,
+                           options);
 }
 
 }  // namespace app

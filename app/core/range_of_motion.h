@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/character.h"
 #include "assets/model.h"
 #include "ik/full_body.h"
 #include "ik/joint_limits.h"
@@ -56,8 +57,8 @@ RangeOfMotion MakeRangeOfMotion(const ik::Skeleton& skeleton, const std::vector<
                                 const ik::BodyRig* body, const ik::JointLimits& limits,
                                 const RangeOfMotionOptions& options = {});
 
-// The clip for a model: its limbs (ik::DetectLimbs with model.is_bone) and body rig found here.
-RangeOfMotion MakeModelRangeOfMotion(const assets::Model& model, const ik::JointLimits& limits,
+// The clip for a character: its limbs and body rig (the rig facts found once per load).
+RangeOfMotion MakeModelRangeOfMotion(const Character& character, const ik::JointLimits& limits,
                                      const RangeOfMotionOptions& options = {});
 
 }  // namespace app

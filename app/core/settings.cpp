@@ -2,13 +2,18 @@
 // atomically.
 #include "app/core/settings.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "assets/file_output.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -116,6 +121,49 @@ class Reader {
   std::string* bad_;
 };
 
+// The settings file's text: a regular file of at most kMaxSettingsBytes, opened without waiting
+// (a FIFO or a link to /dev/zero would hang the start or never end). False with why not.
+bool ReadSettingsText(const std::string& path, std::string* text, std::string* problem) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    *problem = std::string("cannot read the settings: ") + std::strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  bool ok = fstat(fd, &st) == 0;
+  if (ok && !S_ISREG(st.st_mode)) {
+    *problem = "not a regular file";
+    ok = false;
+  } else if (ok && st.st_size > static_cast<off_t>(kMaxSettingsBytes)) {
+    *problem = "larger than the " + std::to_string(kMaxSettingsBytes >> 10) +
+               " KiB a settings file may be";
+    ok = false;
+  }
+  if (ok) {
+    // At most one byte more than allowed, in case the file grew since fstat.
+    text->resize(kMaxSettingsBytes + 1);
+    size_t got = 0;
+    while (got < text->size()) {
+      const ssize_t n = read(fd, text->data() + got, text->size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        *problem = std::string("cannot read the settings: ") + std::strerror(errno);
+        ok = false;
+      }
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    text->resize(got);
+    if (ok && got > kMaxSettingsBytes) {
+      *problem = "larger than the " + std::to_string(kMaxSettingsBytes >> 10) +
+                 " KiB a settings file may be";
+      ok = false;
+    }
+  }
+  close(fd);
+  return ok;
+}
+
 const Json& ObjectOrEmpty(const Json& json) {
   static const Json kEmpty = Json::object();
   return json.is_object() ? json : kEmpty;  // a reference either way: Reader keeps it
@@ -128,16 +176,14 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
   warning->clear();
   std::error_code ec;
   if (path.empty() || !std::filesystem::exists(path, ec)) return;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    *warning = path + ": cannot read the settings; starting with the defaults";
+  std::string text, problem;
+  if (!ReadSettingsText(path, &text, &problem)) {
+    *warning = assets::ShownPath(path) + ": " + problem + "; starting with the default settings";
     return;
   }
-  const Json json = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) {
-    *warning = path + ": not a JSON object; starting with the default settings";
+    *warning = assets::ShownPath(path) + ": not a JSON object; starting with the default settings";
     return;
   }
   std::string bad;
@@ -178,12 +224,13 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
     if (!camera->is_object()) camera_bad = "camera";
     r.Number("yaw", -1e6f, 1e6f, &c.yaw_degrees);
     r.Number("pitch", -90.0f, 90.0f, &c.pitch_degrees);
-    r.Number("distance", 1e-6f, 1e9f, &c.distance);
+    r.Number("distance", 1e-6f, kMaxCameraCoordinate, &c.distance);
     r.Bool("ortho", &c.ortho);
     if (const Json* t = r.Find("target")) {
       bool ok = t->is_array() && t->size() == 3;
       for (size_t k = 0; ok && k < 3; ++k) {
-        ok = (*t)[k].is_number() && std::isfinite((*t)[k].get<double>());
+        ok = (*t)[k].is_number() && std::isfinite((*t)[k].get<double>()) &&
+             std::abs((*t)[k].get<double>()) <= double(kMaxCameraCoordinate);
         if (ok) c.target[static_cast<int>(k)] = (*t)[k].get<float>();
       }
       if (!ok) r.Bad("target");
@@ -233,14 +280,15 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
       bad += (bad.empty() ? "" : ", ") + (window_bad.empty() ? std::string("window") : window_bad);
     }
   }
-  if (!bad.empty()) *warning = path + ": ignored " + bad + " (wrong type or out of range)";
+  if (!bad.empty())
+    *warning = assets::ShownPath(path) + ": ignored " + bad + " (wrong type or out of range)";
 }
 
 bool SaveSettings(const std::string& path, const Settings& settings, std::string* error) {
   if (path.empty()) return true;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  const std::string text = SettingsJson(settings).dump(2) + "\n";
+  const std::string text = DumpJson(SettingsJson(settings), 2) + "\n";
   std::string reason;
   if (!assets::WriteFileAtomically(path, text.data(), text.size(), &reason)) {
     *error = "cannot save the settings: " + reason;

@@ -48,10 +48,17 @@ Json DisplayJson(const DisplaySpec& display);   // the names of --show; weights 
 Json CameraJson(const CameraSettings& camera);  // yaw, pitch (degrees), distance, target, ortho
 Json SettingsJson(const Settings& settings);
 
+// Largest settings file read, in bytes (a real one is about 1 KiB).
+inline constexpr size_t kMaxSettingsBytes = size_t{1} << 20;
+// Largest camera target coordinate and distance settings may hold (as models' coordinates):
+// beyond it the view's matrices lose all precision.
+inline constexpr float kMaxCameraCoordinate = 1.0e7f;
+
 // Reads `path` into *settings (starting from the defaults). A missing file gives the defaults and
 // no warning; an unreadable or corrupt file, or a field of the wrong type or out of range, gives
 // the defaults for what could not be read and one line in *warning naming the file and the
-// field. Never fails the start.
+// field. A file that is not a regular file (a FIFO, a link to /dev/zero) or is larger than
+// kMaxSettingsBytes is unreadable; it is never waited for. Never fails the start.
 void LoadSettings(const std::string& path, Settings* settings, std::string* warning);
 
 // Writes `settings` to `path` atomically (creating its folder); false with the reason.

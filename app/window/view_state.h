@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "app/core/character.h"
 #include "app/core/flip_risk.h"
 #include "app/core/ghost_poses.h"
 #include "app/scene/gizmo.h"
@@ -22,15 +23,16 @@ inline double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A model as shown: the data, its GPU copy and its size.
+// A model as shown: the data (never changed once loaded), its rig's facts and the clips played
+// together (character, made when the viewer adopts it), its GPU copy and its size.
 struct LoadedModel {
   assets::Model model;
+  Character character;
   renderer::GpuModel gpu;
   SceneExtent extent;
-  // model.clips from the file (and the generated range of motion, when made); one more while
-  // clips play together.
-  size_t file_clips = 0;
-  int rom_clip = -1;  // the generated "Range of motion" clip's index in model.clips, or -1
+  // The generated "Range of motion" clip's index in model.clips (it joins the file's clips when
+  // Animation ▸ Generate range of motion makes it), or -1.
+  int rom_clip = -1;
   GhostCache ghosts;  // onion skins and the trail of this model
   // Follow root: where the root joint was in the last frame shown (model space), while following.
   bool root_seen = false;
@@ -84,6 +86,10 @@ struct ExportDialog {
   char path[1024] = "skelview-export.glb";  // proposed next to the model when the dialog opens
   // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
   std::string replace_path;
+  // A bake is being written (on a thread of its own): its progress, 0..1, and Cancel instead of
+  // Export.
+  bool busy = false;
+  float progress = 0.0f;
 };
 
 // File ▸ Save session as...'s dialog.

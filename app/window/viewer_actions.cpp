@@ -13,6 +13,7 @@
 #include "app/window/viewer_loop.h"
 #include "assets/animation.h"
 #include "assets/skinning.h"
+#include "assets/text.h"
 #include "ik/limbs.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
@@ -72,6 +73,9 @@ void Viewer::CarryOut(const Requests& requests) {
         break;
       case RequestKind::kOpenExport:
         OpenExportDialog();
+        break;
+      case RequestKind::kCancelExport:
+        bake_export_.Cancel();
         break;
       case RequestKind::kDiscardEdits:
         DiscardEdits();
@@ -237,14 +241,13 @@ void Viewer::PollLoading() {
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
-  loaded->extent = MeasureModel(loaded->model);
+  loaded->character = Character(loaded->model);  // the rig's facts, once per load
+  loaded->extent = MeasureModel(loaded->model, &loaded->character.limbs());
   loaded->weight_problems = assets::CheckWeights(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
-  current_->file_clips = current_->model.clips.size();
-  combined_.clear();
   edit_ = EditState();
-  edit_.chains = DefaultChains(current_->model);
+  edit_.chains = DefaultChains(current_->character);
   recorder_.Reset(edit_);
   saved_edit_ = edit_;
   playback_.clip = current_->model.clips.empty() ? -1 : 0;
@@ -259,8 +262,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
   drag_ = Drag::kNone;
-  mirror_ = ik::BuildMirrorMap(current_->model.skeleton,
-                               ik::DetectLimbs(current_->model.skeleton, &current_->model.is_bone));
+  mirror_ = ik::BuildMirrorMap(current_->model.skeleton, current_->character.limbs());
   model_watch_.Watch(args_.no_watch ? std::string() : path);
   Update(0.0);
   FrameCamera();
@@ -268,20 +270,16 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
 }
 
 void Viewer::PlayTogether() {
-  std::vector<assets::Clip>& clips = current_->model.clips;
-  const size_t file_clips = current_->file_clips;
-  if (playback_.together == combined_) return;
-  combined_ = playback_.together;
-  clips.resize(file_clips);
-  if (combined_.empty()) return;
-  clips.push_back(assets::CombineClips(current_->model, combined_));
-  playback_.clip = static_cast<int>(file_clips);
+  Character& character = current_->character;
+  if (playback_.together == character.together()) return;
+  const int clip = character.PlayTogether(playback_.together);
+  if (!character.together().empty()) playback_.clip = clip;
 }
 
 void Viewer::AddRecent(const std::string& path) {
   recent_.Add(path);
   std::string error;
-  if (!recent_.Save(&error)) std::cerr << "skelview: " << error << "\n";
+  if (!recent_.Save(&error)) std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
 }
 
 void Viewer::LookAlongAndFrame(ViewPreset preset) {
@@ -373,25 +371,50 @@ void Viewer::Export(const std::string& path, bool bake, bool replace) {
     return;
   }
   export_dialog_.replace_path.clear();
+  if (bake_export_.running()) return;  // one at a time: the dialog shows the running one
+  if (bake && playback_.clip >= 0) {
+    // Baking can take long (a long clip, many joints): on a thread, with progress and Cancel.
+    bake_export_.Start(current_->character, state_.pose, playback_.clip, edit_, path);
+    export_dialog_.busy = true;
+    export_dialog_.progress = 0.0f;
+    exported_edit_ = edit_;
+    return;
+  }
   std::string error;
   bool ok = false;
-  if (!bake && current_->model.clips.size() > current_->file_clips) {
-    // Clips played together are the viewer's, not the model's: not written with the pose.
-    assets::Model model = current_->model;
-    model.clips.resize(current_->file_clips);
-    ok = ExportEdited(model, state_.pose, -1, edit_, false, path, &error);
-  } else {
-    ok = ExportEdited(current_->model, state_.pose, playback_.clip, edit_, bake, path, &error);
-  }
+  // The pose as the rest pose; clips played together are the character's, not the model's, so
+  // only the model's own clips go with it.
+  ok = ExportEdited(current_->character, state_.pose, -1, edit_, false, path, &error);
+  exported_edit_ = edit_;
+  Exported(path, bake, ok, error);
+}
+
+void Viewer::PollExport() {
+  if (!export_dialog_.busy) return;
+  // Closing the dialog (or Escape) while it bakes cancels the bake.
+  if (!export_dialog_.open) bake_export_.Cancel();
+  export_dialog_.progress = bake_export_.progress();
+  bool ok = false;
+  std::string error;
+  if (!bake_export_.Finished(&ok, &error)) return;
+  export_dialog_.busy = false;
+  // Stopped by the user: said as a note, not an error.
+  Exported(bake_export_.path(), /*bake=*/true, ok, error,
+           bake_export_.cancelled() ? MessageLevel::kNote : MessageLevel::kError);
+}
+
+void Viewer::Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                      MessageLevel failure_level) {
+  std::error_code ec;
   trace_.Write(ExportEvent(path, bake, ok, error));
   if (ok) {
     const std::filesystem::path written = std::filesystem::absolute(path, ec).lexically_normal();
     ShowMessage("exported " + (ec ? path : written.string()), MessageLevel::kNote);
     export_dialog_.open = false;
-    saved_edit_ = edit_;
+    saved_edit_ = exported_edit_;
     if (confirm_.open) confirm_.open = false;
   } else {
-    ShowMessage(error, MessageLevel::kError);
+    ShowMessage(error, failure_level);
   }
 }
 
@@ -473,7 +496,8 @@ void Viewer::ShowMessage(const std::string& text, MessageLevel level) {
   const char* prefix = level == MessageLevel::kError     ? ""
                        : level == MessageLevel::kWarning ? "warning: "
                                                          : "note: ";
-  (level == MessageLevel::kNote ? std::cout : std::cerr) << "skelview: " << prefix << text << "\n";
+  (level == MessageLevel::kNote ? std::cout : std::cerr)
+      << "skelview: " << prefix << assets::MessageLine(text) << "\n";
 }
 
 void Viewer::WriteReadyTrace() {

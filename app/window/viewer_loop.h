@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/file_watch.h"
 #include "app/core/import_process.h"
@@ -56,8 +57,9 @@ class Viewer {
   void RunFrame(double dt_seconds);
   void DrawUi();
   void Update(double dt_seconds);
-  // Clips played together (playback_.together, the chosen one first): their combination is
-  // model.clips[file_clips] and playback_.clip points at it; none: the file's clips only.
+  // Clips played together (playback_.together, the chosen one first): their combination is the
+  // character's clip after the model's own (Character::PlayTogether) and playback_.clip points
+  // at it; none: the model's clips only.
   void PlayTogether();
   void RefreshHandles();  // handles_ from this frame's targets and results
   // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
@@ -66,6 +68,9 @@ class Viewer {
   // Copies this frame's selection into display_.scene: the selected joint (and its weights when
   // they are shown) and the two-bone chain whose overlays show.
   void SyncSceneSelection();
+  // The joint whose skin weights the mesh shows: the selected joint while the heat map is on,
+  // else -1. The one place display_.scene.weight_joint (and the settings' `weights`) come from.
+  int ShownWeightJoint() const { return display_.show_weights ? selection_.selected_joint : -1; }
   void FrameSelected();  // the camera on the selected joint's bones (no selection: the model)
   // The camera on a model-space box, seen raised when the model stands on the ground.
   void FrameBox(const glm::vec3& lo, const glm::vec3& hi);
@@ -119,6 +124,10 @@ class Viewer {
   // Writes glTF; a file already at `path` is replaced only with `replace` (else the dialog asks).
   void Export(const std::string& path, bool bake, bool replace);
   void OpenExportDialog();  // proposes <model>-skelview.glb next to the model
+  // The bake being exported: its progress into the dialog; when it ends, what Export reports.
+  void PollExport();
+  void Exported(const std::string& path, bool bake, bool ok, const std::string& error,
+                MessageLevel failure_level = MessageLevel::kError);
   // Quitting and opening another file ask first while there are unexported edits (Unsaved).
   bool Unsaved() const { return edit_ != saved_edit_; }
   void RequestQuit();
@@ -181,6 +190,7 @@ class Viewer {
   std::unique_ptr<LoadedModel> current_;
   std::string current_path_;
   std::unique_ptr<ImportProcess> loading_;  // a file being imported, if any
+  BakeExport bake_export_;                  // a bake being exported, if any
   TraceLog trace_;
   FileBrowser file_browser_;
   // --no-settings: the recent files are neither read nor written (kept for this run only).
@@ -206,12 +216,12 @@ class Viewer {
   ConfirmDiscard confirm_;
   bool confirm_traced_ = false;  // the open question is in the trace
   EditState saved_edit_;         // the edit as loaded or last exported
+  EditState exported_edit_;      // the edit the export under way writes
   MessageLog log_;
   bool help_open_ = false;  // the help overlay (F1)
   PanelLayout layout_;
   TimelineView timeline_;
   UiOptions ui_, applied_ui_;
-  std::vector<int> combined_;  // the clips model.clips[file_clips] combines
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame
 

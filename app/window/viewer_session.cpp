@@ -364,7 +364,7 @@ void Viewer::MirrorTargetNow(int chain) {
     return;
   }
   std::string why;
-  const int other = MirrorChainTarget(current_->model, mirror_, chain, &edit_, &why);
+  const int other = MirrorChainTarget(current_->character, mirror_, chain, &edit_, &why);
   if (other < 0) {
     ShowMessage("mirror target: " + why, MessageLevel::kWarning);
     return;
@@ -380,17 +380,15 @@ void Viewer::MirrorTargetNow(int chain) {
 int Viewer::EnsureRangeOfMotion() {
   LoadedModel& m = *current_;
   if (m.rom_clip >= 0) return m.rom_clip;
-  const RangeOfMotion rom = MakeModelRangeOfMotion(m.model, edit_.limits);
+  const RangeOfMotion rom = MakeModelRangeOfMotion(m.character, edit_.limits);
   if (rom.motions.empty()) return -1;
-  // One of the model's clips from now on (before any combination of clips played together).
-  std::vector<assets::Clip>& clips = m.model.clips;
-  clips.resize(m.file_clips);
-  combined_.clear();
-  if (playback_.clip >= static_cast<int>(m.file_clips)) playback_.clip = -1;
+  // It joins the model's clips, as if the file had it: clips played together stop first (their
+  // combination's index is after the model's clips).
   playback_.together.clear();
-  clips.push_back(rom.clip);
-  m.rom_clip = static_cast<int>(m.file_clips);
-  ++m.file_clips;
+  m.character.PlayTogether({});
+  if (playback_.clip >= m.character.file_clip_count()) playback_.clip = -1;
+  m.model.clips.push_back(rom.clip);
+  m.rom_clip = m.character.file_clip_count() - 1;
   return m.rom_clip;
 }
 

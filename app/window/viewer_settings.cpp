@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/window/viewer_loop.h"
+#include "assets/text.h"
 
 namespace app {
 
@@ -37,7 +38,7 @@ void Viewer::ApplyDisplay(const DisplaySpec& d) {
 
 DisplaySpec Viewer::CurrentDisplay() const {
   SceneOptions scene = display_.scene;  // its weight joint as this frame draws it
-  scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
+  scene.weight_joint = ShownWeightJoint();
   DisplaySpec d = DisplaySpecOf(scene, current_->model.skeleton);
   d.handles = display_.show_handles;
   return d;
@@ -82,7 +83,7 @@ void Viewer::SaveUserSettings() {
   saved.last_folder = OpenFolder();
   std::string error;
   if (!SaveSettings(ConfigFilePath("settings.json"), saved, &error)) {
-    std::cerr << "skelview: " << error << "\n";
+    std::cerr << "skelview: " << assets::MessageLine(error) << "\n";
   }
 }
 

@@ -68,6 +68,11 @@ struct ColladaMorphPlan {
   size_t unread_weight_channels = 0;  // such channels whose keys could not be read (left out)
 };
 
+// Whether Assimp reads `path` as Collada, so that PlanColladaMorphs applies: a .dae file, or an
+// .xml file or one without an extension whose first bytes (`head`) hold "<COLLADA" (Assimp
+// picks its reader by extension first). An .obj whose comments hold "<controller>" is not.
+bool IsColladaFile(const std::string& path, const std::vector<uint8_t>& head);
+
 // Finds the morph controllers of a Collada document (`bytes`, the whole file). False, with *plan
 // untouched, when it has none (or is not XML the scan can follow): the file is read as it is.
 bool PlanColladaMorphs(const std::vector<uint8_t>& bytes, ColladaMorphPlan* plan);

@@ -247,6 +247,20 @@ TEST(CombineClips, LaterClipsWinPerJointPropertyAndShorterOnesHoldTheirLastKey) 
   EXPECT_TRUE(CombineClips(model, {}).channels.empty());
 }
 
+TEST(CombineClips, TheNameOfThousandsOfClipsStaysShort) {
+  Model model;
+  model.skeleton = ThreeJoints();
+  Clip walk;
+  walk.name = "Walk";
+  walk.duration = 1.0f;
+  model.clips = {walk};
+  const Clip all = CombineClips(model, std::vector<int>(4001, 0));
+  EXPECT_LE(all.name.size(), 150u);
+  EXPECT_EQ(all.name.rfind("Walk+Walk+", 0), 0u) << all.name;
+  EXPECT_NE(all.name.find("+... (4001 clips)"), std::string::npos) << all.name;
+  EXPECT_EQ(CombineClips(model, {0, 0}).name, "Walk+Walk");
+}
+
 TEST(SampleClip, TimeIsClampedToTheClipAndBadChannelsIgnored) {
   const ik::Skeleton skeleton = ThreeJoints();
   Clip clip;

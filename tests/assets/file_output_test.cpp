@@ -1,15 +1,19 @@
-// Atomic file output: a target holds its old bytes or all the new ones, never a part; devices,
-// FIFOs and symlinks are handled as such; temporary files never stay; and outputs that would
+// Atomic file output: a target holds its old bytes or all the new ones, never a part; devices and
+// symlinks are handled as such, FIFOs refused; temporary files never stay, not even after a
+// kill -9; and outputs that would
 // overwrite a model's input files are recognised.
 #include "assets/file_output.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -162,20 +166,106 @@ TEST(WriteFileAtomically, DevicesAreWrittenInPlaceAndNeverReplaced) {
   }
 }
 
-TEST(WriteFileAtomically, FifoIsWrittenInPlace) {
+TEST(WriteFileAtomically, FifoIsRefusedWithoutWaitingForAReader) {
   const std::string dir = Fresh("fifo");
   const std::string path = dir + "/pipe";
   ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
-  std::string received;
-  std::thread reader([&] { received = Read(path); });
+  // Nobody reads it: writing would block forever. It is refused at once and left as it is.
   std::string error;
-  const bool ok = Write(path, "through the pipe", &error);
-  reader.join();
-  EXPECT_TRUE(ok) << error;
-  EXPECT_EQ(received, "through the pipe");
+  EXPECT_FALSE(Write(path, "through the pipe", &error));
+  EXPECT_THAT(error, HasSubstr(path + ": cannot write: it is a FIFO (named pipe)"));
+  EXPECT_EQ(OutputProblem(path).substr(0, 25), "it is a FIFO (named pipe)");
   struct stat st {};
   ASSERT_EQ(lstat(path.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"pipe"});
+  // Regular files, devices and paths that do not exist yet are outputs.
+  EXPECT_EQ(OutputProblem(dir + "/new.glb"), "");
+  EXPECT_EQ(OutputProblem("/dev/null"), "");
+}
+
+TEST(WriteFileAtomically, AFifoThatIsStandardOutputIsWritten) {
+  const std::string dir = Fresh("stdout-fifo");
+  const std::string path = dir + "/pipe";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  // A reader, and a writer whose standard output is the FIFO writing to it by its name, as
+  // `skelview render -o pipe > pipe` would: two processes, so that nothing runs beside a fork.
+  const pid_t reader = fork();
+  if (reader == 0) {
+    const std::string received = Read(path);
+    Put(dir + "/received", received);
+    _exit(0);
+  }
+  const pid_t writer = fork();
+  if (writer == 0) {
+    const int fd = open(path.c_str(), O_WRONLY);
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(3);
+    close(fd);
+    std::string error;
+    _exit(Write(path, "to the caller's pipe", &error) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(writer, &status, 0), writer);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(waitpid(reader, nullptr, 0), reader);
+  EXPECT_EQ(Read(dir + "/received"), "to the caller's pipe");
+}
+
+TEST(WriteFileAtomically, TemporaryFilesOfAWriterThatDiedAreRemovedByTheNextWrite) {
+  const std::string dir = Fresh("stale");
+  const std::string path = dir + "/out.glb";
+  Put(path, "old");
+  // What a writer killed between naming its file and renaming it leaves (kill -9), and a file
+  // of another name that only looks alike.
+  Put(dir + "/.out.glb.tmp-AbC123", "half");
+  Put(dir + "/.out.glb.tmp-Zz9", "not ours: another length");
+  Put(dir + "/.other.glb.tmp-AbC123", "another target's");
+  std::string error;
+  ASSERT_TRUE(Write(path, "new", &error)) << error;
+  EXPECT_EQ(Read(path), "new");
+  EXPECT_EQ(Names(dir),
+            (std::vector<std::string>{".other.glb.tmp-AbC123", ".out.glb.tmp-Zz9", "out.glb"}));
+}
+
+TEST(WriteFileAtomically, TheTemporaryFileOfALiveWriterIsLeftAlone) {
+  const std::string dir = Fresh("live");
+  const std::string path = dir + "/out.glb";
+  const std::string live = dir + "/.out.glb.tmp-Live01";
+  Put(live, "being written");
+  // A live writer holds its temporary file locked.
+  const int fd = open(live.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  std::string error;
+  ASSERT_TRUE(Write(path, "new", &error)) << error;
+  EXPECT_EQ(Read(live), "being written");
+  close(fd);
+  ASSERT_TRUE(Write(path, "newer", &error)) << error;
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.glb"});
+}
+
+TEST(WriteFileAtomically, AWriterKilledAtAnyPointLeavesTheOldFileAndNoLitter) {
+  const std::string dir = Fresh("killed");
+  const std::string path = dir + "/out.bin";
+  const std::string old_bytes(1 << 20, 'o');
+  Put(path, old_bytes);
+  const std::string new_bytes(16 << 20, 'n');
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const pid_t child = fork();
+    if (child == 0) {
+      std::string error;
+      for (;;) Write(path, new_bytes, &error);  // until killed
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(2000 + 3100 * attempt));
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    const std::string now = Read(path);
+    ASSERT_TRUE(now == old_bytes || now == new_bytes) << "attempt " << attempt << ": a torn file";
+  }
+  std::string error;
+  ASSERT_TRUE(Write(path, "final", &error)) << error;
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
 }
 
 TEST(WriteFileAtomically, SymlinkIsFollowedAndKept) {

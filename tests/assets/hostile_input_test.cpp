@@ -16,10 +16,12 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "assets/importer.h"
 #include "assets/model_io.h"
+#include "assets/text.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 
@@ -860,6 +862,155 @@ TEST_F(HostileInput, RepairWarningsCountVerticesNotTriangleCorners) {
   EXPECT_EQ(rx.model->vertex_count(), 4u);
   EXPECT_EQ(WarningsWith(rx.warnings, "4 vertices had weights not summing to 1").size(), 1u)
       << ::testing::PrintToString(rx.warnings);
+}
+
+// --- names that are not UTF-8 (issue 26) ---------------------------------------------------
+
+// A BVH skeleton of three joints with these names (bytes as given).
+std::string Bvh(const std::string& root, const std::string& mid, const std::string& end) {
+  return "HIERARCHY\nROOT " + root +
+         "\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition Zrotation "
+         "Xrotation Yrotation\n\tJOINT " +
+         mid +
+         "\n\t{\n\t\tOFFSET 0 -1 0\n\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n\t\tJOINT " +
+         end +
+         "\n\t\t{\n\t\t\tOFFSET 0 -1 0\n\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+         "\t\t\tEnd Site\n\t\t\t{\n\t\t\t\tOFFSET 0 -1 0\n\t\t\t}\n\t\t}\n\t}\n}\n"
+         "MOTION\nFrames: 2\nFrame Time: 0.5\n0 1 0 0 0 0 0 0 0 0 0 0\n"
+         "0 1 0 0 10 0 0 20 0 0 5 0\n";
+}
+
+bool AllNamesValid(const Model& model) {
+  bool valid = true;
+  for (const std::string& name : model.skeleton.names()) valid = valid && IsValidUtf8(name);
+  for (const Mesh& mesh : model.meshes) {
+    valid = valid && IsValidUtf8(mesh.name);
+    for (const MorphTarget& target : mesh.targets) valid = valid && IsValidUtf8(target.name);
+  }
+  for (const Clip& clip : model.clips) valid = valid && IsValidUtf8(clip.name);
+  for (const Material& material : model.materials) valid = valid && IsValidUtf8(material.name);
+  for (const std::string& warning : model.warnings) valid = valid && IsValidUtf8(warning);
+  return valid;
+}
+
+TEST_F(HostileInput, Latin1JointNamesBecomeValidUtf8AndStayUnique) {
+  const std::string kFffd = "\xEF\xBF\xBD";
+  // Two names that differ only in their bad byte, the second repaired name also given as is.
+  WriteText(Folder("latin1.bvh"), Bvh("Hips\xFF", "Hips\xFE", "Hips" + kFffd + ".001x"));
+  const LoadResult r = LoadModel(Folder("latin1.bvh"));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(AllNamesValid(*r.model));
+  EXPECT_GE(r.model->skeleton.Find("Hips" + kFffd), 0);
+  EXPECT_GE(r.model->skeleton.Find("Hips" + kFffd + ".001"), 0);
+  std::set<std::string> unique(r.model->skeleton.names().begin(), r.model->skeleton.names().end());
+  EXPECT_EQ(unique.size(), r.model->skeleton.names().size());
+  const std::vector<std::string> said = WarningsWith(r.warnings, "not valid UTF-8");
+  ASSERT_EQ(said.size(), 1u) << ::testing::PrintToString(r.warnings);
+  EXPECT_THAT(said[0], HasSubstr("2 names were not valid UTF-8"));
+  EXPECT_THAT(said[0], HasSubstr("'Hips\\xFF' is now 'Hips" + kFffd + "'"));
+  // What the worker would send reads back (the stream refuses names that are not UTF-8).
+  Model back;
+  std::string error;
+  ASSERT_TRUE(DeserializeModel(SerializeModel(*r.model), &back, &error)) << error;
+  EXPECT_EQ(back.skeleton.names(), r.model->skeleton.names());
+}
+
+TEST_F(HostileInput, Latin1NodeNamesOfColladaAndItsMeshesBecomeValidUtf8) {
+  std::string dae = InstancedCollada(2);
+  for (const std::string& from : {std::string("name=\"n0\""), std::string("name=\"n1\"")}) {
+    dae.replace(dae.find(from), from.size(),
+                from == "name=\"n0\"" ? "name=\"n\xE9ud\"" : "name=\"n\xE8ud\"");
+  }
+  WriteText(Folder("latin1.dae"), dae);
+  const LoadResult r = LoadModel(Folder("latin1.dae"));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(AllNamesValid(*r.model));
+  std::set<std::string> unique(r.model->skeleton.names().begin(), r.model->skeleton.names().end());
+  EXPECT_EQ(unique.size(), r.model->skeleton.names().size());
+  EXPECT_EQ(WarningsWith(r.warnings, "not valid UTF-8").size(), 1u);
+}
+
+// --- morph targets in the decode budget (issue 26) ------------------------------------------
+
+TEST_F(HostileInput, ManyMorphTargetsSharingOneHugeAccessorAreRefusedByTheBudget) {
+  // 3,000 targets sharing one zero-filled 2,000,000-vertex accessor: 72 GB of deltas from a file
+  // of 50 KB (the worker used to allocate until its memory limit).
+  json doc = testgltf::SkinnedStrip().Finished();
+  doc["accessors"].push_back({{"componentType", 5126}, {"type", "VEC3"}, {"count", 2000000}});
+  const size_t deltas = doc["accessors"].size() - 1;
+  json targets = json::array();
+  for (int t = 0; t < 3000; ++t) targets.push_back({{"POSITION", deltas}});
+  doc["meshes"][0]["primitives"][0]["targets"] = targets;
+  const std::string path = Folder("targets.gltf");
+  WriteText(path, doc.dump());
+  const LoadResult r = LoadModel(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error, HasSubstr("its meshes, morph targets, skins and animations would take"));
+  EXPECT_THAT(r.error, HasSubstr("skelview allows for a model of"));
+  EXPECT_EQ(r.error.find('\n'), std::string::npos);
+}
+
+// --- the Collada morph pass on other formats (issue 26) -------------------------------------
+
+TEST_F(HostileInput, AnObjQuotingAColladaControllerInCommentsLoadsWhole) {
+  WriteText(Folder("quoted.obj"),
+            "# <controller id=\"c\"><morph source=\"#g\"><source id=\"t\"><IDREF_array "
+            "id=\"ta\" count=\"1\">g2</IDREF_array></source><targets><input "
+            "semantic=\"MORPH_TARGET\" source=\"#t\"/></targets></morph>\n"
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\n# </controller>\nv 0 0 1\nv 1 0 1\nv 0 1 1\n"
+            "f 1 2 3\nf 4 5 6\n");
+  const LoadResult r = LoadModel(Folder("quoted.obj"));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.model->triangle_count(), 2u);
+}
+
+// --- sparse gigabyte files (issue 26) -------------------------------------------------------
+
+// Bytes this process has read so far (/proc/self/io's rchar).
+uint64_t BytesRead() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  uint64_t value = 0;
+  while (io >> key >> value) {
+    if (key == "rchar:") return value;
+  }
+  return 0;
+}
+
+TEST_F(HostileInput, SparseGigabyteFilesAreRefusedAfterReadingLittle) {
+  // The start of a .glb of `total` bytes whose JSON chunk is `json_length` bytes and opens "{".
+  auto glb_head = [](uint32_t total, uint32_t json_length) {
+    std::string head = "glTF";
+    for (uint32_t v : {2u, total, json_length, 0x4E4F534Au}) {
+      for (int i = 0; i < 4; ++i) head.push_back(static_cast<char>(v >> (8 * i)));
+    }
+    return head + "{";
+  };
+  // A JSON chunk of almost the whole gigabyte (more than the reader takes), and one of 400 MiB
+  // (within its limit) of zeros after "{".
+  const std::string glb = glb_head(1u << 30, (1u << 30) - 20);
+  const std::string small_chunk = glb_head(1u << 30, 400u << 20);
+  struct Case {
+    std::string name, head, expected;
+  };
+  for (const Case& c :
+       {Case{"huge_json.glb", glb, "its JSON is 1023 MiB, more than the 512 MiB skelview reads"},
+        Case{"zeros_json.glb", small_chunk, "byte 21 is 0x00, a control character"},
+        Case{"sparse.gltf", "{\"asset\": ", "its JSON is 1024 MiB, more than"},
+        Case{"sparse.dae", "<?xml version=\"1.0\"?>\n<COLLADA>", "byte 31 is 0x00"},
+        Case{"sparse.obj", "v 0 0 0\n", "byte 8 is 0x00"}}) {
+    SCOPED_TRACE(c.name);
+    const std::string path = Folder(c.name);
+    WriteText(path, c.head);
+    fs::resize_file(path, uintmax_t{1} << 30);
+    const uint64_t before = BytesRead();
+    const LoadResult r = LoadModel(path);
+    const uint64_t read = BytesRead() - before;
+    ASSERT_FALSE(r.ok());
+    EXPECT_THAT(r.error, HasSubstr(c.expected));
+    EXPECT_LT(read, uint64_t{64} << 20) << "read " << (read >> 20) << " MiB of a sparse file";
+    fs::remove(path);
+  }
 }
 
 TEST(HostileSharedModels, RepairCountsNeverExceedTheVertexCount) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <random>
 
 #include "assets/animation.h"
@@ -458,6 +459,49 @@ TEST(ModelIo, NonFiniteValuesAreRefused) {
   m.clips[0].channels[0].translation.times[1] = 0.0f;  // not increasing
   EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
   EXPECT_THAT(error, HasSubstr("increasing"));
+}
+
+TEST(ModelIo, NamesAndWarningsThatAreNotUtf8AreRefusedPathsNeedNotBe) {
+  // The importer makes every name UTF-8; a stream with one that is not did not come from it.
+  const std::string bad = "Hips\xFF";
+  const std::vector<std::function<void(Model*)>> corruptions = {
+      [&](Model* m) { m->meshes[0].name = bad; },
+      [&](Model* m) { m->clips[0].name = bad; },
+      [&](Model* m) { m->materials[0].name = bad; },
+      [&](Model* m) { m->warnings.push_back(bad); },
+  };
+  for (size_t i = 0; i < corruptions.size(); ++i) {
+    SCOPED_TRACE(i);
+    Model m = EveryFeature();
+    ASSERT_FALSE(m.meshes.empty() || m.clips.empty() || m.materials.empty());
+    corruptions[i](&m);
+    std::string error;
+    Model out;
+    EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
+    EXPECT_THAT(error, HasSubstr("is not valid UTF-8"));
+  }
+  // A joint name: the skeleton is rebuilt with it.
+  Model m = EveryFeature();
+  std::vector<ik::JointDesc> joints;
+  for (int j = 0; j < m.skeleton.joint_count(); ++j) {
+    ik::JointDesc d;
+    d.name = j == 0 ? bad : m.skeleton.name(j);
+    d.parent = m.skeleton.parent(j);
+    d.rest = m.skeleton.rest_locals()[j];
+    d.inverse_bind = m.skeleton.inverse_binds()[j];
+    joints.push_back(d);
+  }
+  std::string error;
+  m.skeleton = *ik::Skeleton::Build(joints, &error);
+  Model out;
+  EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
+  EXPECT_THAT(error, HasSubstr("joint name is not valid UTF-8"));
+  // Paths are the file system's bytes: kept as they are.
+  m = EveryFeature();
+  m.source = "/tmp/mod\xE8les/m.glb";
+  m.source_files = {m.source};
+  ASSERT_TRUE(DeserializeModel(SerializeModel(m), &out, &error)) << error;
+  EXPECT_EQ(out.source, m.source);
 }
 
 // Every accepted buffer serialises back to itself: bytes that would not (flags other than 0 or 1,

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -120,6 +122,65 @@ TEST(NonFiniteCoordinates, AreRefusedNamingTheSpecInEveryFormat) {
   ASSERT_TRUE(app::ParseAimSpec("Head=nanny", &aim, &error)) << error;
   EXPECT_EQ(aim.target_joint, "nanny");
   EXPECT_FALSE(aim.target.has_value());
+}
+
+TEST(HugeCoordinates, BeyondTheModelBoundAreRefusedNamingTheOption) {
+  // 1e30 is finite, but the solvers' float arithmetic overflows on it (1e30 squared).
+  for (const char* huge : {"1e30", "-3e38", "1.0000001e7", "2e7"}) {
+    const std::string value = huge;
+    std::string error;
+    app::IkSpec ik;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=" + value + ",0,0,body", &ik, &error)) << value;
+    EXPECT_NE(error.find("target coordinate '" + value + "' is not a finite number within " +
+                         "-1e7..1e7"),
+              std::string::npos)
+        << error;
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot=0,0,0,pole=0," + value + ",0", &ik, &error));
+    EXPECT_NE(error.find("pole coordinate '" + value + "'"), std::string::npos) << error;
+    app::PinSpec pin;
+    EXPECT_FALSE(app::ParsePinSpec("LeftFoot=" + value + ",0,0", &pin, &error));
+    EXPECT_EQ(error.rfind("--pin 'LeftFoot=" + value + ",0,0': the point needs three finite " +
+                              "coordinates within -1e7..1e7",
+                          0),
+              0u)
+        << error;
+    app::MoveSpec move;
+    EXPECT_FALSE(app::ParseMoveSpec("Hips=0," + value + ",0", &move, &error));
+    EXPECT_EQ(error.rfind("--move 'Hips=0," + value + ",0'", 0), 0u) << error;
+    app::AimSpec aim;
+    EXPECT_FALSE(app::ParseAimSpec("Head=0,0," + value, &aim, &error));
+    EXPECT_NE(error.find("within -1e7..1e7"), std::string::npos) << error;
+    app::FabrikSpec fabrik;
+    EXPECT_FALSE(app::ParseFabrikSpec("Hips:Head=" + value + ",0,0", &fabrik, &error));
+    EXPECT_NE(error.find("within -1e7..1e7"), std::string::npos) << error;
+  }
+  // The bound itself is a coordinate.
+  app::PinSpec pin;
+  std::string error;
+  ASSERT_TRUE(app::ParsePinSpec("LeftFoot=1e7,-1e7,0", &pin, &error)) << error;
+  EXPECT_EQ(*pin.target, glm::vec3(1e7f, -1e7f, 0.0f));
+}
+
+TEST(EchoedValues, AreShortAndOnOneLine) {
+  std::string error;
+  app::IkSpec ik;
+  EXPECT_FALSE(app::ParseIkSpec("LeftFoot=" + std::string(100000, 'x'), &ik, &error));
+  EXPECT_LT(error.size(), 400u);
+  EXPECT_EQ(error.rfind("--ik 'LeftFoot=xxxx", 0), 0u) << error;
+  EXPECT_NE(error.find("xxx...xxx"), std::string::npos) << error;
+  // A line break in a value is shown, not printed.
+  EXPECT_FALSE(app::ParseIkSpec("Left\nFoot=0,0", &ik, &error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_NE(error.find("Left\\nFoot"), std::string::npos) << error;
+  std::vector<int> clips;
+  std::string anim = "0";
+  for (int i = 0; i < 4000; ++i) anim += "+0";
+  anim += "+x";
+  EXPECT_FALSE(app::ParseAnimList(anim, &clips, &error));
+  EXPECT_LT(error.size(), 300u) << error;
+  long n = 0;
+  EXPECT_FALSE(app::ParseWholeNumber("--frames", std::string(5000, '9'), 1, 10, &n, &error));
+  EXPECT_LT(error.size(), 300u) << error;
 }
 
 TEST(ParseAnimList, TakesOneClipOrSeveralJoinedWithPlus) {

@@ -3,8 +3,10 @@
 // and the worker dies with skelview.
 #include "app/core/import_process.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,10 +15,13 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "app/core/sandbox.h"
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
 #include "assets/model_io.h"
@@ -228,6 +233,78 @@ TEST(ImportProcess, MemoryLimitGrowsWithTheFileButStaysBelowTheMachine) {
   EXPECT_GE(small, size_t(1) << 30);
   EXPECT_GT(big, small);
   EXPECT_LT(app::DefaultImportMemoryLimit(size_t(1) << 40), size_t(1) << 40);
+}
+
+}  // namespace
+
+namespace {
+
+// Runs `probe` in a child process after EnterImportSandbox; its exit code (0: the probe found
+// what it expected).
+int InSandbox(const std::function<int()>& probe) {
+  const pid_t child = fork();
+  if (child == 0) {
+    const app::SandboxStatus status = app::EnterImportSandbox();
+    _exit(status.seccomp ? probe() : 100);
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 200 + WTERMSIG(status);
+}
+
+TEST(ImportSandbox, TheWorkerCannotOpenAFileForWriting) {
+  const std::string dir = testpaths::TempDir() + "/sandbox";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string existing = dir + "/existing.txt";
+  std::ofstream(existing) << "kept";
+  const std::string fresh = dir + "/fresh.txt";
+  EXPECT_EQ(InSandbox([&] {
+              // Reading still works: the worker's whole job.
+              const int read_fd = open(existing.c_str(), O_RDONLY | O_CLOEXEC);
+              if (read_fd < 0) return 1;
+              char byte = 0;
+              if (read(read_fd, &byte, 1) != 1 || byte != 'k') return 2;
+              close(read_fd);
+              for (int flags : {O_WRONLY, O_RDWR, O_WRONLY | O_CREAT, O_RDONLY | O_TRUNC,
+                                O_WRONLY | O_APPEND}) {
+                if (open(existing.c_str(), flags | O_CLOEXEC, 0644) >= 0) return 3;
+                if (errno != EACCES) return 4;
+              }
+              if (open(fresh.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644) >= 0) return 5;
+              if (creat(fresh.c_str(), 0644) >= 0) return 6;
+              if (unlink(existing.c_str()) == 0 || rename(existing.c_str(), fresh.c_str()) == 0)
+                return 7;
+              if (mkdir((dir + "/new").c_str(), 0755) == 0) return 8;
+              if (truncate(existing.c_str(), 0) == 0) return 9;
+              return 0;
+            }),
+            0);
+  std::ifstream in(existing);
+  std::string text;
+  in >> text;
+  EXPECT_EQ(text, "kept");
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/new"));
+}
+
+TEST(ImportSandbox, TheWorkerCannotStartProcessesOrReachTheNetworkButMayUseThreads) {
+  EXPECT_EQ(InSandbox([] {
+              if (fork() >= 0) return 1;  // (a child would exit at once: _exit below)
+              if (socket(AF_INET, SOCK_STREAM, 0) >= 0) return 2;
+              if (socket(AF_UNIX, SOCK_STREAM, 0) >= 0) return 3;
+              char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
+              execv(argv[0], argv);
+              if (kill(getppid(), 0) == 0) return 4;  // another process: no signal
+              int value = 0;
+              std::thread thread([&value] { value = 42; });
+              thread.join();
+              if (value != 42) return 5;
+              // The process's own signals still work (abort() and raise() use them).
+              if (kill(getpid(), 0) != 0) return 6;
+              return 0;
+            }),
+            0);
 }
 
 }  // namespace

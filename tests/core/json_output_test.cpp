@@ -12,6 +12,20 @@
 namespace app {
 namespace {
 
+TEST(DumpJson, StringsThatAreNotUtf8AreWrittenWithReplacementsNeverThrown) {
+  app::Json doc;
+  doc["model"] = "/tmp/mod\xE8les/m.glb";
+  doc["joints"] = {"Hips\xFF", "Spine"};
+  std::string text;
+  ASSERT_NO_THROW(text = app::DumpJson(doc));
+  EXPECT_EQ(
+      text,
+      "{\"model\":\"/tmp/mod\xEF\xBF\xBDles/m.glb\",\"joints\":[\"Hips\xEF\xBF\xBD\",\"Spine\"]}");
+  // Read back, it is valid JSON.
+  EXPECT_FALSE(app::Json::parse(text, nullptr, false).is_discarded());
+  EXPECT_NO_THROW(app::DumpJson(doc, 2));
+}
+
 TEST(ShortestFloatText, PrintsWhatWasTypedNotTheWidenedDouble) {
   EXPECT_EQ(ShortestFloatText(0.72f), "0.72");
   EXPECT_EQ(ShortestFloatText(0.28f), "0.28");

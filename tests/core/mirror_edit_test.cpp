@@ -56,14 +56,14 @@ PoseState Evaluate(const assets::Model& model, const EditState& edit) {
   const float time = clip < 0 ? 0.0f : 0.37f * model.clips[0].duration;
   EditedFrame frame;
   PoseState state;
-  EvaluateEditedFrame(model, ClipTime{clip, time}, edit, &frame, &state);
+  EvaluateEditedFrame(Character(model), ClipTime{clip, time}, edit, &frame, &state);
   return state;
 }
 
 // The edit of a freshly opened model with its first limb's target dragged (the body helping).
 EditState DraggedEdit(const assets::Model& model) {
   EditState edit;
-  edit.chains = DefaultChains(model);
+  edit.chains = DefaultChains(Character(model));
   if (!edit.chains.empty()) {
     edit.chains[0].offset = glm::vec3(0.0f, 0.06f, 0.04f) * Size(model);
   }
@@ -95,7 +95,7 @@ TEST(MirrorEdit, PastingACopiedPoseGivesThatPose) {
     const PoseState before = Evaluate(model, dragged);
     // Pasted onto a fresh edit (the IK's result is in the pasted pose now).
     EditState pasted;
-    pasted.chains = DefaultChains(model);
+    pasted.chains = DefaultChains(Character(model));
     EXPECT_EQ(PastePose(CopyPose(model.skeleton, before.pose), model.skeleton, nullptr, &pasted),
               model.skeleton.joint_count());
     const PoseState after = Evaluate(model, pasted);
@@ -146,7 +146,7 @@ TEST(MirrorEdit, PastingFlippedIsTheMirrorImageOfTheCopy) {
     const ik::MirrorMap map = MapOf(model);
     const PoseState source = Evaluate(model, DraggedEdit(model));
     EditState edit;
-    edit.chains = DefaultChains(model);
+    edit.chains = DefaultChains(Character(model));
     PastePose(CopyPose(model.skeleton, source.pose), model.skeleton, &map, &edit);
     const PoseState flipped = Evaluate(model, edit);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
@@ -186,7 +186,7 @@ TEST(MirrorEdit, ATargetMirroredToTheOtherSideIsReachedThere) {
     const assets::Model& model = rig.model;
     const ik::MirrorMap map = MapOf(model);
     EditState edit;
-    edit.chains = DefaultChains(model);
+    edit.chains = DefaultChains(Character(model));
     ASSERT_GE(edit.chains.size(), 2u);
     ChainSettings& left = edit.chains[0];
     ASSERT_NE(left.label.find("Left"), std::string::npos);
@@ -196,7 +196,7 @@ TEST(MirrorEdit, ATargetMirroredToTheOtherSideIsReachedThere) {
                   glm::vec3(0.05f, 0.08f, 0.06f) * Size(model);
     left.soft = 0.1f;
     std::string why;
-    const int other = MirrorChainTarget(model, map, 0, &edit, &why);
+    const int other = MirrorChainTarget(Character(model), map, 0, &edit, &why);
     ASSERT_GE(other, 0) << why;
     EXPECT_EQ(other, CounterpartChain(edit.chains, map, 0));
     const ChainSettings& right = edit.chains[size_t(other)];
@@ -217,14 +217,14 @@ TEST(MirrorEdit, AChainOnThePlaneHasNoOtherSideAndAMissingOneIsMade) {
   const assets::Model model = assets::MakeBuiltinCharacter();
   const ik::MirrorMap map = MapOf(model);
   EditState edit;
-  edit.chains = DefaultChains(model);
+  edit.chains = DefaultChains(Character(model));
   int hips = -1;
   for (size_t i = 0; i < edit.chains.size(); ++i) {
     if (edit.chains[i].kind == ConstraintKind::kBody && hips < 0) hips = static_cast<int>(i);
   }
   ASSERT_GE(hips, 0);
   std::string why;
-  EXPECT_EQ(MirrorChainTarget(model, map, hips, &edit, &why), -1);
+  EXPECT_EQ(MirrorChainTarget(Character(model), map, hips, &edit, &why), -1);
   EXPECT_NE(why.find("on the mirror plane"), std::string::npos) << why;
   // An aim on the left hand only: mirroring it makes the right hand's.
   ChainSettings aim;
@@ -233,7 +233,8 @@ TEST(MirrorEdit, AChainOnThePlaneHasNoOtherSideAndAMissingOneIsMade) {
   aim.pinned = {0.5f, 1.2f, 0.4f};
   edit.chains.push_back(aim);
   const size_t count = edit.chains.size();
-  const int other = MirrorChainTarget(model, map, static_cast<int>(count) - 1, &edit, &why);
+  const int other =
+      MirrorChainTarget(Character(model), map, static_cast<int>(count) - 1, &edit, &why);
   ASSERT_EQ(other, static_cast<int>(count));
   EXPECT_EQ(edit.chains[size_t(other)].kind, ConstraintKind::kAim);
   EXPECT_EQ(edit.chains[size_t(other)].chain.end, model.skeleton.Find("RightHand"));

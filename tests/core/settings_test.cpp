@@ -3,10 +3,13 @@
 #include "app/core/settings.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "tests/test_paths.h"
 
@@ -133,6 +136,60 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
                             "theme", "layout.timeline", "layout.timeline_units"}) {
     EXPECT_NE(warning.find(field), std::string::npos) << field << " in " << warning;
   }
+}
+
+TEST(Settings, AFifoAnEndlessDeviceOrAHugeFileIsNeverWaitedForOrReadWhole) {
+  const std::string dir = testpaths::TempDir() + "/settings_kinds";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(mkfifo((dir + "/fifo.json").c_str(), 0600), 0);
+  std::filesystem::create_symlink("/dev/zero", dir + "/zero.json");
+  Write("settings_kinds/huge.json", "{\"pad\": \"" + std::string(2 << 20, 'x') + "\"}");
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"fifo.json", "not a regular file"},
+           {"zero.json", "not a regular file"},
+           {"huge.json", "larger than the 1024 KiB a settings file may be"}}) {
+    app::Settings loaded;
+    loaded.ui_scale = 3.0f;
+    std::string warning;
+    app::LoadSettings(dir + "/" + name, &loaded, &warning);  // returns: nothing blocks
+    EXPECT_NE(warning.find(dir + "/" + name + ": " + expected), std::string::npos) << warning;
+    EXPECT_EQ(loaded.ui_scale, app::Settings().ui_scale) << "the defaults";
+  }
+}
+
+TEST(Settings, ACameraFarBeyondAnyModelIsIgnored) {
+  const std::string path =
+      Write("far_camera.json",
+            R"({"camera": {"yaw": 10, "pitch": 5, "distance": 3, "target": [1e30, 0, 0]}})");
+  app::Settings loaded;
+  std::string warning;
+  app::LoadSettings(path, &loaded, &warning);
+  EXPECT_NE(warning.find("ignored camera.target"), std::string::npos) << warning;
+  EXPECT_FALSE(loaded.camera.has_value()) << "a camera is taken whole or not at all";
+  const std::string far = Write("far_distance.json", R"({"camera": {"distance": 1e9}})");
+  app::LoadSettings(far, &loaded, &warning);
+  EXPECT_NE(warning.find("camera.distance"), std::string::npos) << warning;
+  // Within the bound a camera is taken.
+  const std::string near =
+      Write("near_camera.json", R"({"camera": {"distance": 2, "target": [1e6, 0, -1e6]}})");
+  app::LoadSettings(near, &loaded, &warning);
+  EXPECT_EQ(warning, "");
+  ASSERT_TRUE(loaded.camera.has_value());
+  EXPECT_EQ(loaded.camera->target, glm::vec3(1e6f, 0.0f, -1e6f));
+}
+
+TEST(Settings, ALastFolderThatIsNotUtf8IsSavedNotAborted) {
+  const std::string path = testpaths::TempDir() + "/latin1_folder/settings.json";
+  app::Settings settings;
+  settings.last_folder = "/home/user/mod\xE8les";
+  std::string error;
+  ASSERT_TRUE(app::SaveSettings(path, settings, &error)) << error;
+  app::Settings loaded;
+  std::string warning;
+  app::LoadSettings(path, &loaded, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(loaded.last_folder, "/home/user/mod\xEF\xBF\xBDles");
 }
 
 TEST(Settings, UiScaleIsAutomaticUnlessANumberIsSaved) {

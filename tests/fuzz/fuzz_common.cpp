@@ -13,6 +13,7 @@
 
 #include "assets/animation.h"
 #include "assets/importer.h"
+#include "assets/text.h"
 #include "ik/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 
@@ -113,6 +114,21 @@ void CheckModel(const assets::Model& model) {
     Require(t.rgba.size() == static_cast<size_t>(t.width) * static_cast<size_t>(t.height) * 4,
             "texture size");
   }
+  // Names are UTF-8 whatever the file held (the JSON writers and the UI rely on it).
+  for (const std::string& name : model.skeleton.names())
+    Require(assets::IsValidUtf8(name), "UTF-8 joint name");
+  for (const assets::Mesh& mesh : model.meshes) {
+    Require(assets::IsValidUtf8(mesh.name), "UTF-8 mesh name");
+    for (const assets::MorphTarget& t : mesh.targets) {
+      Require(assets::IsValidUtf8(t.name), "UTF-8 morph target name");
+    }
+  }
+  for (const assets::Material& m : model.materials)
+    Require(assets::IsValidUtf8(m.name), "UTF-8 material name");
+  for (const assets::Texture& t : model.textures)
+    Require(assets::IsValidUtf8(t.name), "UTF-8 texture name");
+  for (const assets::Clip& c : model.clips) Require(assets::IsValidUtf8(c.name), "UTF-8 clip name");
+  for (const std::string& w : model.warnings) Require(assets::IsValidUtf8(w), "UTF-8 warning");
   std::vector<glm::mat4> models;
   for (const assets::Clip& clip : model.clips) {
     Require(std::isfinite(clip.duration) && clip.duration >= 0.0f, "finite duration");
@@ -146,9 +162,17 @@ void LoadBytes(const uint8_t* data, size_t size, const std::string& extension) {
     CheckModel(*result.model);
     CheckSourceFiles(*result.model, Real(path), Real(ModelFolder()));
     for (const std::string& w : result.model->warnings) Require(w.size() <= 600, "short warning");
+    // Joint names are unique (--ik NAME, the pose JSON), also after repairs.
+    const std::vector<std::string>& names = result.model->skeleton.names();
+    Require(std::set<std::string>(names.begin(), names.end()).size() == names.size(),
+            "unique joint names");
   } else {
     Require(!result.error.empty() && result.error.find('\n') == std::string::npos,
             "one-line error");
+    for (char c : result.error) {
+      Require(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F,
+              "no control character in an error");
+    }
     // Messages are cut to a few hundred characters (plus the path).
     Require(result.error.size() <= path.string().size() + 600, "short error");
   }

@@ -158,6 +158,34 @@ const TextSeed kTextSeeds[] = {
     {2, "mtl_fifo.obj",
      "mtllib fifo\nmtllib link_dir/outside.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
      "f 1 2 3\n"},
+    // Names that are not UTF-8 (Latin-1 bytes, a repeat once repaired) and a terminal escape.
+    {9, "latin1_names.bvh",
+     "HIERARCHY\nROOT Hips\xFF\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
+     "Zrotation Xrotation Yrotation\n\tJOINT Hips\xFE\n\t{\n\t\tOFFSET 0 -1 0\n\t\tCHANNELS 3 "
+     "Zrotation Xrotation Yrotation\n\t\tJOINT Foot\x1B[2J\n\t\t{\n\t\t\tOFFSET 0 -1 0\n"
+     "\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n\t\t\tEnd Site\n\t\t\t{\n\t\t\t\t"
+     "OFFSET 0 -1 0\n\t\t\t}\n\t\t}\n\t}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n"
+     "0 1 0 0 0 0 0 0 0 0 0 0\n0 1 0 0 10 0 0 20 0 0 5 0\n"},
+    // An OBJ whose comments quote a Collada morph controller (the Collada pass must not run).
+    {2, "quoted_controller.obj",
+     "# <controller id=\"c\"><morph source=\"#g\"><source id=\"t\"><IDREF_array id=\"ta\" "
+     "count=\"1\">g2</IDREF_array></source><targets><input semantic=\"MORPH_TARGET\" "
+     "source=\"#t\"/></targets></morph>\nv 0 0 0\nv 1 0 0\nv 0 1 0\n# </controller>\n"
+     "v 0 0 1\nv 1 0 1\nv 0 1 1\nf 1 2 3\nf 4 5 6\n"},
+    // Latin-1 node names in a Collada file.
+    {3, "latin1_nodes.dae",
+     "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
+     "version=\"1.4.1\"><library_geometries><geometry id=\"g\"><mesh><source id=\"p\">"
+     "<float_array id=\"pa\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array><technique_common>"
+     "<accessor source=\"#pa\" count=\"3\" stride=\"3\"><param name=\"X\" type=\"float\"/>"
+     "<param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/></accessor>"
+     "</technique_common></source><vertices id=\"v\"><input semantic=\"POSITION\" "
+     "source=\"#p\"/></vertices><triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#v\" "
+     "offset=\"0\"/><p>0 1 2</p></triangles></mesh></geometry></library_geometries>"
+     "<library_visual_scenes><visual_scene id=\"s\"><node id=\"a\" name=\"n\xE9ud\">"
+     "<instance_geometry url=\"#g\"/></node><node id=\"b\" name=\"n\xE8ud\">"
+     "<instance_geometry url=\"#g\"/></node></visual_scene></library_visual_scenes>"
+     "<scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>\n"},
     {9, "two_bones.bvh",
      "HIERARCHY\nROOT hip\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
      "Zrotation Xrotation Yrotation\n\tJOINT knee\n\t{\n\t\tOFFSET 0 -1 0\n\t\tCHANNELS 3 "
@@ -209,6 +237,33 @@ int main(int argc, char** argv) {
     Write(gltf_dir / (name + ".glb"), builder.Glb());
   }
   for (const auto& [name, doc] : ReferencingGltfs()) Write(gltf_dir / (name + ".gltf"), doc.dump());
+  {
+    // The decode budget's morph targets: many targets sharing one zero-filled accessor.
+    json doc = testgltf::SkinnedStrip().Finished();
+    doc["accessors"].push_back({{"componentType", 5126}, {"type", "VEC3"}, {"count", 200000}});
+    json targets = json::array();
+    for (int t = 0; t < 300; ++t) targets.push_back({{"POSITION", doc["accessors"].size() - 1}});
+    doc["meshes"][0]["primitives"][0]["targets"] = targets;
+    Write(gltf_dir / "shared_morph_targets.gltf", doc.dump());
+    // A .glb header whose JSON chunk claims more than the file holds.
+    std::vector<uint8_t> glb = testgltf::SkinnedStrip().Glb();
+    glb[12] = 0xFF;
+    glb[13] = 0xFF;
+    glb[14] = 0xFF;
+    glb[15] = 0x3F;
+    Write(gltf_dir / "json_chunk_past_the_end.glb", glb);
+    // A joint with many children (limb detection pairs its branches).
+    testgltf::Builder wide = testgltf::SkinnedStrip();
+    json children = wide.doc["nodes"][0]["children"];
+    const int first = static_cast<int>(wide.doc["nodes"].size());
+    for (int i = 0; i < 200; ++i) {
+      children.push_back(first + i);
+      wide.doc["nodes"].push_back({{"name", "leaf" + std::to_string(i)},
+                                   {"translation", {0.01f * float(i % 13), 0.1f, 0.0f}}});
+    }
+    wide.doc["nodes"][0]["children"] = children;
+    wide.WriteGltf((gltf_dir / "wide_joint.gltf").string());
+  }
 
   // Other formats: Assimp's exporters on the small character, prefixed with the extension index.
   const std::string source = (gltf_dir / "small_character.glb").string();

@@ -553,6 +553,34 @@ TEST(FullBody, SolvingAgainAllocatesNothing) {
   EXPECT_TRUE(solver.result.valid);
 }
 
+TEST(FullBody, TargetsAtTheEdgeOfTheFloatRangeKeepTheLastFinitePoseNeverNaN) {
+  // A pin at 1e30 and a body target at 3e38: squares and sums of such distances overflow float
+  // arithmetic. The solve must keep a finite pose, report it as not reached, and say why.
+  const iktest::MixamoRig m0 = iktest::MakeMixamoRig();
+  for (const glm::vec3& far : {glm::vec3(1e30f, 0.0f, 0.0f), glm::vec3(3e38f, -3e38f, 3e38f)}) {
+    Solver solver(m0.skeleton);
+    const ik::BodyLimb& left_leg = solver.Limb(ik::LimbKind::kLeg, ik::LimbSide::kLeft);
+    const ik::BodyLimb& right_arm = solver.Limb(ik::LimbKind::kArm, ik::LimbSide::kRight);
+    solver.Add(ik::BodyEffector::Kind::kPin, left_leg.limb.chain.end, far);
+    solver.Add(ik::BodyEffector::Kind::kMove, solver.rig.hips,
+               Position(m0.models, solver.rig.hips) + glm::vec3(0.0f, -0.1f, 0.05f));
+    solver.Add(ik::BodyEffector::Kind::kTarget, right_arm.limb.chain.end, -far).body_helps = true;
+    iktest::MixamoRig m = m0;
+    ASSERT_TRUE(solver.Solve(&m.pose, &m.models)) << solver.result.why;
+    for (size_t j = 0; j < m.pose.locals.size(); ++j) {
+      ASSERT_TRUE(m.pose.locals[j].IsFinite()) << "joint " << j;
+      ASSERT_TRUE(ik::IsFinite(m.models[j])) << "joint " << j;
+    }
+    EXPECT_FALSE(solver.result.reached);
+    EXPECT_TRUE(std::isfinite(solver.result.max_error));
+    EXPECT_GT(solver.result.max_error, 1e20f);
+    for (const ik::BodyEffectorReport& e : solver.result.effectors) {
+      EXPECT_TRUE(std::isfinite(e.error));
+      EXPECT_TRUE(ik::IsFinite(e.position_model));
+    }
+  }
+}
+
 TEST(FullBody, InvalidJobsAreRefusedWithEveryReasonAndChangeNothing) {
   iktest::MixamoRig m = iktest::MakeMixamoRig();
   const std::vector<glm::mat4> before = m.models;

@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -233,6 +236,58 @@ TEST(DetectLimbs, UnnamedFigureFacingMinusZGetsSidesFromItsToes) {
   const auto d = Describe(s, ik::DetectLimbs(s));
   EXPECT_EQ(d.at("LeftLeg"), n.up_leg[0] + "/" + n.leg[0] + "/" + n.foot[0]);
   EXPECT_EQ(d.at("LeftArm"), n.arm[0] + "/" + n.fore_arm[0] + "/" + n.hand[0]);
+}
+
+// `skeleton` with `count` more children of joint `parent`: leaves on a small circle around it,
+// or with `bones`, each the start of a two-bone branch alike the others.
+ik::Skeleton WithManyChildren(const ik::Skeleton& skeleton, int parent, int count, bool bones) {
+  std::vector<JointDesc> joints;
+  for (int j = 0; j < skeleton.joint_count(); ++j) {
+    JointDesc d;
+    d.name = skeleton.name(j);
+    d.parent = skeleton.parent(j);
+    d.rest = skeleton.rest_locals()[j];
+    joints.push_back(d);
+  }
+  for (int i = 0; i < count; ++i) {
+    const float a = 6.2831853f * float(i) / float(count);
+    const glm::vec3 out(std::cos(a), 0.0f, std::sin(a));
+    JointDesc d;
+    d.name = "extra" + std::to_string(i);
+    d.parent = parent;
+    d.rest.translation = 0.01f * out;
+    joints.push_back(d);
+    if (!bones) continue;
+    const int first = static_cast<int>(joints.size()) - 1;
+    for (int k = 1; k <= 2; ++k) {
+      JointDesc b;
+      b.name = d.name + "_" + std::to_string(k);
+      b.parent = first + k - 1;
+      b.rest.translation = 0.3f * out + glm::vec3(0.0f, -0.1f, 0.0f);
+      joints.push_back(b);
+    }
+  }
+  std::string error;
+  auto built = ik::Skeleton::Build(joints, &error);
+  EXPECT_TRUE(built) << error;
+  return built ? *built : ik::Skeleton();
+}
+
+TEST(DetectLimbs, AJointWithThousandsOfChildrenKeepsItsLimbs) {
+  // Pairing mirror-image branches is bucketed by bone length, so such joints cost linear time
+  // (bench/limbs_bench.cpp); the limbs found stay those of the body.
+  const Names n = Unnamed();
+  const ik::Skeleton body = Humanoid(n);
+  const auto expected = Describe(body, ik::DetectLimbs(body));
+  ASSERT_EQ(expected.size(), 4u);
+  const int hips = body.Find(n.hips);
+  const ik::Skeleton leaves = WithManyChildren(body, hips, 20000, /*bones=*/false);
+  EXPECT_EQ(Describe(leaves, ik::DetectLimbs(leaves)), expected);
+  // Thousands of alike two-bone branches, every two of them mirror images: two pairs are taken,
+  // as for a body, and the search ends.
+  const ik::Skeleton star = WithManyChildren(body, 0, 5000, /*bones=*/true);
+  const auto limbs = ik::DetectLimbs(star);
+  EXPECT_LE(limbs.size(), 4u);
 }
 
 TEST(DetectLimbs, NothingInAChainOrTinySkeleton) {

@@ -3,6 +3,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
 
+#include <cstdio>
+
 #include "app/window/panels/panel_util.h"
 
 namespace app {
@@ -12,7 +14,9 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f), ImGuiCond_Appearing);
+  // Fitted to its contents when it appears, and every frame while a bake shows its progress.
+  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f),
+                           dialog->busy ? ImGuiCond_Always : ImGuiCond_Appearing);
   if (!ImGui::Begin("Export glTF", &dialog->open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
@@ -35,6 +39,17 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   // The loop exports and closes the dialog when the file is written; when the file exists it
   // sets replace_path and the dialog asks first.
   const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
+  if (dialog->busy) {
+    // A long bake: its progress, and Cancel stops it (nothing is written).
+    char label[32];
+    std::snprintf(label, sizeof(label), "%.0f%%", 100.0 * double(dialog->progress));
+    ImGui::TextUnformatted("Baking the clip with the IK...");
+    ImGui::ProgressBar(dialog->progress, ImVec2(-1.0f, 0.0f), label);
+    if (ImGui::Button("Cancel")) Ask(out, RequestKind::kCancelExport);
+    Tip("Stop the bake; nothing is written (Escape).");
+    ImGui::End();
+    return;
+  }
   if (asking) {
     ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
     ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);

@@ -20,6 +20,7 @@ enum class RequestKind {
   kClearRecent,   // empty the recent-files list (and save it)
   kExport,        // write glTF to `text`; `option`: bake the clip; index 1: replacing is confirmed
   kOpenExport,    // File ▸ Export...: the dialog, with a file name proposed next to the model
+  kCancelExport,  // stop the bake being exported (nothing is written)
   kDiscardEdits,  // the unsaved-edits question answered "discard": quit or open as asked
   kScreenshot,    // save the view as a PNG after this frame
   kUndo,
@@ -64,11 +65,12 @@ using Requests = std::vector<Request>;
 // What the chain and joint panels read this frame.
 struct FrameInput {
   const assets::Model& model;
+  const Character& character;  // the model's rig facts and the clips it plays
   const SceneExtent& extent;
   const EditedFrame& frame;  // the un-solved pose; where each chain's result is
   const PoseState& state;    // the solved pose and the solvers' results
-  // How many of model.clips are the file's (-1: all); the viewer appends the clips played
-  // together (Animation ▸ Play with) as one more.
+  // How many of model.clips the Animation section offers (-1: all). Clips played together are
+  // the character's (Character::PlayTogether), not the model's.
   int file_clips = -1;
   // The model's weight problems (assets::CheckWeights), or null: the Weights panel shows none.
   const assets::WeightProblems* weight_problems = nullptr;
@@ -190,7 +192,8 @@ void DrawHelpOverlay(bool* open);
 inline constexpr const char* kTimelineName = "Timeline";
 struct TimelineInput {
   const assets::Model& model;
-  const EditState& edit;  // the chains' IK weight keys
+  const Character& character;  // the clip playing: Character::clip(playback->clip)
+  const EditState& edit;       // the chains' IK weight keys
   int selected_joint = -1;
   int active_chain = -1;  // its lane drawn brighter
 };
