@@ -38,7 +38,7 @@ Session FullSession(const assets::Model& model) {
   Session s;
   s.model_path = "";
   EditState& e = s.edit;
-  e.chains = DefaultChains(Character(model));
+  e.chains = DefaultChains(app::Character(model));
   ChainSettings& leg = e.chains[0];
   leg.mode = TargetMode::kPinned;
   leg.pinned = {0.1f, 0.0123456789f, -0.3f};

@@ -140,8 +140,9 @@ class SessionTest(xs.XvfbTestCase):
         for c in ready["chains"]:
             self.assert_near(target(twice, c["end"]), c["target"], 1e-3, c["end"])
         self.assertIsNone(viewer.quit(discard=False))
-        viewer.key("d")
+        viewer.xdotool("keydown", "d", idempotent=False)  # discard and quit
         self.assertEqual(viewer.wait_exit(), 0)
+        viewer.xdotool("keyup", "d")
 
     def test_the_model_reloads_when_its_file_changes_and_not_with_no_watch(self):
         model = self.export_character("hero.glb")
@@ -158,8 +159,9 @@ class SessionTest(xs.XvfbTestCase):
                          "kept target")
         self.wait_title(viewer, f"hero.glb* {DASH} skelview")  # the edits are still unsaved
         self.assertIsNone(viewer.quit(discard=False), "the reload forgot the unsaved edits")
-        viewer.key("d")
+        viewer.xdotool("keydown", "d", idempotent=False)  # discard and quit
         self.assertEqual(viewer.wait_exit(), 0)
+        viewer.xdotool("keyup", "d")
 
         quiet = self.start([model, "--no-watch"], size="1000x620")
         quiet.wait_event("ready")
