@@ -30,7 +30,8 @@ std::map<std::string, std::vector<double>> Joints(const std::vector<std::string>
   EXPECT_TRUE(r.exited && r.exit_code == 0) << r.err;
   std::map<std::string, std::vector<double>> joints;
   if (r.exit_code != 0) return joints;
-  for (const json& j : json::parse(r.out)["joints"]) {
+  const json doc = json::parse(r.out);
+  for (const json& j : doc["joints"]) {
     joints[j["name"].get<std::string>()] = j["world"].get<std::vector<double>>();
   }
   return joints;
@@ -97,7 +98,7 @@ TEST(CliSession, ExportRomWritesARangeOfMotionClip) {
 
 TEST(CliSession, BadSessionsAndCombinationsAreOneLineErrors) {
   const std::string bad = TempPath("bad.skelview");
-  std::ofstream(bad) << "{\"skelview_session\": 1, \"camera\": {\"pitch\": 500}}";
+  std::ofstream(bad) << "{\"skelview_session\": 1, \"model\": null, \"camera\": {\"pitch\": 500}}";
   struct Case {
     std::vector<std::string> args;
     std::string expected;
