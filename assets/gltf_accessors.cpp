@@ -103,8 +103,9 @@ uint32_t DecodeUnsigned(const uint8_t* p, int component_type) {
 // Validates accessor `index` against its bufferView and buffer, then hands every component to
 // `put(element, bytes)` for every element (dense data first, then the sparse substitutions).
 // `begin(meta)` runs once the shape is known, before any component, and may refuse it.
-template <typename Begin, typename Put>
-bool Document::Visit(int64_t index, AccessorData* meta, Begin begin, Put put, std::string* error) {
+template <typename Begin, typename Put, typename Direct>
+bool Document::Visit(int64_t index, AccessorData* meta, Begin begin, Put put, Direct direct,
+                     int direct_type, std::string* error) {
   const Json& accessors = ArrayMember(root, "accessors");
   const std::string name = "accessor " + std::to_string(index);
   if (index < 0 || index >= static_cast<int64_t>(accessors.size())) {
@@ -128,6 +129,7 @@ bool Document::Visit(int64_t index, AccessorData* meta, Begin begin, Put put, st
     return false;
   }
   meta->count = static_cast<size_t>(count);
+  meta->has_view = Member(acc, "bufferView") != nullptr;
   if (!begin(*meta)) return false;
   const size_t width = static_cast<size_t>(meta->components);
   const uint64_t element_size = uint64_t{width} * static_cast<uint64_t>(component_size);
@@ -160,15 +162,23 @@ bool Document::Visit(int64_t index, AccessorData* meta, Begin begin, Put put, st
       *error = name + " reads past the end of its bufferView (truncated data)";
       return false;
     }
-    // Only the accessor's own bytes are read (from the file when the buffer stays there).
-    const uint8_t* base = nullptr;
-    std::vector<uint8_t> scratch;
-    if (span > 0 && !Read(*buffer_index, static_cast<uint64_t>(view_offset + acc_offset), span,
-                          &base, &scratch, error)) {
-      return false;
-    }
-    for (size_t i = 0; i < meta->count; ++i) {
-      put(i, base + stride * i);
+    // Only the accessor's own bytes are read (from the file when the buffer stays there),
+    // straight into the caller's array when they are laid out as it wants them.
+    const uint64_t begin_offset = static_cast<uint64_t>(view_offset + acc_offset);
+    void* destination = direct();
+    if (destination && meta->component_type == direct_type && stride == element_size) {
+      if (span > 0 && !ReadInto(*buffer_index, begin_offset, span, destination, error)) {
+        return false;
+      }
+    } else {
+      const uint8_t* base = nullptr;
+      std::vector<uint8_t> scratch;
+      if (span > 0 && !Read(*buffer_index, begin_offset, span, &base, &scratch, error)) {
+        return false;
+      }
+      for (size_t i = 0; i < meta->count; ++i) {
+        put(i, base + stride * i);
+      }
     }
   }
   if (const Json* sparse = Member(acc, "sparse")) {
@@ -219,7 +229,8 @@ bool Document::ReadAccessor(int64_t index, AccessorData* out, std::string* error
           DecodeComponent(p + c * size, out->component_type, out->normalized);
     }
   };
-  return Visit(index, out, begin, put, error);
+  return Visit(
+      index, out, begin, put, [] { return static_cast<void*>(nullptr); }, 0, error);
 }
 
 bool Document::ReadAccessorInto(int64_t index, int components, size_t count, float* out,
@@ -230,12 +241,13 @@ bool Document::ReadAccessorInto(int64_t index, int components, size_t count, flo
       *error = "accessor " + std::to_string(index) + " does not have the expected shape";
       return false;
     }
-    std::fill(out, out + count * static_cast<size_t>(components), 0.0f);
+    // Zero-filled data (dense data overwrites every element).
+    if (!m.has_view) std::fill(out, out + count * static_cast<size_t>(components), 0.0f);
     return true;
   };
   const size_t width = static_cast<size_t>(components);
   auto put = [&](size_t i, const uint8_t* p) {
-    if (meta.component_type == kFloat) {  // the common case: plain floats, copied as they are
+    if (meta.component_type == kFloat) {  // plain floats (strided or sparse), copied as they are
       std::memcpy(out + i * width, p, width * sizeof(float));
       return;
     }
@@ -244,10 +256,17 @@ bool Document::ReadAccessorInto(int64_t index, int components, size_t count, flo
       out[i * width + c] = DecodeComponent(p + c * size, meta.component_type, meta.normalized);
     }
   };
-  return Visit(index, &meta, begin, put, error);
+  return Visit(
+      index, &meta, begin, put, [out] { return static_cast<void*>(out); }, kFloat, error);
 }
 
 bool Document::ReadIndices(int64_t index, std::vector<uint32_t>* out, std::string* error) {
+  size_t count = 0;
+  int components = 0;
+  if (AccessorShape(index, &count, &components) && ReadArray(index, 1, 5125, count, out, error)) {
+    return true;
+  }
+  if (!error->empty()) return false;
   AccessorData meta;
   auto begin = [&](const AccessorData& m) {
     if (m.components != 1 ||
@@ -255,13 +274,83 @@ bool Document::ReadIndices(int64_t index, std::vector<uint32_t>* out, std::strin
       *error = "accessor " + std::to_string(index) + " is not an unsigned integer scalar";
       return false;
     }
-    out->assign(m.count, 0);
+    if (m.has_view) {
+      out->resize(m.count);
+    } else {
+      out->assign(m.count, 0);
+    }
     return true;
   };
   auto put = [&](size_t i, const uint8_t* p) {
     (*out)[i] = DecodeUnsigned(p, meta.component_type);
   };
-  return Visit(index, &meta, begin, put, error);
+  // 32-bit indices are copied as they are (into *out as `begin` sized it).
+  return Visit(
+      index, &meta, begin, put, [out] { return static_cast<void*>(out->data()); }, 5125, error);
+}
+
+bool Document::ReadUnsignedInto(int64_t index, int components, size_t count, uint16_t* out,
+                                std::string* error) {
+  AccessorData meta;
+  auto begin = [&](const AccessorData& m) {
+    if (m.components != components || m.count != count ||
+        (m.component_type != 5121 && m.component_type != 5123)) {
+      *error = "accessor " + std::to_string(index) +
+               " is not of unsigned bytes or shorts in the expected shape";
+      return false;
+    }
+    if (!m.has_view) std::fill(out, out + count * static_cast<size_t>(components), uint16_t{0});
+    return true;
+  };
+  const size_t width = static_cast<size_t>(components);
+  auto put = [&](size_t i, const uint8_t* p) {
+    const size_t size = static_cast<size_t>(ComponentSize(meta.component_type));
+    for (size_t c = 0; c < width; ++c) {
+      out[i * width + c] = static_cast<uint16_t>(DecodeUnsigned(p + c * size, meta.component_type));
+    }
+  };
+  return Visit(
+      index, &meta, begin, put, [out] { return static_cast<void*>(out); }, 5123, error);
+}
+
+bool Document::PackedRange(int64_t index, int components, int component_type, size_t element_size,
+                           size_t count, int64_t* buffer, uint64_t* offset) const {
+  const Json& accessors = ArrayMember(root, "accessors");
+  if (index < 0 || index >= static_cast<int64_t>(accessors.size())) return false;
+  const Json& acc = accessors[static_cast<size_t>(index)];
+  const int size = ComponentSize(component_type);
+  if (ComponentCount(StringMember(acc, "type")) != components ||
+      IntMember(acc, "componentType", 0) != component_type || size == 0 ||
+      element_size != static_cast<size_t>(components * size) ||
+      IntMember(acc, "count", -1) != static_cast<int64_t>(count) || Member(acc, "sparse")) {
+    return false;
+  }
+  const auto view_index = IndexMember(acc, "bufferView");
+  const Json& views = ArrayMember(root, "bufferViews");
+  if (!view_index || *view_index >= static_cast<int64_t>(views.size())) return false;
+  const Json& view = views[static_cast<size_t>(*view_index)];
+  const auto buffer_index = IndexMember(view, "buffer");
+  const int64_t view_offset = IntMember(view, "byteOffset", 0);
+  const int64_t view_length = IntMember(view, "byteLength", -1);
+  const int64_t stride = IntMember(view, "byteStride", 0);
+  const int64_t acc_offset = IntMember(acc, "byteOffset", 0);
+  if (!buffer_index || view_offset < 0 || view_length < 0 || acc_offset < 0 ||
+      (stride != 0 && stride != static_cast<int64_t>(element_size)) ||
+      static_cast<uint64_t>(acc_offset) + uint64_t{element_size} * count >
+          static_cast<uint64_t>(view_length)) {
+    return false;
+  }
+  *buffer = *buffer_index;
+  *offset = static_cast<uint64_t>(view_offset) + static_cast<uint64_t>(acc_offset);
+  return true;
+}
+
+int Document::AccessorComponentType(int64_t index) const {
+  const Json& accessors = ArrayMember(root, "accessors");
+  if (index < 0 || index >= static_cast<int64_t>(accessors.size())) return 0;
+  const int type =
+      static_cast<int>(IntMember(accessors[static_cast<size_t>(index)], "componentType", 0));
+  return ComponentSize(type) > 0 ? type : 0;
 }
 
 bool Document::AccessorShape(int64_t index, size_t* count, int* components) const {

@@ -358,6 +358,35 @@ bool Document::Read(int64_t buffer, uint64_t offset, uint64_t length, const uint
   return ReadFileRange(source.file, source.file_offset + offset, length, out, scratch, error);
 }
 
+bool Document::ReadInto(int64_t buffer, uint64_t offset, uint64_t length, void* out,
+                        std::string* error) {
+  Source source;
+  if (!Resolve(buffer, &source, error)) return false;
+  if (offset > source.size || length > source.size - offset) {
+    *error = "a read of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
+             " lies outside buffer " + std::to_string(buffer);
+    return false;
+  }
+  if (source.memory) {
+    std::memcpy(out, source.memory + offset, static_cast<size_t>(length));
+    return true;
+  }
+  const InputFile* input = OpenSource(source.file, error);
+  if (!input) return false;
+  const uint64_t at = source.file_offset + offset;
+  if (at > input->size() || length > input->size() - at ||
+      !input->ReadAt(at, out, static_cast<size_t>(length))) {
+    *error =
+        "cannot read " + std::to_string(length) + " bytes at offset " + std::to_string(at) +
+        " of " +
+        Quoted(
+            std::filesystem::path(source.file.empty() ? path_ : source.file).filename().string()) +
+        " (truncated file?)";
+    return false;
+  }
+  return true;
+}
+
 bool Document::Resolve(int64_t index, Source* out, std::string* error) {
   auto cached = sources_.find(index);
   if (cached != sources_.end()) {

@@ -1,7 +1,6 @@
-// glTF reader (it runs before Assimp): parses the container and JSON with nlohmann-json, walks the
-// scene, runs the checks and readers of gltf_reader_steps.h, applies the repairs listed in
-// internal/gltf_reader.h and re-serialises the file for Assimp. Generated data (identity inverse
-// binds, float weights) go into the .glb binary chunk or an extra base64 buffer.
+// glTF reader: parses the container and JSON with nlohmann-json, walks the scene, reads the nodes,
+// runs the checks and readers of gltf_reader_steps.h; glTF 1.0 files get their node rotations
+// made unit quaternions and go to Assimp.
 #include "assets/internal/gltf_reader.h"
 
 #include <algorithm>
@@ -19,15 +18,13 @@
 #include "assets/internal/gltf_document.h"
 #include "assets/internal/gltf_reader_steps.h"
 #include "assets/internal/messages.h"
+#include "assets/internal/model_builder.h"
 #include "ik/skeleton.h"
 
 namespace assets::gltf {
 namespace {
 
 using json = Json;
-
-constexpr int kFloat = kComponentFloat;
-constexpr int kUnsignedShort = kComponentUnsignedShort;
 
 bool StartsWithGlbMagic(const std::vector<uint8_t>& bytes) {
   return bytes.size() >= 4 && bytes[0] == 'g' && bytes[1] == 'l' && bytes[2] == 'T' &&
@@ -39,38 +36,90 @@ std::string ToLower(std::string s) {
   return s;
 }
 
-// --- repairs ----------------------------------------------------------------------------------
+// --- nodes -------------------------------------------------------------------------------------
 
-// Gives each node a unique name as Assimp will see it (name, or "nodes[i]" when unnamed).
-void MakeNodeNamesUnique(Document* d, std::vector<std::string>* names,
-                         std::vector<std::string>* warnings) {
-  json& nodes = d->root["nodes"];
-  names->clear();
+// Gives each node a unique name (name, or "nodes[i]" when unnamed; a repeat "<name>.<index>").
+void NameNodes(const json& nodes, std::vector<Node>* out, std::vector<std::string>* warnings) {
   std::set<std::string> taken;
-  std::vector<size_t> renamed;
+  size_t renamed = 0;
   for (size_t i = 0; i < nodes.size(); ++i) {
     std::string name = StringMember(nodes[i], "name");
+    (*out)[i].named = !name.empty();
     if (name.empty()) name = "nodes[" + std::to_string(i) + "]";
     if (!taken.insert(name).second) {
       std::string unique = name + "." + std::to_string(i);
       for (int k = 2; !taken.insert(unique).second; ++k) {
         unique = name + "." + std::to_string(i) + "." + std::to_string(k);
       }
-      if (nodes[i].is_object()) nodes[i]["name"] = unique;
       name = unique;
-      renamed.push_back(i);
+      ++renamed;
     }
-    names->push_back(name);
+    (*out)[i].name = std::move(name);
   }
-  if (!renamed.empty()) {
-    d->MarkChanged();
-    warnings->push_back(std::to_string(renamed.size()) +
+  if (renamed > 0) {
+    warnings->push_back(std::to_string(renamed) +
                         " nodes had the same name as an earlier node and were renamed "
                         "'<name>.<node index>' so that joints can be told apart");
   }
 }
 
-// Walks the default scene in the order Assimp builds its node tree.
+// The numbers of member `key` of `node` when it is an array of exactly `count` numbers; false when
+// absent. A member of another shape is ignored with a warning naming the node.
+bool NumbersMember(const json& node, const char* key, size_t count, const std::string& node_name,
+                   double* out, std::vector<std::string>* warnings) {
+  const json* member = Member(node, key);
+  if (!member) return false;
+  bool ok = member->is_array() && member->size() == count;
+  for (size_t i = 0; ok && i < count; ++i) {
+    ok = (*member)[i].is_number();
+    if (ok) out[i] = (*member)[i].get<double>();
+  }
+  if (!ok) {
+    warnings->push_back("node " + Quoted(node_name) + " has a '" + key + "' that is not " +
+                        std::to_string(count) + " numbers; ignored it");
+  }
+  return ok;
+}
+
+// Each node's local transform (see Node::rest), mesh, skin and weights. Rotations were made unit
+// quaternions by NormalizeNodeRotations.
+void ReadNodes(const json& nodes, std::vector<Node>* out, std::vector<std::string>* warnings) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const json& source = nodes[i];
+    Node& node = (*out)[i];
+    double m[16], t[3], r[4], s[3];
+    if (NumbersMember(source, "matrix", 16, node.name, m, warnings)) {
+      glm::mat4 local;
+      for (int c = 0; c < 4; ++c)
+        for (int k = 0; k < 4; ++k) local[c][k] = static_cast<float>(m[c * 4 + k]);
+      // A non-finite or huge matrix is refused when the node is a joint (BuildModel).
+      node.huge = !ModelBuilder::WithinLimits(local);
+      node.approximated = !node.huge && !ModelBuilder::RestFromMatrix(local, &node.rest);
+    } else {
+      if (NumbersMember(source, "translation", 3, node.name, t, warnings)) {
+        node.rest.translation = glm::vec3(t[0], t[1], t[2]);
+      }
+      if (NumbersMember(source, "rotation", 4, node.name, r, warnings)) {
+        // Unit length already (NormalizeNodeRotations); normalised again in float.
+        const glm::quat q(static_cast<float>(r[3]), static_cast<float>(r[0]),
+                          static_cast<float>(r[1]), static_cast<float>(r[2]));
+        const float length = glm::length(q);
+        if (std::isfinite(length) && length > 0.0f) node.rest.rotation = q / length;
+      }
+      if (NumbersMember(source, "scale", 3, node.name, s, warnings)) {
+        node.rest.scale = glm::vec3(s[0], s[1], s[2]);
+      }
+    }
+    const auto mesh = IndexMember(source, "mesh");
+    const auto skin = IndexMember(source, "skin");
+    node.mesh = mesh ? static_cast<int>(*mesh) : -1;
+    node.skin = skin ? static_cast<int>(*skin) : -1;
+    node.weights = FiniteNumbers(Member(source, "weights"));
+  }
+}
+
+// Walks the default scene (node tree in preorder, children in file order): the joints' nodes and
+// parents.
 bool WalkScene(const json& doc, Contents* out, std::string* error) {
   const json& scenes = ArrayMember(doc, "scenes");
   const json& nodes = ArrayMember(doc, "nodes");
@@ -94,11 +143,13 @@ bool WalkScene(const json& doc, Contents* out, std::string* error) {
            v.get<int64_t>() < static_cast<int64_t>(node_count);
   };
   out->preorder_nodes.clear();
-  if (roots.size() != 1) out->preorder_nodes.push_back(-1);
+  out->preorder_parents.clear();
   std::vector<char> on_path(node_count, 0);
-  // Explicit stack of (node, next child position); a node is on the path while it is on the stack.
+  // Explicit stack of (node, its joint, next child position); a node is on the path while it is
+  // on the stack.
   struct Frame {
     size_t node;
+    int joint;
     size_t next_child;
   };
   std::vector<Frame> stack;
@@ -107,7 +158,7 @@ bool WalkScene(const json& doc, Contents* out, std::string* error) {
       *error = "the scene lists a node that does not exist";
       return false;
     }
-    auto enter = [&](size_t node) -> bool {
+    auto enter = [&](size_t node, int parent) -> bool {
       if (on_path[node]) {
         *error = "its node hierarchy has a cycle through node " + std::to_string(node);
         return false;
@@ -122,11 +173,13 @@ bool WalkScene(const json& doc, Contents* out, std::string* error) {
         return false;
       }
       on_path[node] = 1;
+      const int joint = static_cast<int>(out->preorder_nodes.size());
       out->preorder_nodes.push_back(static_cast<int>(node));
-      stack.push_back({node, 0});
+      out->preorder_parents.push_back(parent);
+      stack.push_back({node, joint, 0});
       return true;
     };
-    if (!enter(static_cast<size_t>(root.get<int64_t>()))) return false;
+    if (!enter(static_cast<size_t>(root.get<int64_t>()), -1)) return false;
     while (!stack.empty()) {
       Frame& top = stack.back();
       const json& children = ArrayMember(nodes[top.node], "children");
@@ -140,162 +193,15 @@ bool WalkScene(const json& doc, Contents* out, std::string* error) {
         *error = "node " + std::to_string(top.node) + " has a child that does not exist";
         return false;
       }
-      if (!enter(static_cast<size_t>(child.get<int64_t>()))) return false;
+      if (!enter(static_cast<size_t>(child.get<int64_t>()), top.joint)) return false;
     }
   }
   return true;
 }
 
-void GiveSharedMeshesOwnCopies(Document* d, std::vector<std::string>* warnings) {
-  json& nodes = d->root["nodes"];
-  json* meshes = d->root.contains("meshes") ? &d->root["meshes"] : nullptr;
-  if (!meshes || !meshes->is_array()) return;
-  std::map<int64_t, std::vector<size_t>> users;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (auto mesh = IndexMember(nodes[i], "mesh")) {
-      if (*mesh < static_cast<int64_t>(meshes->size())) users[*mesh].push_back(i);
-    }
-  }
-  int copies = 0;
-  for (const auto& [mesh, list] : users) {
-    if (list.size() < 2) continue;
-    const bool any_skin = std::any_of(
-        list.begin(), list.end(), [&](size_t n) { return Member(nodes[n], "skin") != nullptr; });
-    if (!any_skin) continue;
-    for (size_t k = 1; k < list.size(); ++k) {
-      json copy = (*meshes)[static_cast<size_t>(mesh)];
-      meshes->push_back(copy);
-      nodes[list[k]]["mesh"] = meshes->size() - 1;
-      ++copies;
-    }
-  }
-  if (copies > 0) {
-    d->MarkChanged();
-    warnings->push_back(
-        "gave " + std::to_string(copies) +
-        " nodes that share a skinned mesh their own copy, so that each keeps its own skin");
-  }
-}
-
-void AddMissingInverseBinds(Document* d, std::vector<std::string>* warnings) {
-  if (!d->root.contains("skins") || !d->root["skins"].is_array()) return;
-  json& skins = d->root["skins"];
-  int repaired = 0;
-  for (json& skin : skins) {
-    if (!skin.is_object() || skin.contains("inverseBindMatrices")) continue;
-    const size_t joints = ArrayMember(skin, "joints").size();
-    if (joints == 0) continue;
-    std::vector<float> identities(joints * 16, 0.0f);
-    for (size_t j = 0; j < joints; ++j)
-      for (int k = 0; k < 4; ++k) identities[j * 16 + static_cast<size_t>(k) * 5] = 1.0f;
-    skin["inverseBindMatrices"] =
-        d->AddAccessor(identities.data(), identities.size() * 4, kFloat, "MAT4", joints);
-    ++repaired;
-  }
-  if (repaired > 0) {
-    warnings->push_back(std::to_string(repaired) +
-                        " skins had no inverseBindMatrices; used identity matrices as glTF "
-                        "specifies");
-  }
-}
-
-// Rewrites skin attributes Assimp would misread as one float WEIGHTS_0 + u16 JOINTS_0 set.
-bool RewriteSkinWeights(Document* d, std::vector<std::string>* warnings, std::string* error) {
-  if (!d->root.contains("meshes") || !d->root["meshes"].is_array()) return true;
-  int normalized_primitives = 0;
-  size_t over_four = 0;
-  std::map<std::string, std::pair<int64_t, int64_t>> done;  // attribute set -> new accessors
-  const json& accessors = ArrayMember(d->root, "accessors");
-  for (json& mesh : d->root["meshes"]) {
-    if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array()) {
-      continue;
-    }
-    for (json& primitive : mesh["primitives"]) {
-      if (!primitive.is_object() || !primitive.contains("attributes")) continue;
-      json& attributes = primitive["attributes"];
-      std::vector<std::pair<int64_t, int64_t>> sets;
-      for (int n = 0;; ++n) {
-        const auto j = IndexMember(attributes, ("JOINTS_" + std::to_string(n)).c_str());
-        const auto w = IndexMember(attributes, ("WEIGHTS_" + std::to_string(n)).c_str());
-        if (!j || !w) break;
-        sets.emplace_back(*j, *w);
-      }
-      if (sets.empty()) continue;
-      const int64_t w0 = sets[0].second;
-      const bool float_weights =
-          w0 < static_cast<int64_t>(accessors.size()) &&
-          IntMember(accessors[static_cast<size_t>(w0)], "componentType", 0) == kFloat;
-      if (float_weights && sets.size() == 1) continue;
-      std::string key;
-      for (const auto& [j, w] : sets) key += std::to_string(j) + "/" + std::to_string(w) + ";";
-      auto cached = done.find(key);
-      if (cached == done.end()) {
-        std::vector<AccessorData> joints(sets.size()), weights(sets.size());
-        for (size_t s = 0; s < sets.size(); ++s) {
-          if (!d->ReadAccessor(sets[s].first, &joints[s], error) ||
-              !d->ReadAccessor(sets[s].second, &weights[s], error)) {
-            return false;
-          }
-          if (joints[s].components != 4 || weights[s].components != 4 ||
-              joints[s].count != weights[0].count || weights[s].count != weights[0].count) {
-            *error = "a primitive's JOINTS_n/WEIGHTS_n accessors are not VEC4 of one length";
-            return false;
-          }
-        }
-        if (!float_weights) ++normalized_primitives;
-        const size_t count = weights[0].count;
-        std::vector<uint16_t> new_joints(count * 4, 0);
-        std::vector<float> new_weights(count * 4, 0.0f);
-        std::vector<std::pair<float, float>> influences;  // weight, joint
-        for (size_t v = 0; v < count; ++v) {
-          influences.clear();
-          for (size_t s = 0; s < sets.size(); ++s) {
-            for (size_t k = 0; k < 4; ++k) {
-              const float w = weights[s].values[v * 4 + k];
-              const float j = joints[s].values[v * 4 + k];
-              if (std::isfinite(w) && w > 0.0f && std::isfinite(j) && j >= 0.0f && j <= 65535.0f)
-                influences.emplace_back(w, j);
-            }
-          }
-          std::stable_sort(influences.begin(), influences.end(),
-                           [](const auto& a, const auto& b) { return a.first > b.first; });
-          if (influences.size() > 4) ++over_four;
-          float sum = 0.0f;
-          for (size_t k = 0; k < influences.size() && k < 4; ++k) sum += influences[k].first;
-          for (size_t k = 0; k < influences.size() && k < 4; ++k) {
-            new_joints[v * 4 + k] = static_cast<uint16_t>(influences[k].second);
-            new_weights[v * 4 + k] = sum > 0.0f ? influences[k].first / sum : 0.0f;
-          }
-        }
-        const int64_t j_index =
-            d->AddAccessor(new_joints.data(), new_joints.size() * 2, kUnsignedShort, "VEC4", count);
-        const int64_t w_index =
-            d->AddAccessor(new_weights.data(), new_weights.size() * 4, kFloat, "VEC4", count);
-        cached = done.emplace(key, std::make_pair(j_index, w_index)).first;
-      }
-      for (size_t s = 1; s < sets.size(); ++s) {
-        attributes.erase("JOINTS_" + std::to_string(s));
-        attributes.erase("WEIGHTS_" + std::to_string(s));
-      }
-      attributes["JOINTS_0"] = cached->second.first;
-      attributes["WEIGHTS_0"] = cached->second.second;
-    }
-  }
-  if (normalized_primitives > 0) {
-    warnings->push_back("converted normalized integer skin weights to floats in " +
-                        std::to_string(normalized_primitives) + " primitives");
-  }
-  if (over_four > 0) {
-    warnings->push_back(std::to_string(over_four) +
-                        " vertices had more than 4 joint influences: kept the 4 largest "
-                        "and renormalised");
-  }
-  return true;
-}
-
-// Node rotations as unit quaternions. Assimp builds a node's matrix from glTF's TRS taking the
-// quaternion as it is, so a rotation of length 65536 became a scale of 65536 squared and a turn;
-// glTF requires unit quaternions, and keyframe rotations are normalised likewise. A zero or
+// Node rotations as unit quaternions. glTF requires them (a rotation of length 65536 would
+// otherwise become a scale of 65536 squared and a turn), and keyframe rotations are normalised
+// likewise; Assimp's glTF 1.0 reader builds a node's matrix from the quaternion as it is. A zero or
 // non-finite quaternion (no direction to keep) becomes no rotation. Works on glTF 1.0's node
 // dictionary too. Returns whether anything changed.
 bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
@@ -368,11 +274,11 @@ bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
   return changed;
 }
 
-// --- native meshes ----------------------------------------------------------------------------
+// --- extensions and mesh holders ---------------------------------------------------------------
 
 // The extensions a file may require: what skelview decodes itself (quantized attributes, meshopt
-// buffers, specular-glossiness base colour) or leaves to Assimp (Draco meshes). Fails naming every
-// other one, as glTF asks of a loader that cannot honour a required extension.
+// buffers, Draco meshes, specular-glossiness base colour). Fails naming every other one, as glTF
+// asks of a loader that cannot honour a required extension.
 const std::set<std::string>& HonouredExtensions() {
   static const std::set<std::string> kHonoured = {
       "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression",
@@ -417,21 +323,6 @@ void WarnUnreadExtensions(const json& doc, std::vector<std::string>* warnings) {
                       (unread.size() == 1
                            ? ", an extension skelview does not read; loaded without it"
                            : ", extensions skelview does not read; loaded without them"));
-}
-
-// Mesh compression only Assimp decodes (Draco); a file using it keeps the Assimp mesh path.
-bool UsesCompressedMeshes(const json& doc) {
-  for (const json& mesh : ArrayMember(doc, "meshes")) {
-    for (const json& primitive : ArrayMember(mesh, "primitives")) {
-      const json* extensions = Member(primitive, "extensions");
-      if (extensions && extensions->is_object() && !extensions->empty()) {
-        for (const auto& [name, value] : extensions->items()) {
-          if (name == "KHR_draco_mesh_compression") return true;
-        }
-      }
-    }
-  }
-  return false;
 }
 
 // Scene root nodes that only hold a skinned mesh (see Contents::mesh_holders), taken out of the
@@ -497,20 +388,6 @@ std::vector<int> TakeOutMeshHolders(Document* d) {
   return holders;
 }
 
-// The file as Assimp should see it once meshes, skins, animations and materials are read here: the
-// node hierarchy only. Assimp then reads a few kilobytes instead of the whole model.
-std::vector<uint8_t> SceneOnlyFile(Document* d) {
-  json root = json::object();
-  for (const char* key : {"asset", "scene", "scenes", "nodes", "extensionsUsed"}) {
-    if (d->root.contains(key)) root[key] = d->root[key];
-  }
-  for (json& node : root["nodes"]) {
-    if (!node.is_object()) continue;
-    for (const char* key : {"mesh", "skin", "weights", "camera", "extensions"}) node.erase(key);
-  }
-  return WriteContainer(root, d->glb, {});
-}
-
 }  // namespace
 
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes) {
@@ -542,8 +419,11 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
     }
     out->is_gltf2 = true;
     if (!d.root.contains("nodes") || !d.root["nodes"].is_array()) d.root["nodes"] = json::array();
-    MakeNodeNamesUnique(&d, &out->node_names, &out->warnings);
+    const json& nodes = d.root["nodes"];
+    out->nodes.resize(nodes.size());
+    NameNodes(nodes, &out->nodes, &out->warnings);
     NormalizeNodeRotations(&d, &out->warnings);
+    ReadNodes(nodes, &out->nodes, &out->warnings);
     if (!WalkScene(d.root, out, error)) return false;
     for (const json& skin : ArrayMember(d.root, "skins")) {
       if (ArrayMember(skin, "joints").size() > 65535) {
@@ -551,38 +431,28 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
         return false;
       }
     }
+    LoadProgress* progress = options.progress;
+    auto cancelled = [&] {
+      if (!progress || !progress->Cancelled()) return false;
+      *error = "cancelled";
+      return true;
+    };
     WarnUnreadExtensions(d.root, &out->warnings);
     if (!CheckRequiredExtensions(d.root, error) ||
         !d.UnpackMeshopt(DecodeBudget(file_size + d.ExternalBufferBytes()), error) ||
         !d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d, error) ||
-        !CheckInstancedSize(d, *out, error) || !CheckDecodeBudget(d, *out, file_size, error)) {
+        !CheckInstancedSize(d, *out, error) || !CheckDecodeBudget(d, *out, file_size, error) ||
+        cancelled()) {
       return false;
     }
-    if (!ReadAnimations(&d, out)) return false;
-    if (options.native_meshes && !UsesCompressedMeshes(d.root)) {
-      // Meshes and skins are decoded here; Assimp only builds the node tree and materials.
-      if (!ReadMeshes(&d, out, error) || !ReadSkins(&d, out, error)) return false;
-      ReadMaterials(&d, out);
-      for (const json& node : ArrayMember(d.root, "nodes")) {
-        const auto mesh = IndexMember(node, "mesh");
-        const auto skin = IndexMember(node, "skin");
-        out->node_meshes.push_back(mesh ? static_cast<int>(*mesh) : -1);
-        out->node_skins.push_back(skin ? static_cast<int>(*skin) : -1);
-        out->node_weights.push_back(FiniteNumbers(Member(node, "weights")));
-      }
-      out->native_meshes = true;
-      if (StringMember(*asset, "generator") == "skelview") {
-        out->mesh_holders = TakeOutMeshHolders(&d);
-      }
-      if (!out->mesh_holders.empty() && !WalkScene(d.root, out, error)) return false;
-      out->patched = SceneOnlyFile(&d);
-      return true;
+    if (!ReadAnimations(&d, out) || cancelled()) return false;
+    if (!ReadMeshes(&d, progress, out, error) || !ReadSkins(&d, out, error)) return false;
+    ReadMaterials(&d, out);
+    if (StringMember(*asset, "generator") == "skelview") {
+      out->mesh_holders = TakeOutMeshHolders(&d);
     }
-    GiveSharedMeshesOwnCopies(&d, &out->warnings);
-    AddMissingInverseBinds(&d, &out->warnings);
-    if (!RewriteSkinWeights(&d, &out->warnings, error)) return false;
-    if (d.changed()) out->patched = d.Serialize();
-    return true;
+    if (!out->mesh_holders.empty() && !WalkScene(d.root, out, error)) return false;
+    return !cancelled();
   } catch (const std::exception& e) {
     // nlohmann-json throws on type mismatches the checks above did not foresee; a bad file must
     // still end in a message, never in an exception leaving the library.

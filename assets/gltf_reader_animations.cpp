@@ -13,6 +13,7 @@
 #include "assets/internal/gltf_reader.h"
 #include "assets/internal/gltf_reader_steps.h"
 #include "assets/internal/messages.h"
+#include "assets/internal/model_builder.h"
 #include "ik/skeleton.h"
 
 namespace assets::gltf {

@@ -32,7 +32,8 @@ std::string Mebibytes(uint64_t bytes) {
 
 }  // namespace
 
-// Indices between top-level objects that Assimp follows without checking them all.
+// Indices between top-level objects: nodes to meshes and skins, skins to nodes and accessors,
+// primitives to accessors.
 bool CheckReferences(const Document& d, std::string* error) {
   const json& doc = d.root;
   const size_t meshes = ArrayMember(doc, "meshes").size();
@@ -59,7 +60,7 @@ bool CheckReferences(const Document& d, std::string* error) {
   }
   const json& skin_list = ArrayMember(doc, "skins");
   for (size_t s = 0; s < skin_list.size(); ++s) {
-    // Assimp 5.2.5 dereferences the inverse binds of a skin without joints (crash).
+    // glTF requires at least one joint (and Assimp 5.2.5 crashed on a skin without).
     if (ArrayMember(skin_list[s], "joints").empty()) {
       *error = "skin " + std::to_string(s) + " lists no joints";
       return false;

@@ -1,6 +1,5 @@
-// The glTF reader's native meshes: primitives (positions, normals, tangents, uvs, the eight
-// largest influences, morph targets), skins and materials decoded from the accessors, for Assimp
-// never to read them.
+// The glTF reader's meshes: primitives (positions, normals, tangents, uvs, the eight largest
+// influences, morph targets; from accessors or a Draco stream), skins and materials.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,41 +21,182 @@ namespace {
 
 using json = Json;
 
+// Where a primitive's attributes come from: its accessors, or the Draco stream that stands in for
+// the attributes its KHR_draco_mesh_compression extension names.
+class Attributes {
+ public:
+  Attributes(Document* d, const json& attributes, DracoPrimitive* draco)
+      : d_(d), attributes_(attributes), draco_(draco) {}
+
+  // The accessor of attribute `key`, when the primitive has one.
+  std::optional<int64_t> Accessor(const std::string& key) const {
+    return IndexMember(attributes_, key.c_str());
+  }
+  // Element and component counts of attribute `key` as declared; false when absent or invalid.
+  bool Shape(const std::string& key, size_t* count, int* components) const {
+    const auto index = Accessor(key);
+    return index && d_->AccessorShape(*index, count, components);
+  }
+  // Attribute `key` (exactly `count` elements of Vec, a glm vector of floats) into *out.
+  template <typename Vec>
+  bool ReadFloats(const std::string& key, size_t count, std::vector<Vec>* out, std::string* error) {
+    constexpr int kWidth = static_cast<int>(sizeof(Vec) / sizeof(float));
+    if (const AccessorData* decoded = Decoded(key)) {
+      if (decoded->components != kWidth || decoded->count != count) {
+        *error = "its Draco attribute " + key + " does not have the expected shape";
+        return false;
+      }
+      out->resize(count);
+      std::copy(decoded->values.begin(), decoded->values.end(), &(*out)[0][0]);
+      return true;
+    }
+    const int64_t index = *Accessor(key);
+    if (d_->ReadArray(index, kWidth, kComponentFloat, count, out, error)) return true;
+    if (!error->empty()) return false;
+    out->resize(count);
+    return count == 0 || d_->ReadAccessorInto(index, kWidth, count, &(*out)[0][0], error);
+  }
+  // Attribute `key` as floats in *out.
+  bool Read(const std::string& key, AccessorData* out, std::string* error) {
+    if (AccessorData* decoded = Decoded(key)) {
+      *out = std::move(*decoded);
+      draco_->attributes.erase(key);
+      return true;
+    }
+    return d_->ReadAccessor(*Accessor(key), out, error);
+  }
+  // A JOINTS_n attribute straight into *out (count VEC4 of unsigned bytes or shorts); false, with
+  // nothing read, when it is stored otherwise (then Read it).
+  bool ReadJoints(const std::string& key, size_t count, std::vector<glm::u16vec4>* out,
+                  std::string* error) {
+    const auto index = Accessor(key);
+    if (Decoded(key) || !index) return false;
+    const int type = d_->AccessorComponentType(*index);
+    if (type != 5121 && type != 5123) return false;
+    if (d_->ReadArray(*index, 4, kComponentUnsignedShort, count, out, error)) return true;
+    if (!error->empty()) return false;
+    out->resize(count);
+    return d_->ReadUnsignedInto(*index, 4, count, &(*out)[0][0], error);
+  }
+
+ private:
+  AccessorData* Decoded(const std::string& key) {
+    if (!draco_) return nullptr;
+    auto found = draco_->attributes.find(key);
+    return found == draco_->attributes.end() ? nullptr : &found->second;
+  }
+  const AccessorData* Decoded(const std::string& key) const {
+    return const_cast<Attributes*>(this)->Decoded(key);
+  }
+
+  Document* d_;
+  const json& attributes_;
+  DracoPrimitive* draco_;
+};
+
 // Reads a VEC3/VEC2 attribute of `count` elements into `out`; false (and no data) when the
 // attribute is absent or of another shape, so that it is treated as missing.
 template <typename Vec>
-bool ReadOptionalAttribute(Document* d, const json& attributes, const char* key, size_t count,
-                           std::vector<Vec>* out, std::string* error) {
-  const auto index = IndexMember(attributes, key);
+bool ReadOptionalAttribute(Attributes* a, const char* key, size_t count, std::vector<Vec>* out,
+                           std::string* error) {
   size_t n = 0;
   int components = 0;
   constexpr int kWidth = static_cast<int>(sizeof(Vec) / sizeof(float));
-  if (!index || !d->AccessorShape(*index, &n, &components) || n != count || components != kWidth ||
-      count == 0) {
+  if (!a->Shape(key, &n, &components) || n != count || components != kWidth || count == 0) {
     return true;
   }
-  out->resize(count);
-  if (!d->ReadAccessorInto(*index, kWidth, count, &(*out)[0][0], error)) return false;
-  return true;
+  return a->ReadFloats(key, count, out, error);
+}
+
+// Sorts a vertex's influences in place into descending order of weight (ties keep file order, as
+// a stable sort would), dropping zero ones and counting invalid ones (negative or non-finite
+// weights; joints are exact integers here).
+inline int SortInfluences(glm::vec4* weights, glm::u16vec4* joints, size_t* invalid) {
+  // Through pointers: glm's operator[] with a run-time index is a switch.
+  float* const wv = &weights->x;
+  uint16_t* const jv = &joints->x;
+  // A sorting network without branches; each joint carries its slot above its 16 bits, which
+  // breaks ties in file order. Dropped influences sort last (-1).
+  float w[4];
+  uint32_t j[4];
+  int kept = 0;
+  for (int c = 0; c < 4; ++c) {
+    const float weight = wv[c];
+    const bool valid = std::isfinite(weight) && weight > 0.0f;
+    *invalid += !valid && weight != 0.0f ? 1 : 0;
+    kept += valid ? 1 : 0;
+    w[c] = valid ? weight : -1.0f;
+    j[c] = static_cast<uint32_t>(c) << 16 | jv[c];
+  }
+  auto order = [&](int a, int b) {
+    const bool swap = w[a] < w[b] || (w[a] == w[b] && j[a] > j[b]);
+    const float wa = w[a], wb = w[b];
+    const uint32_t ja = j[a], jb = j[b];
+    w[a] = swap ? wb : wa;
+    w[b] = swap ? wa : wb;
+    j[a] = swap ? jb : ja;
+    j[b] = swap ? ja : jb;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
+  for (int c = 0; c < 4; ++c) {
+    wv[c] = c < kept ? w[c] : 0.0f;
+    jv[c] = c < kept ? static_cast<uint16_t>(j[c] & 0xFFFF) : uint16_t{0};
+  }
+  return kept;
 }
 
 // The eight largest positive influences per vertex over every JOINTS_n/WEIGHTS_n set, in
 // descending order (ties keep file order, as a stable sort would), unnormalised.
-bool ReadInfluences(Document* d, const json& attributes, Primitive* out, std::string* error) {
+bool ReadInfluences(Attributes* a, Primitive* out, std::string* error) {
   const size_t n = out->positions.size();
-  bool any = false;
-  for (int set = 0;; ++set) {
-    const auto j = IndexMember(attributes, ("JOINTS_" + std::to_string(set)).c_str());
-    const auto w = IndexMember(attributes, ("WEIGHTS_" + std::to_string(set)).c_str());
-    if (!j || !w) break;
-    AccessorData joints, weights;
-    if (!d->ReadAccessor(*j, &joints, error) || !d->ReadAccessor(*w, &weights, error)) {
+  auto check_shape = [&](int set, size_t joints, int joint_width, size_t weights,
+                         int weight_width) {
+    if (joint_width == 4 && weight_width == 4 && joints == n && weights == n) return true;
+    *error = "a primitive's JOINTS_" + std::to_string(set) + "/WEIGHTS_" + std::to_string(set) +
+             " accessors are not VEC4 with one element per vertex";
+    return false;
+  };
+  int sets = 0;
+  while (a->Accessor("JOINTS_" + std::to_string(sets)) &&
+         a->Accessor("WEIGHTS_" + std::to_string(sets))) {
+    ++sets;
+  }
+  if (sets == 0) return true;
+  if (sets == 1) {
+    // The common case: one set read straight into the primitive's arrays and sorted in place.
+    size_t joint_count = 0, weight_count = 0;
+    int joint_width = 0, weight_width = 0;
+    if (!a->Shape("JOINTS_0", &joint_count, &joint_width) ||
+        !a->Shape("WEIGHTS_0", &weight_count, &weight_width) ||
+        !check_shape(0, joint_count, joint_width, weight_count, weight_width)) {
+      if (error->empty()) *error = "a primitive's JOINTS_0/WEIGHTS_0 accessors are invalid";
       return false;
     }
-    if (joints.components != 4 || weights.components != 4 || joints.count != n ||
-        weights.count != n) {
-      *error = "a primitive's JOINTS_" + std::to_string(set) + "/WEIGHTS_" + std::to_string(set) +
-               " accessors are not VEC4 with one element per vertex";
+    if (a->ReadJoints("JOINTS_0", n, &out->joints, error) &&
+        a->ReadFloats("WEIGHTS_0", n, &out->weights, error)) {
+      out->influence_counts.resize(n);
+      for (size_t v = 0; v < n; ++v) {
+        out->influence_counts[v] = static_cast<uint8_t>(
+            SortInfluences(&out->weights[v], &out->joints[v], &out->invalid_influences));
+      }
+      return true;
+    }
+    if (!error->empty()) return false;
+    out->joints.clear();
+    out->weights.clear();
+  }
+  bool any = false;
+  for (int set = 0; set < sets; ++set) {
+    AccessorData joints, weights;
+    if (!a->Read("JOINTS_" + std::to_string(set), &joints, error) ||
+        !a->Read("WEIGHTS_" + std::to_string(set), &weights, error)) {
+      return false;
+    }
+    if (!check_shape(set, joints.count, joints.components, weights.count, weights.components)) {
       return false;
     }
     if (!any) {
@@ -99,13 +239,16 @@ bool ReadDeltas(Document* d, int64_t index, size_t count, std::vector<glm::vec3>
   std::string ignored;
   out->clear();
   if (!d->AccessorShape(index, &n, &components) || n != count || components != 3) return false;
-  out->resize(count);
-  const bool ok = d->ReadAccessorInto(index, 3, count, &(*out)[0][0], &ignored) &&
-                  std::all_of(out->begin(), out->end(), [](const glm::vec3& v) {
-                    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
-                           std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
-                           std::abs(v.z) <= kMaxCoordinate;
-                  });
+  bool ok = d->ReadArray(index, 3, kComponentFloat, count, out, &ignored);
+  if (!ok && ignored.empty()) {
+    out->resize(count);
+    ok = d->ReadAccessorInto(index, 3, count, &(*out)[0][0], &ignored);
+  }
+  ok = ok && std::all_of(out->begin(), out->end(), [](const glm::vec3& v) {
+         return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) &&
+                std::abs(v.x) <= kMaxCoordinate && std::abs(v.y) <= kMaxCoordinate &&
+                std::abs(v.z) <= kMaxCoordinate;
+       });
   if (!ok) out->clear();
   return ok;
 }
@@ -115,18 +258,16 @@ bool ReadDeltas(Document* d, int64_t index, size_t count, std::vector<glm::vec3>
 // each xyz finite and not zero (normalised here; quantized tangents are only nearly unit) and w
 // taken as its sign. Anything else leaves out->tangents empty and sets out->bad_tangents: a bad
 // tangent array never fails the file.
-void ReadTangents(Document* d, const json& attributes, Primitive* out) {
+void ReadTangents(Attributes* a, Primitive* out) {
   const size_t n = out->positions.size();
-  const auto index = IndexMember(attributes, "TANGENT");
-  if (!index || out->normals.empty()) return;
+  if (!a->Accessor("TANGENT") || out->normals.empty()) return;
   size_t count = 0;
   int components = 0;
   std::string ignored;
   out->bad_tangents =
-      !d->AccessorShape(*index, &count, &components) || count != n || components != 4 || n == 0;
+      !a->Shape("TANGENT", &count, &components) || count != n || components != 4 || n == 0;
   if (out->bad_tangents) return;
-  out->tangents.resize(n);
-  out->bad_tangents = !d->ReadAccessorInto(*index, 4, n, &out->tangents[0][0], &ignored);
+  out->bad_tangents = !a->ReadFloats("TANGENT", n, &out->tangents, &ignored);
   for (size_t v = 0; v < n && !out->bad_tangents; ++v) {
     glm::vec4& t = out->tangents[v];
     const float length = glm::length(glm::vec3(t));
@@ -162,38 +303,10 @@ void ReadTargets(Document* d, const json& primitive, Primitive* out) {
   }
 }
 
-bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primitive* out,
-                     std::string* error) {
-  const int64_t mode = IntMember(primitive, "mode", 4);
-  const json* attributes = Member(primitive, "attributes");
-  const auto position = attributes ? IndexMember(*attributes, "POSITION") : std::nullopt;
-  size_t n = 0;
-  int components = 0;
-  if ((mode != 4 && mode != 5 && mode != 6) || !position ||
-      !d->AccessorShape(*position, &n, &components) || n == 0) {
-    out->triangles = false;  // points, lines, or nothing to draw
-    return true;
-  }
-  if (components != 3) {
-    *error = "a primitive's POSITION accessor is not VEC3";
-    return false;
-  }
-  out->positions.resize(n);
-  if (!d->ReadAccessorInto(*position, 3, n, &out->positions[0][0], error) ||
-      !ReadOptionalAttribute(d, *attributes, "NORMAL", n, &out->normals, error) ||
-      !ReadOptionalAttribute(d, *attributes, "TEXCOORD_0", n, &out->uvs, error) ||
-      !ReadInfluences(d, *attributes, out, error)) {
-    return false;
-  }
-  ReadTangents(d, *attributes, out);
-  ReadTargets(d, primitive, out);
-  std::vector<uint32_t> corners;
-  if (const auto indices = IndexMember(primitive, "indices")) {
-    if (!d->ReadIndices(*indices, &corners, error)) return false;
-  } else {
-    corners.resize(n);
-    for (size_t i = 0; i < n; ++i) corners[i] = static_cast<uint32_t>(i);
-  }
+// Triangles from the primitive's corners (its indices, or 0..n-1) in its mode (4 triangles, 5
+// strip, 6 fan); triangles with a corner past the vertices are dropped and counted.
+void Triangulate(std::vector<uint32_t> corners, int64_t mode, Primitive* out) {
+  const size_t n = out->positions.size();
   auto add = [&](uint32_t a, uint32_t b, uint32_t c) {
     if (a >= n || b >= n || c >= n) {
       ++out->dropped_triangles;
@@ -224,6 +337,51 @@ bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primi
   } else {  // fan around the first corner
     for (size_t i = 1; i + 1 < corners.size(); ++i) add(corners[0], corners[i], corners[i + 1]);
   }
+}
+
+bool DecodePrimitive(Document* d, const json& primitive, size_t materials, Primitive* out,
+                     std::string* error) {
+  const int64_t mode = IntMember(primitive, "mode", 4);
+  const json* attributes = Member(primitive, "attributes");
+  const auto position = attributes ? IndexMember(*attributes, "POSITION") : std::nullopt;
+  size_t n = 0;
+  int components = 0;
+  if ((mode != 4 && mode != 5 && mode != 6) || !position ||
+      !d->AccessorShape(*position, &n, &components) || n == 0) {
+    out->triangles = false;  // points, lines, or nothing to draw
+    return true;
+  }
+  if (components != 3) {
+    *error = "a primitive's POSITION accessor is not VEC3";
+    return false;
+  }
+  const json* extensions = Member(primitive, "extensions");
+  const json* draco_extension = extensions && extensions->is_object()
+                                    ? Member(*extensions, "KHR_draco_mesh_compression")
+                                    : nullptr;
+  DracoPrimitive draco;
+  if (draco_extension && !DecodeDraco(d, primitive, *draco_extension, &draco, error)) {
+    return false;
+  }
+  Attributes a(d, *attributes, draco_extension ? &draco : nullptr);
+  if (!a.ReadFloats("POSITION", n, &out->positions, error) ||
+      !ReadOptionalAttribute(&a, "NORMAL", n, &out->normals, error) ||
+      !ReadOptionalAttribute(&a, "TEXCOORD_0", n, &out->uvs, error) ||
+      !ReadInfluences(&a, out, error)) {
+    return false;
+  }
+  ReadTangents(&a, out);
+  ReadTargets(d, primitive, out);
+  std::vector<uint32_t> corners;
+  if (draco_extension) {
+    corners = std::move(draco.indices);
+  } else if (const auto indices = IndexMember(primitive, "indices")) {
+    if (!d->ReadIndices(*indices, &corners, error)) return false;
+  } else {
+    corners.resize(n);
+    for (size_t i = 0; i < n; ++i) corners[i] = static_cast<uint32_t>(i);
+  }
+  Triangulate(std::move(corners), mode, out);
   if (out->indices.empty()) out->triangles = false;
   const auto material = IndexMember(primitive, "material");
   out->material =
@@ -261,19 +419,23 @@ std::vector<float> FiniteNumbers(const json* array) {
   return numbers;
 }
 
-bool ReadMeshes(Document* d, Contents* out, std::string* error) {
+bool ReadMeshes(Document* d, LoadProgress* progress, Contents* out, std::string* error) {
   const json& meshes = ArrayMember(d->root, "meshes");
   const size_t materials = ArrayMember(d->root, "materials").size();
   out->meshes.resize(meshes.size());
   for (size_t m = 0; m < meshes.size(); ++m) {
+    if (progress) {
+      if (progress->Cancelled()) {
+        *error = "cancelled";
+        return false;
+      }
+      progress->Report(static_cast<float>(m) / static_cast<float>(meshes.size()));
+    }
     const json& primitives = ArrayMember(meshes[m], "primitives");
-    std::string name = StringMember(meshes[m], "name");
-    if (name.empty()) name = "meshes[" + std::to_string(m) + "]";
+    out->mesh_names.push_back(StringMember(meshes[m], "name"));
     out->meshes[m].resize(primitives.size());
     for (size_t p = 0; p < primitives.size(); ++p) {
-      Primitive& primitive = out->meshes[m][p];
-      primitive.name = primitives.size() > 1 ? name + "-" + std::to_string(p) : name;
-      if (!DecodePrimitive(d, primitives[p], materials, &primitive, error)) {
+      if (!DecodePrimitive(d, primitives[p], materials, &out->meshes[m][p], error)) {
         *error = "mesh " + std::to_string(m) + ": " + *error;
         return false;
       }
@@ -318,8 +480,7 @@ bool ReadSkins(Document* d, Contents* out, std::string* error) {
   return true;
 }
 
-// Materials and the images they use (Assimp would load only the materials meshes reference,
-// and the native path gives it no meshes).
+// Materials and the images they use (BuildModel keeps those some mesh uses).
 void ReadMaterials(Document* d, Contents* out) {
   const json& textures = ArrayMember(d->root, "textures");
   const json& images = ArrayMember(d->root, "images");

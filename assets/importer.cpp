@@ -1,5 +1,6 @@
-// Import pipeline: file checks, the glTF reader, Assimp behind a guarded file system, then the
-// scene converter and the clips; limits (the decode budget) and LoadModel's error handling.
+// Import pipeline: file checks, then the glTF reader for glTF 2.0, or Assimp behind a guarded file
+// system and the scene converter for the other formats; the clips, limits (the decode budget) and
+// LoadModel's error handling.
 #include "assets/importer.h"
 
 #include <assimp/MemoryIOWrapper.h>
@@ -149,9 +150,9 @@ class FileStream : public Assimp::IOStream {
 
 // Every file Assimp reads goes through here, under the import's ModelFiles rules (regular files,
 // inside the model's folder unless allowed, non-blocking opens, recorded); the model file itself
-// may be served from the glTF reader's repaired bytes instead. Assimp may not write, create or
-// delete anything. Refusals other than "not found" (which is how Assimp probes for optional side
-// files) are collected for the user.
+// may be served from repaired bytes instead (a glTF 1.0 file's, a Collada plan's). Assimp may not
+// write, create or delete anything. Refusals other than "not found" (which is how Assimp probes for
+// optional side files) are collected for the user.
 class GuardedIOSystem : public Assimp::IOSystem {
  public:
   GuardedIOSystem(ModelFiles* files, const std::vector<uint8_t>* patched,
@@ -391,8 +392,8 @@ std::string AssimpFailure(const std::string& assimp_error,
   return "Assimp could not read it: " + message;
 }
 
-// Reads the file with Assimp (through GuardedIOSystem, serving the reader's repaired bytes when
-// it made them) into *importer; null with the reason in *reason when Assimp fails or the load is
+// Reads the file with Assimp (through GuardedIOSystem, serving repaired bytes when there are
+// some) into *importer; null with the reason in *reason when Assimp fails or the load is
 // cancelled. Sets *importer to the importer that holds the scene.
 const aiScene* ReadWithAssimp(const std::string& path, bool raw_units, LoadProgress* progress,
                               ModelFiles* files, const std::vector<uint8_t>* patched,
@@ -469,8 +470,39 @@ void RestoreFbxTransforms(ModelFiles* files, aiScene* scene) {
   if (ReadFbxModelTransforms(file, &models, &reason)) RestoreDroppedFbxTransforms(models, scene);
 }
 
+// The warnings of a finished load, each cut to one message's length, and the model's last steps.
+LoadResult Finished(Model model, std::vector<std::string> warnings, LoadProgress* progress,
+                    ModelFiles* files) {
+  FinishClips(&model, &warnings);
+  MakeNamesValidUtf8(&model, &warnings);
+  for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
+  model.warnings = warnings;
+  model.source_files = files->files_read();
+  if (progress->Cancelled()) return Fail(model.source, "cancelled");
+  progress->Done();
+  LoadResult result;
+  result.warnings = std::move(warnings);
+  result.model = std::move(model);
+  return result;
+}
+
+// glTF 2.0, read entirely by the glTF reader (the stages after Prepare).
+LoadResult LoadGltf(const std::string& path, gltf::Contents* contents, bool texture_pixels,
+                    LoadProgress* progress, ModelFiles* files) {
+  Model model;
+  model.source = path;
+  std::vector<std::string> warnings = std::move(contents->warnings);
+  std::string reason;
+  progress->Stage(0.7f, 0.98f);
+  if (!gltf::BuildModel(path, contents, texture_pixels, progress, files, &model, &warnings,
+                        &reason)) {
+    return Fail(path, reason);
+  }
+  return Finished(std::move(model), std::move(warnings), progress, files);
+}
+
 LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool texture_pixels,
-                              LoadProgress* progress, ModelFiles* files, bool native_meshes) {
+                              LoadProgress* progress, ModelFiles* files) {
   // Stages and their share of the progress bar, roughly by their time on large files.
   progress->Stage(0.0f, 0.05f);
   // Only glTF is read whole here (for the reader); for other formats the header checks need the
@@ -483,20 +515,29 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
     return Fail(path, reason);
   }
 
-  progress->Stage(0.05f, 0.15f);
+  // glTF: the reader decodes everything (a glTF 1.0 file only gets its node rotations repaired
+  // for Assimp).
   gltf::Contents contents;
-  gltf::PrepareOptions prepare_options;
-  prepare_options.native_meshes = native_meshes;
-  prepare_options.files = files;
-  if (is_gltf && !gltf::Prepare(path, bytes, file_size, prepare_options, &contents, &reason)) {
-    return Fail(path, reason);
+  if (is_gltf) {
+    progress->Stage(0.05f, 0.7f);
+    gltf::PrepareOptions prepare_options;
+    prepare_options.files = files;
+    prepare_options.progress = progress;
+    if (!gltf::Prepare(path, bytes, file_size, prepare_options, &contents, &reason)) {
+      return Fail(path, reason);
+    }
+    if (contents.is_gltf2) {
+      bytes = std::vector<uint8_t>();
+      return LoadGltf(path, &contents, texture_pixels, progress, files);
+    }
   }
+  progress->Stage(0.05f, 0.15f);
   // Assimp 5.2.5 fails on any Collada morph controller: it reads the file without them, and their
   // targets from a second text that shows each target geometry (collada_morphs.cpp).
   ColladaMorphPlan collada;
   const bool collada_morphs = !is_gltf && bytes.size() == file_size && IsColladaFile(path, bytes) &&
                               PlanColladaMorphs(bytes, &collada);
-  // Assimp reads the file again itself (or the reader's or the plan's patched copy).
+  // Assimp reads the file again itself (or the glTF 1.0 repair's or the plan's patched copy).
   bytes = std::vector<uint8_t>();
   if (progress->Cancelled()) return Fail(path, "cancelled");
 
@@ -524,14 +565,10 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
   }
   Model model;
   model.source = path;
-  const bool synthetic_root = is_gltf && contents.is_gltf2 && !contents.preorder_nodes.empty() &&
-                              contents.preorder_nodes[0] < 0;
   progress->Stage(0.75f, 0.98f);
   // The converter frees Assimp's meshes as it goes: the scene is the importer's, but nothing
   // reads it after the conversion and aiScene's destructor skips the freed (null) entries.
-  SceneConverter converter(const_cast<aiScene*>(scene), path, synthetic_root, /*weld=*/true,
-                           progress, files);
-  if (contents.native_meshes) converter.UseNativeMeshes(&contents);
+  SceneConverter converter(const_cast<aiScene*>(scene), path, /*weld=*/true, progress, files);
   if (!texture_pixels) converter.SkipTexturePixels();
   const bool fbx = !is_gltf && ReadBy(*scene, "FBX");
   if (fbx) {
@@ -539,34 +576,13 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
     if (!raw_units) converter.SetFrameCorrection(FbxFrameCorrection(*scene));
   }
   if (fbx || (!is_gltf && ReadBy(*scene, "Collada"))) converter.NameMeshesByNode();
-  if (!converter.Run(&model, &reason)) {
-    if (contents.native_meshes && reason == SceneConverter::kMisaligned) {
-      // Cannot happen for a valid scene walk; if it does, let Assimp read the meshes.
-      return LoadModelUnchecked(path, raw_units, texture_pixels, progress, files,
-                                /*native_meshes=*/false);
-    }
-    return Fail(path, reason);
-  }
+  if (!converter.Run(&model, &reason)) return Fail(path, reason);
   importer->FreeScene();  // the Model holds everything now
-  std::vector<std::string> warnings = contents.warnings;
+  std::vector<std::string> warnings = std::move(contents.warnings);
   for (std::string& w : refusals) warnings.push_back(std::move(w));
   for (std::string& w : collada_warnings) warnings.push_back(std::move(w));
   for (std::string& w : converter.warnings()) warnings.push_back(std::move(w));
-  if (is_gltf && contents.is_gltf2) {
-    ApplyGltfClips(contents, converter.skipped_root(), converter.joint_names(),
-                   converter.mesh_gltf_nodes(), &model, &warnings);
-  }
-  FinishClips(&model, &warnings);
-  MakeNamesValidUtf8(&model, &warnings);
-  for (std::string& w : warnings) w = Excerpt(w, kMaxMessageBytes);
-  model.warnings = warnings;
-  model.source_files = files->files_read();
-  if (progress->Cancelled()) return Fail(path, "cancelled");
-  progress->Done();
-  LoadResult result;
-  result.warnings = std::move(warnings);
-  result.model = std::move(model);
-  return result;
+  return Finished(std::move(model), std::move(warnings), progress, files);
 }
 
 }  // namespace
@@ -584,8 +600,7 @@ LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
     LoadProgress progress(options);
     ModelFiles files(path, options.allow_outside_files);
-    return LoadModelUnchecked(path, options.raw_units, options.texture_pixels, &progress, &files,
-                              /*native_meshes=*/true);
+    return LoadModelUnchecked(path, options.raw_units, options.texture_pixels, &progress, &files);
   } catch (const std::bad_alloc&) {
     return Fail(path, "out of memory while loading");
   } catch (const std::exception& e) {

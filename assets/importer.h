@@ -97,18 +97,22 @@ inline constexpr uint64_t kMaxTotalTexturePixels = 4 * kMaxTexturePixels;  // 1 
 // min(kMaxDecodeBytes, kDecodeBudgetBase + kDecodeBudgetPerByte * source_bytes), in bytes.
 uint64_t DecodeBudget(uint64_t source_bytes);
 
-// Loads a rigged (or static) model. glTF 2.0 meshes, skins, materials and animations are read by
-// skelview's own bounds-checked reader (Assimp builds only the node tree), which sidesteps Assimp
-// 5.2.5's glTF defects and its memory use; other formats, glTF 1.0 and glTF files with Draco or
-// meshopt-compressed meshes go through Assimp, with the glTF repairs of
-// assets/internal/gltf_reader.h. Identical vertices are merged (normals within 1e-5 count as
-// identical). On success the Model holds:
-//  - skeleton: every node of the scene's hierarchy from the root, parents before children, rest
-//    locals from the node transforms (world space = all of them applied, the root's included);
+// Loads a rigged (or static) model. glTF 2.0 files (.gltf, .glb; plain, quantized, meshopt- or
+// Draco-compressed) are read entirely by skelview's own bounds-checked reader
+// (assets/internal/gltf_reader.h), which sidesteps Assimp 5.2.5's glTF defects and its memory use;
+// other formats and glTF 1.0 go through Assimp. Identical vertices are merged (normals within 1e-5
+// count as identical). On success the Model holds:
+//  - skeleton: every node of the scene's hierarchy from the root (glTF: the nodes of the file's
+//    `scene`, else its first, each root a root; a node two parents list appears under each, its
+//    name made unique), parents before children, rest locals from the node transforms (glTF: its
+//    translation, rotation and scale as given, or its decomposed matrix; world space = all of
+//    them applied, the root's included);
 //    is_bone marks joints some skin deforms with; inverse binds come from the first skin using
 //    the joint, else the inverse of the rest model matrix;
 //  - meshes: triangles only (points and lines are dropped), one Mesh per node that references a
-//    mesh, positions in the mesh's bind space, unit normals (generated when missing or invalid),
+//    mesh (per primitive for glTF; an unnamed glTF mesh takes its node's name, as three.js and
+//    Blender show it), positions in the mesh's bind space, unit normals (generated when missing
+//    or invalid),
 //    uvs in glTF convention (see Mesh::uvs), up to 8 influences per vertex summing to 1 (more are
 //    cut to the 8 largest and renormalised, with a warning; Model::influences counts them);
 //    unskinned meshes are bound rigidly to their node; vertices of a skinned mesh without any
@@ -119,8 +123,8 @@ uint64_t DecodeBudget(uint64_t source_bytes);
 //  - source_files: the files read (see Model::source_files).
 //  - clips: per-joint tracks in seconds (ticks per second from the file, 25 when a non-glTF
 //    file gives none), glTF step/linear/cubic-spline interpolation kept exactly, rotation key
-//    values unit length; several unnamed animations that each move different joints for the same
-//    time are merged into one clip; every clip is prepared for sampling (PrepareClip).
+//    values unit length; one clip per animation of the file, in file order (unnamed ones
+//    "Animation N"); every clip is prepared for sampling (PrepareClip).
 // Files: the model file and everything it refers to must be regular files (a FIFO, device or
 // directory is refused before it is opened, and files are opened non-blocking); references
 // (percent-decoded) must stay inside the model's folder unless options.allow_outside_files —

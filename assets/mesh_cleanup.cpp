@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace assets {
@@ -77,9 +78,12 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
   for (size_t i = 0; i < n; ++i) {
     const int count = counts[i];
     const int kept = std::min(count, has_extra ? kMaxInfluences : 4);
+    // Through pointers: glm's operator[] with a run-time index is a switch.
+    float* const weights = &mesh->weights[i].x;
+    float* const extra_weights = has_extra ? &mesh->extra_weights[i].x : nullptr;
     float sum = 0.0f;
-    for (int k = 0; k < std::min(kept, 4); ++k) sum += mesh->weights[i][k];
-    for (int k = 4; k < kept; ++k) sum += mesh->extra_weights[i][k - 4];
+    for (int k = 0; k < std::min(kept, 4); ++k) sum += weights[k];
+    for (int k = 4; k < kept; ++k) sum += extra_weights[k - 4];
     if (count > 4) (*flags)[i] |= kRepairOverFour;
     if (count > kept) {
       (*flags)[i] |= kRepairOverEight;
@@ -101,12 +105,13 @@ void NormaliseInfluences(Mesh* mesh, const std::vector<uint8_t>& counts, int nod
       (*flags)[i] |= kRepairUnweighted;
       continue;
     }
-    for (int k = 0; k < 4; ++k) mesh->weights[i][k] = k < kept ? mesh->weights[i][k] / sum : 0.0f;
+    for (int k = 0; k < 4; ++k) weights[k] = k < kept ? weights[k] / sum : 0.0f;
     if (!has_extra) continue;
+    uint16_t* const extra_joints = &mesh->extra_joints[i].x;
     for (int k = 4; k < kMaxInfluences; ++k) {
-      float& w = mesh->extra_weights[i][k - 4];
+      float& w = extra_weights[k - 4];
       w = k < kept ? w / sum : 0.0f;
-      if (w == 0.0f) mesh->extra_joints[i][k - 4] = 0;
+      if (w == 0.0f) extra_joints[k - 4] = 0;
       extra_used = extra_used || w > 0.0f;
     }
   }
@@ -215,9 +220,11 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
            dt.x * dt.x + dt.y * dt.y + dt.z * dt.z <= kWeldNormalDistance * kWeldNormalDistance;
   };
   auto same = [&](size_t a, size_t b) {
+    if (std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) != 0) {
+      return false;
+    }
     const glm::vec3 dn = mesh->normals[a] - mesh->normals[b];
-    return std::memcmp(&mesh->positions[a], &mesh->positions[b], sizeof(glm::vec3)) == 0 &&
-           glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
+    return glm::dot(dn, dn) <= kWeldNormalDistance * kWeldNormalDistance &&
            (!has_tangents || same_tangent(a, b)) &&
            (!has_uvs || std::memcmp(&mesh->uvs[a], &mesh->uvs[b], sizeof(glm::vec2)) == 0) &&
            std::memcmp(&mesh->joints[a], &mesh->joints[b], sizeof(glm::u16vec4)) == 0 &&
@@ -228,49 +235,110 @@ void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags, std::vector<
                                        sizeof(glm::vec4)) == 0)) &&
            SameDeltas(mesh->targets, a, b);
   };
+  // A hash of what must match exactly (not the normal: it is compared loosely): each 32-bit word
+  // times its own odd constant, summed (independent multiplies, no chain), then mixed.
   auto hash = [&](size_t i) {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    auto mix = [&h](const void* data, size_t bytes) {
-      for (size_t o = 0; o + 4 <= bytes; o += 4) {
-        uint32_t word;
-        std::memcpy(&word, static_cast<const char*>(data) + o, 4);
-        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 29;
-      }
-    };
-    mix(&mesh->positions[i], sizeof(glm::vec3));  // not the normal: it is compared loosely
-    if (has_uvs) mix(&mesh->uvs[i], sizeof(glm::vec2));
-    mix(&mesh->weights[i], sizeof(glm::vec4));
-    return h;
+    uint32_t p[3], t[2] = {0, 0}, w[4];
+    std::memcpy(p, &mesh->positions[i], sizeof(p));
+    if (has_uvs) std::memcpy(t, &mesh->uvs[i], sizeof(t));
+    std::memcpy(w, &mesh->weights[i], sizeof(w));
+    uint64_t h = (p[0] + uint64_t{1}) * 0x9E3779B97F4A7C15ull +
+                 (p[1] + uint64_t{1}) * 0xC2B2AE3D27D4EB4Full +
+                 (p[2] + uint64_t{1}) * 0x165667B19E3779F9ull +
+                 (t[0] + uint64_t{1}) * 0xD6E8FEB86659FD93ull +
+                 (t[1] + uint64_t{1}) * 0xFF51AFD7ED558CCDull +
+                 (w[0] + uint64_t{1}) * 0xC4CEB9FE1A85EC53ull +
+                 (w[1] + uint64_t{1}) * 0x94D049BB133111EBull +
+                 (w[2] + uint64_t{1}) * 0xBF58476D1CE4E5B9ull +
+                 (w[3] + uint64_t{1}) * 0x2545F4914F6CDD1Dull;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+    return static_cast<uint32_t>(h >> 32);
   };
-  size_t capacity = 16;
-  while (capacity < 2 * n) capacity *= 2;
-  std::vector<uint32_t> table(capacity, UINT32_MAX);  // new vertex index, or empty
+  // Vertices grouped by the low 22 bits of the hash with a stable radix sort (two passes of 11
+  // bits; index order within a group), read and written in sequence: only vertices of one group
+  // whose whole hash matches are compared, and no table is probed at random.
+  struct Key {
+    uint32_t hash;
+    uint32_t index;
+  };
+  constexpr int kBits = 11;
+  constexpr uint32_t kBuckets = 1u << kBits;
+  constexpr uint32_t kGroupMask = (1u << (2 * kBits)) - 1;
+  // Uninitialised (every element is written before it is read).
+  std::unique_ptr<Key[]> keys(new Key[n]), sorted(new Key[n]);
+  std::vector<uint32_t> histogram(2 * kBuckets, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t h = hash(i);
+    keys[i] = {h, static_cast<uint32_t>(i)};
+    ++histogram[h & (kBuckets - 1)];
+    ++histogram[kBuckets + ((h >> kBits) & (kBuckets - 1))];
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    uint32_t* const offsets = &histogram[static_cast<size_t>(pass) * kBuckets];
+    uint32_t sum = 0;
+    for (uint32_t b = 0; b < kBuckets; ++b) {
+      const uint32_t count = offsets[b];
+      offsets[b] = sum;
+      sum += count;
+    }
+    const int shift = pass * kBits;
+    for (size_t i = 0; i < n; ++i) {
+      const Key key = keys[i];
+      sorted[offsets[(key.hash >> shift) & (kBuckets - 1)]++] = key;
+    }
+    keys.swap(sorted);
+  }
+  // remap[i]: first the vertex i merges into (i itself when it is the first of its kind: it is
+  // compared with the earlier firsts of its group in index order, as they came), then its new
+  // index.
   std::vector<uint32_t> remap(n);
+  std::vector<Key> firsts;
+  for (size_t begin = 0; begin < n;) {
+    size_t end = begin + 1;
+    while (end < n && ((keys[end].hash ^ keys[begin].hash) & kGroupMask) == 0) ++end;
+    if (end - begin == 1) {
+      remap[keys[begin].index] = keys[begin].index;
+    } else {
+      firsts.clear();  // (hash, index) of the group's firsts so far
+      for (size_t k = begin; k < end; ++k) {
+        const uint32_t i = keys[k].index;
+        remap[i] = i;
+        for (const Key& first : firsts) {
+          if (first.hash == keys[k].hash && same(first.index, i)) {
+            remap[i] = first.index;
+            break;
+          }
+        }
+        if (remap[i] == i) firsts.push_back(keys[k]);
+      }
+    }
+    begin = end;
+  }
+  keys.reset();
+  sorted.reset();
   uint32_t kept = 0;
   for (size_t i = 0; i < n; ++i) {
-    size_t slot = hash(i) & (capacity - 1);
-    while (table[slot] != UINT32_MAX && !same(table[slot], i)) slot = (slot + 1) & (capacity - 1);
-    if (table[slot] == UINT32_MAX) {
-      // First of its kind: moves down to position `kept` (never above i, so in place is safe).
-      if (kept != i) {
-        mesh->positions[kept] = mesh->positions[i];
-        mesh->normals[kept] = mesh->normals[i];
-        if (has_tangents) mesh->tangents[kept] = mesh->tangents[i];
-        if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
-        mesh->joints[kept] = mesh->joints[i];
-        mesh->weights[kept] = mesh->weights[i];
-        if (has_extra) {
-          mesh->extra_joints[kept] = mesh->extra_joints[i];
-          mesh->extra_weights[kept] = mesh->extra_weights[i];
-        }
-        MoveDeltas(&mesh->targets, i, kept);
-      }
-      table[slot] = kept;
-      remap[i] = kept++;
-    } else {
-      remap[i] = table[slot];
+    if (remap[i] != i) {
+      remap[i] = remap[remap[i]];  // an earlier vertex, already given its new index
+      continue;
     }
+    // First of its kind: moves down to position `kept` (never above i, so in place is safe).
+    if (kept != i) {
+      mesh->positions[kept] = mesh->positions[i];
+      mesh->normals[kept] = mesh->normals[i];
+      if (has_tangents) mesh->tangents[kept] = mesh->tangents[i];
+      if (has_uvs) mesh->uvs[kept] = mesh->uvs[i];
+      mesh->joints[kept] = mesh->joints[i];
+      mesh->weights[kept] = mesh->weights[i];
+      if (has_extra) {
+        mesh->extra_joints[kept] = mesh->extra_joints[i];
+        mesh->extra_weights[kept] = mesh->extra_weights[i];
+      }
+      MoveDeltas(&mesh->targets, i, kept);
+    }
+    remap[i] = kept++;
   }
   if (kept == n) return;
   if (flags && flags->size() == n) {

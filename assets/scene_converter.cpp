@@ -56,61 +56,19 @@ bool ConvertTangents(const aiMesh* source, const std::vector<glm::vec3>& normals
   return true;
 }
 
-// Renames repeats Blender's way: the second NAME becomes NAME.001, the next NAME.002, each the
-// first such name no other entry has (as given or as renamed). Returns how many were renamed; the
-// first is described in *example ("'A' is now 'A.001'").
-size_t MakeNamesUnique(const std::vector<std::string*>& names, std::string* example) {
-  std::set<std::string> taken;
-  for (const std::string* n : names) taken.insert(*n);
-  std::set<std::string> seen;
-  size_t renamed = 0;
-  for (std::string* n : names) {
-    if (seen.insert(*n).second) continue;
-    std::string candidate;
-    for (int k = 1;; ++k) {
-      char suffix[16];
-      std::snprintf(suffix, sizeof(suffix), ".%03d", k);
-      candidate = *n + suffix;
-      if (!taken.count(candidate)) break;
-    }
-    if (renamed++ == 0) *example = Quoted(*n) + " is now " + Quoted(candidate);
-    taken.insert(candidate);
-    seen.insert(candidate);
-    *n = candidate;
-  }
-  return renamed;
-}
-
 }  // namespace
-
-bool SceneConverter::WithinLimits(const glm::mat4& m) {
-  if (!ik::IsFinite(m)) return false;
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (std::abs(m[c][r]) > kMaxCoordinate) return false;
-  return true;
-}
 
 bool SceneConverter::WalkNodes(std::string* error) {
   if (!scene_->mRootNode) {
     *error = "the scene has no root node";
     return false;
   }
-  size_t approximated = 0;
   struct Item {
     const aiNode* node;
     int parent;
   };
   std::vector<Item> stack;
-  const aiNode* root = scene_->mRootNode;
-  if (skip_root_ && root->mNumMeshes == 0 && root->mTransformation.IsIdentity()) {
-    for (unsigned c = root->mNumChildren; c-- > 0;) {
-      if (root->mChildren && root->mChildren[c]) stack.push_back({root->mChildren[c], -1});
-    }
-  } else {
-    skip_root_ = false;
-    stack.push_back({root, -1});
-  }
+  stack.push_back({scene_->mRootNode, -1});
   while (!stack.empty()) {
     const Item item = stack.back();
     stack.pop_back();
@@ -130,26 +88,7 @@ bool SceneConverter::WalkNodes(std::string* error) {
     ik::JointDesc desc;
     desc.name = name;
     desc.parent = item.parent;
-    bool exact = ik::Transform::FromMatrix(local, &desc.rest);
-    if (!exact) {
-      // Singular (a zero scale): keep translation and axis lengths, drop the rotation.
-      desc.rest = ik::Transform();
-      desc.rest.translation = glm::vec3(local[3]);
-      desc.rest.scale =
-          glm::vec3(glm::length(glm::vec3(local[0])), glm::length(glm::vec3(local[1])),
-                    glm::length(glm::vec3(local[2])));
-    } else {
-      // T·R·S cannot hold shear or projection; say so when the file had them.
-      const glm::mat4 back = desc.rest.ToMatrix();
-      float scale = 1.0f, diff = 0.0f;
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) {
-          diff = std::max(diff, std::abs(back[c][r] - local[c][r]));
-          scale = std::max(scale, std::abs(local[c][r]));
-        }
-      exact = diff <= 1e-4f * scale;
-    }
-    if (!exact) ++approximated;
+    if (!RestFromMatrix(local, &desc.rest)) CountApproximated();
     if (item.parent < 0) desc.rest = frame_.Apply(desc.rest);
     const glm::mat4 model =
         item.parent < 0 ? desc.rest.ToMatrix() : rest_models_[item.parent] * desc.rest.ToMatrix();
@@ -162,27 +101,15 @@ bool SceneConverter::WalkNodes(std::string* error) {
     rest_models_.push_back(model);
     descs_.push_back(std::move(desc));
     if (!joint_by_name_.emplace(name, index).second) ambiguous_names_.insert(name);
-    // Push children in reverse so they pop in file order (Assimp's order, which glTF relies on).
+    // Push children in reverse so they pop in file order (Assimp's order).
     if (node->mChildren) {
       for (unsigned c = node->mNumChildren; c-- > 0;) {
         if (node->mChildren[c]) stack.push_back({node->mChildren[c], index});
       }
     }
   }
-  // Joint names must be unique (--ik NAME, the pose JSON); names_ keeps the file's, which bones
-  // and animations bind by.
-  std::vector<std::string*> joint_names;
-  for (ik::JointDesc& d : descs_) joint_names.push_back(&d.name);
-  std::string example;
-  if (const size_t renamed = MakeNamesUnique(joint_names, &example)) {
-    warnings_.push_back(Plural(renamed, "joint was", "joints were") +
-                        " renamed to keep joint names unique (e.g. " + example + ")");
-  }
-  if (approximated > 0) {
-    warnings_.push_back(Plural(approximated, "node transform", "node transforms") +
-                        " had shear, projection or zero scale that translation-rotation-scale "
-                        "cannot hold; approximated");
-  }
+  // Joint names must be unique; names_ keeps the file's, which bones and animations bind by.
+  NameJoints(&descs_);
   return true;
 }
 
@@ -333,51 +260,7 @@ bool SceneConverter::ConvertBones(const aiMesh* source, bool count_repairs, Mesh
   return true;
 }
 
-void SceneConverter::AddMesh(Mesh mesh, std::vector<uint8_t>* flags, std::vector<uint8_t> counts,
-                             bool count_repairs, bool by_position) {
-  // By position before welding (it merges corners only when everything matches); otherwise the
-  // welded vertices, so that a file's exact duplicates count once.
-  if (count_repairs && by_position) {
-    CountWeightRepairs(mesh, *flags, counts, true, &weight_repairs_);
-  }
-  if (weld_) WeldIdenticalVertices(&mesh, flags, &counts);
-  if (count_repairs && !by_position) {
-    CountWeightRepairs(mesh, *flags, counts, false, &weight_repairs_);
-  }
-  if (count_repairs) {
-    for (uint8_t f : *flags) repaired_normals_ += (f & kRepairNormal) ? 1 : 0;
-  }
-  RecordWeightFlags(*flags, &mesh);
-  model_->meshes.push_back(std::move(mesh));
-}
-
-bool SceneConverter::CountInstance(size_t vertices, size_t triangles, std::string* error) {
-  total_vertices_ += vertices;
-  total_triangles_ += triangles;
-  if (total_vertices_ > kMaxVertices || total_triangles_ > kMaxTriangles) {
-    *error = "its meshes have more than " +
-             (total_vertices_ > kMaxVertices ? std::to_string(kMaxVertices) + " vertices"
-                                             : std::to_string(kMaxTriangles) + " triangles") +
-             " in all (counting each node that shows a mesh), more than skelview loads";
-    return false;
-  }
-  // Both totals are bounded above, so this cannot overflow.
-  const uint64_t bytes = total_vertices_ * kDecodeBytesPerVertex + total_triangles_ * 12;
-  const uint64_t source_bytes = files_->bytes_read();
-  if (bytes > DecodeBudget(source_bytes)) {
-    const uint64_t mib = uint64_t{1} << 20;
-    *error = "its meshes (counting each node that shows a mesh) would take more than " +
-             std::to_string(DecodeBudget(source_bytes) / mib) +
-             " MiB, the most skelview allows for a model of " +
-             std::to_string((source_bytes + 1023) / 1024) + " KiB (the file repeats data)";
-    return false;
-  }
-  return true;
-}
-
 void SceneConverter::ConvertAnimations() {
-  // glTF files take their clips, weights channels included, from the glTF reader.
-  if (native_) WarnMorphAnimations(scene_, &warnings_);
   MorphAnimationSkips morph_skips;
   size_t dropped_keys = 0;
   std::set<std::string> unknown_nodes;
@@ -405,7 +288,7 @@ void SceneConverter::ConvertAnimations() {
         track->interpolation = Interpolation::kLinear;
         for (unsigned k = 0; keys && k < count; ++k) {
           const double t = keys[k].mTime / tps;
-          if (!std::isfinite(t) || std::abs(t) > static_cast<double>(gltf::kMaxKeyTime) ||
+          if (!std::isfinite(t) || std::abs(t) > static_cast<double>(kMaxKeyTime) ||
               !VectorWithinLimits(keys[k].mValue) ||
               (!track->times.empty() && static_cast<float>(t) <= track->times.back())) {
             ++dropped_keys;
@@ -428,7 +311,7 @@ void SceneConverter::ConvertAnimations() {
         const double t = key.mTime / tps;
         const glm::quat q(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z);
         const float len = glm::length(q);
-        if (!std::isfinite(t) || std::abs(t) > static_cast<double>(gltf::kMaxKeyTime) ||
+        if (!std::isfinite(t) || std::abs(t) > static_cast<double>(kMaxKeyTime) ||
             !std::isfinite(len) || len < 1e-6f ||
             (!anim.rotation.times.empty() && static_cast<float>(t) <= anim.rotation.times.back())) {
           ++dropped_keys;
@@ -446,7 +329,7 @@ void SceneConverter::ConvertAnimations() {
         clip.channels.push_back(std::move(anim));
       }
     }
-    if (!native_) ConvertMorphAnimation(source, tps, names_, model_->meshes, &clip, &morph_skips);
+    ConvertMorphAnimation(source, tps, names_, model_->meshes, &clip, &morph_skips);
     const double declared = source->mDuration / tps;
     if (std::isfinite(declared) && declared > static_cast<double>(clip.duration) &&
         declared < 1e6) {
@@ -470,16 +353,8 @@ bool SceneConverter::Run(Model* model, std::string* error) {
   model_ = model;
   if (!WalkNodes(error)) return false;
   model->is_bone.assign(nodes_.size(), false);
-  if (native_) {
-    if (!ConvertNativeMeshes(error)) return false;
-  } else if (!ConvertSceneMeshes(error)) {
-    return false;
-  }
-  if (native_) {
-    ConvertNativeMaterials();
-  } else {
-    ConvertMaterials();
-  }
+  if (!ConvertSceneMeshes(error)) return false;
+  ConvertMaterials();
   ConvertAnimations();
   return Finish(model, error);
 }
@@ -537,19 +412,7 @@ bool SceneConverter::ConvertSceneMeshes(std::string* error) {
 }
 
 bool SceneConverter::Finish(Model* model, std::string* error) {
-  if (model->meshes.empty() && nodes_.size() <= 1) {
-    *error = skipped_meshes_ > 0
-                 ? "nothing to show: the file has only points or lines, no triangles"
-                 : "the scene is empty (no meshes and no nodes besides the root)";
-    return false;
-  }
-  std::string skeleton_error;
-  auto skeleton = ik::Skeleton::Build(descs_, &skeleton_error);
-  if (!skeleton) {
-    *error = skeleton_error;
-    return false;
-  }
-  model->skeleton = std::move(*skeleton);
+  if (!BuildSkeleton(descs_, error)) return false;
   if (name_meshes_by_node_) {
     // A node with several materials has one mesh per material: keep their names apart.
     std::vector<std::string*> mesh_names;
@@ -557,57 +420,12 @@ bool SceneConverter::Finish(Model* model, std::string* error) {
     std::string example;
     MakeNamesUnique(mesh_names, &example);
   }
-
   if (!ambiguous_names_.empty()) {
     warnings_.push_back(Plural(ambiguous_names_.size(), "node name is", "node names are") +
                         " used by several nodes (e.g. " + Quoted(*ambiguous_names_.begin()) +
                         "); bones and animations bind to the first such node");
   }
-  if (!missing_bones_.empty()) {
-    warnings_.push_back(Plural(missing_bones_.size(), "bone refers", "bones refer") +
-                        " to no node (e.g. " + Quoted(*missing_bones_.begin()) +
-                        "); their weights were dropped");
-  }
-  const WeightRepairCounts& w = weight_repairs_;
-  // The vertex counts as CheckWeights gives them to `info` and the panels: one count everywhere.
-  const WeightProblems problems = CheckWeights(*model);
-  const uint64_t over_eight = problems.count(WeightProblem::kTooManyInfluences);
-  const uint64_t not_normalized = problems.count(WeightProblem::kNotNormalized);
-  const uint64_t unweighted = problems.count(WeightProblem::kUnweighted);
-  model->influences.over_four = w.over_four;
-  model->influences.over_eight = over_eight;
-  model->influences.dropped = w.dropped;
-  if (over_eight > 0) {
-    warnings_.push_back(Plural(over_eight, "vertex", "vertices") +
-                        " had more than 8 joint influences: kept the 8 largest and renormalised (" +
-                        Plural(w.dropped, "influence", "influences") + " dropped)");
-  }
-  if (not_normalized > 0) {
-    warnings_.push_back(Plural(not_normalized, "vertex", "vertices") +
-                        " had weights not summing to 1; renormalised");
-  }
-  if (unweighted > 0) {
-    warnings_.push_back(Plural(unweighted, "skinned vertex has", "skinned vertices have") +
-                        (unweighted == 1 ? " no weight; it follows its mesh's node"
-                                         : " no weight; they follow their mesh's node"));
-  }
-  if (bad_weights_ > 0) {
-    warnings_.push_back(
-        Plural(bad_weights_, "invalid bone weight was", "invalid bone weights were") +
-        " dropped (bad vertex index or value)");
-  }
-  if (skipped_faces_ > 0) {
-    warnings_.push_back(Plural(skipped_faces_, "face", "faces") +
-                        " that were not valid triangles were dropped");
-  }
-  if (skipped_meshes_ > 0) {
-    warnings_.push_back(Plural(skipped_meshes_, "mesh", "meshes") +
-                        " without triangles (points or lines) were not loaded");
-  }
-  if (repaired_normals_ > 0) {
-    warnings_.push_back(Plural(repaired_normals_, "invalid normal was", "invalid normals were") +
-                        " recomputed from the faces");
-  }
+  WarnRepairs();
   return true;
 }
 

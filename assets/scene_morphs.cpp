@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "assets/importer.h"
-#include "assets/internal/gltf_reader.h"
 #include "assets/internal/messages.h"
+#include "assets/internal/model_builder.h"
 
 namespace assets {
 namespace {
@@ -80,7 +80,7 @@ MorphAnimation ConvertChannel(const aiMeshMorphAnim& channel, double ticks_per_s
   for (unsigned k = 0; channel.mKeys && k < channel.mNumKeys; ++k) {
     const aiMeshMorphKey& key = channel.mKeys[k];
     const double t = key.mTime / ticks_per_second;
-    if (!std::isfinite(t) || std::abs(t) > static_cast<double>(gltf::kMaxKeyTime)) {
+    if (!std::isfinite(t) || std::abs(t) > static_cast<double>(kMaxKeyTime)) {
       ++skips->dropped_keys;
       continue;
     }
@@ -169,18 +169,6 @@ void ConvertAnimMeshes(const aiMesh* source, const std::string& path, Mesh* mesh
     warnings->push_back("mesh " + Quoted(mesh->name) + ": " + std::to_string(dropped) +
                         " morph targets have the wrong vertex count or non-finite values; they "
                         "move nothing");
-  }
-}
-
-void WarnMorphAnimations(const aiScene* scene, std::vector<std::string>* warnings) {
-  size_t channels = 0;
-  for (unsigned a = 0; scene && scene->mAnimations && a < scene->mNumAnimations; ++a) {
-    if (scene->mAnimations[a]) channels += scene->mAnimations[a]->mNumMorphMeshChannels;
-  }
-  if (channels > 0) {
-    warnings->push_back(
-        Plural(channels, "morph-weight animation channel", "morph-weight animation channels") +
-        " from this format are not supported and were ignored");
   }
 }
 

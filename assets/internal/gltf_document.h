@@ -3,6 +3,7 @@
 // by the glTF reader and by the exporter's repair pass); nothing outside assets/ includes it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "assets/internal/model_files.h"
@@ -34,6 +36,7 @@ struct AccessorData {
   int component_type = 0;
   bool normalized = false;
   size_t count = 0;
+  bool has_view = false;      // false: zero-filled (and maybe sparse) data
   std::vector<float> values;  // count * components
 };
 
@@ -77,6 +80,43 @@ class Document {
                         std::string* error);
   // An unsigned byte, short or int scalar accessor (triangle indices) as exact integers.
   bool ReadIndices(int64_t index, std::vector<uint32_t>* out, std::string* error);
+  // Reads an unsigned byte or short accessor (JOINTS_n) of exactly `count` elements of
+  // `components` components straight into `out` as exact integers; fails for another shape or
+  // component type.
+  bool ReadUnsignedInto(int64_t index, int components, size_t count, uint16_t* out,
+                        std::string* error);
+  // The component type an accessor declares (5120...5126), or 0 when it has none valid.
+  int AccessorComponentType(int64_t index) const;
+
+  // Reads accessor `index` into *out (which it replaces) when it is exactly `count` tightly packed
+  // elements of type T — `components` components of `component_type` each, without a sparse
+  // section — a chunk at a time, so that the array is written once (no zero-filled array read
+  // over). Returns false with *error empty when the accessor is laid out otherwise (read it
+  // element by element then), false with *error set when its data cannot be read.
+  template <typename T>
+  bool ReadArray(int64_t index, int components, int component_type, size_t count,
+                 std::vector<T>* out, std::string* error) {
+    static_assert(std::is_standard_layout<T>::value, "T is read as bytes");
+    int64_t buffer = -1;
+    uint64_t offset = 0;
+    if (!PackedRange(index, components, component_type, sizeof(T), count, &buffer, &offset)) {
+      return false;
+    }
+    constexpr size_t kChunkElements = std::max<size_t>(1, (size_t{128} << 10) / sizeof(T));
+    const std::unique_ptr<T[]> chunk(new T[std::min(kChunkElements, std::max<size_t>(count, 1))]);
+    out->clear();
+    out->reserve(count);
+    for (size_t done = 0; done < count;) {
+      const size_t n = std::min(kChunkElements, count - done);
+      if (!ReadInto(buffer, offset + done * sizeof(T), n * sizeof(T), chunk.get(), error)) {
+        if (error->empty()) *error = "accessor " + std::to_string(index) + " cannot be read";
+        return false;
+      }
+      out->insert(out->end(), chunk.get(), chunk.get() + n);
+      done += n;
+    }
+    return true;
+  }
   // Element and component counts of an accessor as declared; false when it has none valid.
   bool AccessorShape(int64_t index, size_t* count, int* components) const;
 
@@ -136,8 +176,18 @@ class Document {
             std::vector<uint8_t>* scratch, std::string* error);
   bool ReadFileRange(const std::string& file, uint64_t offset, uint64_t length, const uint8_t** out,
                      std::vector<uint8_t>* scratch, std::string* error);
-  template <typename Begin, typename Put>
-  bool Visit(int64_t index, AccessorData* meta, Begin begin, Put put, std::string* error);
+  // Where accessor `index` lies for ReadArray (its buffer, and the byte offset there) when it is
+  // `count` elements of `element_size` bytes, `components` components of `component_type`,
+  // tightly packed in a bufferView, without a sparse section; false otherwise.
+  bool PackedRange(int64_t index, int components, int component_type, size_t element_size,
+                   size_t count, int64_t* buffer, uint64_t* offset) const;
+  // Bytes [offset, offset + length) of buffer `buffer` copied straight into `out`.
+  bool ReadInto(int64_t buffer, uint64_t offset, uint64_t length, void* out, std::string* error);
+  // `direct()` (called after `begin`): where tightly packed dense data of component type
+  // `direct_type` is copied as it is instead of element by element through `put`; null for none.
+  template <typename Begin, typename Put, typename Direct>
+  bool Visit(int64_t index, AccessorData* meta, Begin begin, Put put, Direct direct,
+             int direct_type, std::string* error);
   bool LoadBin(std::string* error);
   View Bin() const;
   bool ViewBytes(const Json& reference, uint64_t bytes_needed, const uint8_t** begin,

@@ -1,27 +1,22 @@
-// glTF reader (it runs before Assimp): reads a .gltf/.glb file before Assimp does, validates every
-// count and reference against the data, and either decodes meshes, skins, materials and animations
-// itself (the native path) or rewrites what Assimp 5.2.5 would misread. Internal to assets/.
+// glTF reader: reads a glTF 2.0 file (.gltf/.glb) into a Model with skelview's own code — the
+// node tree, meshes (plain, quantized, meshopt- or Draco-compressed), skins, morph targets,
+// materials, textures and clips — after checking every count and reference against the data.
+// glTF 1.0 files are left to Assimp. Internal to assets/.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "assets/internal/load_progress.h"
 #include "assets/internal/model_files.h"
 #include "assets/model.h"
+#include "ik/transform.h"
 
 namespace assets::gltf {
 
-// Assimp's name for the node it adds above several scene roots.
-inline constexpr const char* kSyntheticRootName = "ROOT";
-
-// A mesh primitive decoded by the glTF reader (the native mesh path: Assimp never reads glTF mesh
-// data, whose import there peaks at several times the decoded size and whose vertex joining is
-// quadratic in bone weights).
+// A mesh primitive as the glTF reader decodes it.
 struct Primitive {
-  // As Assimp names it: the mesh's name (or "meshes[<index>]"), with "-<primitive index>" added
-  // when the mesh has several primitives.
-  std::string name;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;  // as in the file, unchecked; empty when absent
   std::vector<glm::vec2> uvs;      // TEXCOORD_0, glTF convention; empty when absent
@@ -43,7 +38,7 @@ struct Primitive {
   size_t invalid_influences = 0;  // negative or non-finite weights, non-integer joints: dropped
   std::vector<uint32_t> indices;  // triangles, strips and fans converted
   size_t dropped_triangles = 0;   // with a corner past the vertices
-  int material = -1;              // glTF material index, -1 for Assimp's default material
+  int material = -1;              // glTF material index, -1 for glTF's default material
   // Morph targets in file order, named from the mesh's extras.targetNames. A target whose
   // POSITION or NORMAL accessor is not VEC3 with one element per vertex, or holds a non-finite or
   // huge delta, is kept without deltas (so weights keep their indices) and counted here.
@@ -64,7 +59,7 @@ struct Skin {
   std::vector<glm::mat4> inverse_binds;  // one per joint; identity when the file has none
 };
 
-// A material as the native path reads it: base colour and the image of its base-colour texture
+// A material as the reader takes it: base colour and the image of its base-colour texture
 // (pbrMetallicRoughness, or the diffuse of KHR_materials_pbrSpecularGlossiness).
 struct MaterialSource {
   std::string name;
@@ -80,82 +75,100 @@ struct ImageSource {
   std::string error;  // why neither could be read, when so
 };
 
+// A node of the file, as the Model needs it.
+struct Node {
+  // Its name, or "nodes[<index>]" when it has none; a name an earlier node has is made
+  // "<name>.<index>" (with a warning), so that every node's is unique.
+  std::string name;
+  bool named = false;  // the file gives it a name (not "nodes[<index>]")
+  // Its local transform: the `translation`, `rotation` (made unit length) and `scale` as given,
+  // or the decomposition of its `matrix` (which wins when both are there).
+  ik::Transform rest;
+  // The matrix had shear or projection (or a zero scale) that translation-rotation-scale cannot
+  // hold.
+  bool approximated = false;
+  // The matrix has a non-finite element or one beyond kMaxCoordinate (refused for a joint).
+  bool huge = false;
+  int mesh = -1;  // glTF mesh index, -1 for none
+  int skin = -1;  // glTF skin index, -1 for none
+  // Its own morph `weights` (overriding its mesh's), empty when it has none or they are not all
+  // finite numbers.
+  std::vector<float> weights;
+};
+
 struct PrepareOptions {
-  // Decode glTF meshes and skins in the glTF reader and hand Assimp a file without them (unless a
-  // primitive uses Draco or meshopt compression, which only Assimp decodes).
-  bool native_meshes = true;
   // How buffer files are opened (the import's rules, and its record of files read); null: with
   // the folder rule and no record kept. Not owned.
   ModelFiles* files = nullptr;
+  // Progress and cancellation (polled between steps and meshes); null for none. Not owned.
+  LoadProgress* progress = nullptr;
 };
 
 struct Contents {
-  // Bytes Assimp must read in place of the file's own (same path, so relative URIs still resolve);
-  // empty when the file needs no repair.
+  // glTF 1.0 only: the file's bytes with its node rotations made unit quaternions, for Assimp to
+  // read in place of the file's own (same path, so relative URIs still resolve); empty when
+  // nothing needed that.
   std::vector<uint8_t> patched;
   // What was repaired, for the user.
   std::vector<std::string> warnings;
-  // The node order Assimp builds: the glTF node index of each node in the preorder walk of the
-  // scene, -1 for the synthetic root Assimp adds when the scene has several root nodes.
+  bool is_gltf2 = false;  // false for glTF 1.0, which is left to Assimp
+  // The scene's node tree: the glTF node index of each joint in the preorder walk of the scene
+  // (a node two parents list appears under each), and each joint's parent there (-1 for a root).
   std::vector<int> preorder_nodes;
-  // Name Assimp gives each glTF node (its name, or "nodes[i]" when unnamed), after the glTF reader
-  // made duplicates unique.
-  std::vector<std::string> node_names;
-  // Animations read straight from the file with their real interpolation (Assimp 5.2.5 turns step
-  // and cubic-spline into linear). JointAnimation::joint holds the glTF *node* index here.
+  std::vector<int> preorder_parents;
+  std::vector<Node> nodes;  // every node of the file, indexed like the file's
+  // Animations read straight from the file with their interpolation. JointAnimation::joint and
+  // MorphAnimation::mesh hold the glTF *node* index here.
   std::vector<Clip> clips;
-  bool is_gltf2 = false;  // false for glTF 1.0, which is left to Assimp untouched
-  // The native mesh path was taken: `patched` has no meshes, skins or animations, and these hold
-  // every glTF mesh's primitives (indexed like the file's meshes) and every skin.
-  bool native_meshes = false;
-  std::vector<std::vector<Primitive>> meshes;
+  std::vector<std::vector<Primitive>>
+      meshes;                           // every glTF mesh's primitives, indexed like the file
+  std::vector<std::string> mesh_names;  // every glTF mesh's name, empty when it has none
   std::vector<Skin> skins;
   std::vector<MaterialSource> materials;  // the file's materials, in order
   std::vector<ImageSource> images;        // the file's images, in order
-  std::vector<int> node_meshes;           // per glTF node: its mesh index, -1 for none
-  std::vector<int> node_skins;            // per glTF node: its skin index, -1 for none
   // In files skelview wrote (asset.generator "skelview"): the scene root nodes that only hold a
   // skinned mesh (no children, no transform animation, not a joint of any skin), where export puts
   // skinned meshes as glTF wants them. Left out of the node tree, so that a model comes back with
   // the joints it was written with, and their meshes read all the same. Other files keep every node
-  // as a joint. Native mesh path only.
+  // as a joint.
   std::vector<int> mesh_holders;
-  // Per glTF node: its own morph `weights` (overriding its mesh's), empty when it has none or
-  // they are not all finite numbers.
-  std::vector<std::vector<float>> node_weights;
 };
 
 // True for a path ending in .gltf or .glb (any case) or bytes starting with the binary magic.
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 
-// Runs the glTF reader on a file of `file_size` bytes whose start is in `bytes`: all of a .gltf,
-// and of a .glb at least the header, JSON chunk and next chunk header (see Document::Parse). With
-// options.native_meshes (the default) it decodes meshes and skins itself (see Primitive) and gives
-// Assimp only the scene; otherwise Assimp reads the meshes and the glTF reader repairs, each with a
-// warning:
-//   - a skin without inverseBindMatrices (Assimp 5.2.5 crashes): identity matrices are written in,
-//     which is what glTF specifies for the missing accessor;
-//   - normalized unsigned byte/short weights (Assimp returns garbage) and extra JOINTS_n/WEIGHTS_n
-//     sets (Assimp keeps only the first): rewritten as one float set holding each vertex's four
-//     largest weights, renormalised;
-//   - several nodes sharing one mesh where a skin is involved (Assimp merges their skins): each
-//     node gets its own copy of the mesh;
-//   - duplicate node names (joints are found by name): renamed "<name>.<node index>".
-// In both cases node rotations are made unit quaternions (glTF 1.0 files too, which are otherwise
-// left to Assimp), with a warning naming the node when one was far from unit length; a zero or
-// non-finite rotation becomes no rotation, also with a warning.
+// Reads a glTF file of `file_size` bytes whose start is in `bytes`: all of a .gltf, and of a .glb
+// at least the header, JSON chunk and next chunk header (see Document::Parse). For glTF 2.0 it
+// checks everything and decodes nodes, meshes, skins, materials and animations into *out; a glTF
+// 1.0 file only gets its node rotations made unit quaternions (out->patched) and is_gltf2 false.
+// Repairs, each with a warning: node rotations made unit quaternions (a zero or non-finite one
+// becomes no rotation), duplicate node names made unique ("<name>.<node index>"), a skin without
+// inverseBindMatrices bound with identity matrices (as glTF specifies).
 // Fails, with the reason in *error (without the path), on: a truncated or malformed .glb, JSON
 // that does not parse, no scene, a node hierarchy with a cycle or deeper than kMaxDepth, more than
 // ik::Skeleton::kMaxJoints nodes, a skin with more than 65,535 joints or none, references to
 // meshes, skins, nodes or accessors that do not exist, buffers, bufferViews or accessors that
 // claim more than their data holds or more than the limits in importer.h (the decode budget
-// included), JSON nested deeper than kMaxJsonDepth, and buffers that cannot be read (missing,
-// not regular files, or outside the model's folder when that is not allowed).
+// included), JSON nested deeper than kMaxJsonDepth, an extension it requires that skelview does
+// not support, compressed data that does not decode, buffers that cannot be read (missing, not
+// regular files, or outside the model's folder when that is not allowed), and when
+// options.progress says the load was cancelled ("cancelled").
 bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
              const PrepareOptions& options, Contents* out, std::string* error);
 
+// The Model of a glTF 2.0 file Prepare read (`contents`, whose decoded arrays it moves out): the
+// scene's nodes as joints (see Contents::preorder_nodes), a Mesh per primitive of every node that
+// shows a mesh (skinned by the node's skin, else bound rigidly to the node; an unnamed mesh is
+// named after its node, when that has a name), only the materials meshes use (glTF's white
+// default for primitives without one) with their base colour textures decoded (within the pixel
+// limits, or only checked against them when !texture_pixels: then no textures are kept; a texture
+// that cannot be loaded is a warning), and the clips mapped onto the joints and
+// meshes (not yet prepared: see FinishClips). Warnings go to *warnings. Fails, with the reason,
+// on non-finite or huge transforms, positions or inverse binds, an empty scene, or a cancel.
+bool BuildModel(const std::string& path, Contents* contents, bool texture_pixels,
+                LoadProgress* progress, ModelFiles* files, Model* model,
+                std::vector<std::string>* warnings, std::string* error);
+
 inline constexpr int kMaxDepth = 1000;
-// Animation keys later than this (seconds, about 11.6 days) are dropped as corrupt.
-inline constexpr float kMaxKeyTime = 1.0e6f;
 
 }  // namespace assets::gltf

@@ -75,10 +75,11 @@ void CountWeightRepairs(const Mesh& mesh, const std::vector<uint8_t>& flags,
 // xyz, with the same handedness) less than kWeldNormalDistance apart (exporters leave rounding
 // noise in split normals; the first vertex's are kept), and remaps the triangles: most of Assimp's
 // readers (FBX, OBJ, Collada...) give every face corner its own vertex, and glTF files carry such
-// duplicates too. Linear time with an open-addressing table, where Assimp's own
-// JoinIdenticalVertices step is quadratic in bone weights. The mesh must have normals, joints and
-// weights for every position (uvs may be empty). `flags` (optional, one per vertex) are merged with
-// OR into the kept vertex, `counts` (optional, one per vertex) with max.
+// duplicates too. A vertex merges into the first earlier kept vertex it matches. Linear time (the
+// vertices are grouped by a hash of their exact fields with a radix sort, in sequential passes),
+// where Assimp's own JoinIdenticalVertices step is quadratic in bone weights. The mesh must have
+// normals, joints and weights for every position (uvs may be empty). `flags` (optional, one per
+// vertex) are merged with OR into the kept vertex, `counts` (optional, one per vertex) with max.
 inline constexpr float kWeldNormalDistance = 1e-5f;
 void WeldIdenticalVertices(Mesh* mesh, std::vector<uint8_t>* flags = nullptr,
                            std::vector<uint8_t>* counts = nullptr);

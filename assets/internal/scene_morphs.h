@@ -10,7 +10,6 @@
 
 struct aiAnimation;
 struct aiMesh;
-struct aiScene;
 
 namespace assets {
 
@@ -25,10 +24,6 @@ namespace assets {
 // without deltas; each mesh with such targets adds a warning to *warnings.
 void ConvertAnimMeshes(const aiMesh* source, const std::string& path, Mesh* mesh,
                        std::vector<std::string>* warnings);
-
-// A warning when the scene's animations carry morph-weight channels (aiMeshMorphAnim), which
-// skelview does not read from Assimp's scenes; nothing otherwise.
-void WarnMorphAnimations(const aiScene* scene, std::vector<std::string>* warnings);
 
 // What ConvertMorphAnimation could not convert, summed over a file's animations.
 struct MorphAnimationSkips {

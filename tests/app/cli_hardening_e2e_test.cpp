@@ -234,17 +234,19 @@ TEST(CliNames, FileNamesStartingWithDashAreFiles) {
   for (const char* name : {"-x.glb", "--help.glb", "--help"}) {
     fs::copy_file(model, dir + "/" + name);
   }
-  for (const char* name : {"-x.glb", "--help.glb"}) {
+  // A .glb is known by its content: --help, without an extension, is one too.
+  for (const char* name : {"-x.glb", "--help.glb", "--help"}) {
     const testproc::Result r =
         Shell("cd '" + dir + "' && exec \"$SKELVIEW\" info -- '" + name + "'");
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     EXPECT_THAT(r.out, HasSubstr("model:     " + std::string(name))) << name;
     EXPECT_THAT(r.out, HasSubstr("joints:    22")) << name;
   }
-  // A file called --help is read as a file (and, without an extension, is no format the importer
-  // knows), not taken for the worker's --help.
-  const testproc::Result help = Shell("cd '" + dir + "' && exec \"$SKELVIEW\" info -- --help");
-  ExpectBadInput(help, "--help: ");
+  // A file called --version is read as a file (and, text without an extension, is no format the
+  // importer knows), not taken for the worker's --version.
+  std::ofstream(dir + "/--version") << "not a model\n";
+  const testproc::Result help = Shell("cd '" + dir + "' && exec \"$SKELVIEW\" info -- --version");
+  ExpectBadInput(help, "--version: ");
   EXPECT_THAT(help.err, testing::Not(HasSubstr("crashed")));
   EXPECT_THAT(help.err, testing::Not(HasSubstr("import worker")));
   const testproc::Result pose = Shell("cd '" + dir + "' && exec \"$SKELVIEW\" pose -- -x.glb");

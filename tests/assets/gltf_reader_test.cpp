@@ -1,11 +1,12 @@
-// The glTF reader on its own: what it decodes natively, and the repairs it writes for Assimp
-// when Assimp must read the meshes (files with compressed meshes), checked on the patched file.
+// The glTF reader on its own (Prepare): the nodes, the scene's tree, meshes, skins and the
+// repairs, before the Model is built.
 #include "assets/internal/gltf_reader.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "assets/internal/gltf_document.h"
+#include <cmath>
+
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 
@@ -26,25 +27,18 @@ bool AnyContains(const std::vector<std::string>& warnings, const std::string& te
   return false;
 }
 
-// The patched file Assimp would read, parsed back.
-json Patched(const Contents& p) { return json::parse(p.patched.begin(), p.patched.end()); }
-
-PrepareOptions AssimpMeshes() {
-  PrepareOptions o;
-  o.native_meshes = false;
-  return o;
-}
-
-TEST(GltfReader, NativePathDecodesMeshesAndHandsAssimpOnlyTheNodes) {
+TEST(GltfReader, DecodesMeshesSkinsAndTheNodeTree) {
   testgltf::StripOptions options;
   options.weight_type = 5121;
   const testgltf::Builder b = testgltf::SkinnedStrip(options);
   Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/strip.gltf", Bytes(b), 0, {}, &p, &error)) << error;
-  ASSERT_TRUE(p.native_meshes);
+  ASSERT_TRUE(p.is_gltf2);
+  EXPECT_TRUE(p.patched.empty());
   ASSERT_EQ(p.meshes.size(), 1u);
   ASSERT_EQ(p.meshes[0].size(), 1u);
+  EXPECT_EQ(p.mesh_names, (std::vector<std::string>{"strip"}));
   const Primitive& strip = p.meshes[0][0];
   EXPECT_EQ(strip.positions.size(), 6u);
   EXPECT_EQ(strip.indices.size(), 12u);
@@ -52,11 +46,15 @@ TEST(GltfReader, NativePathDecodesMeshesAndHandsAssimpOnlyTheNodes) {
   EXPECT_NEAR(strip.weights[2].x, 128.0f / 255.0f, 1e-6f);
   ASSERT_EQ(p.skins.size(), 1u);
   EXPECT_EQ(p.skins[0].joints, (std::vector<int>{0, 1}));
-  const json scene = Patched(p);
-  EXPECT_FALSE(scene.contains("meshes"));
-  EXPECT_FALSE(scene.contains("accessors"));
-  EXPECT_FALSE(scene["nodes"][2].contains("mesh"));
-  EXPECT_EQ(scene["nodes"].size(), 3u);
+  // The scene's tree in preorder: joint0 > joint1, then the mesh node, a second root.
+  EXPECT_EQ(p.preorder_nodes, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(p.preorder_parents, (std::vector<int>{-1, 0, -1}));
+  ASSERT_EQ(p.nodes.size(), 3u);
+  EXPECT_EQ(p.nodes[1].name, "joint1");
+  EXPECT_EQ(p.nodes[1].rest.translation, glm::vec3(0.0f, 1.0f, 0.0f));
+  EXPECT_EQ(p.nodes[2].mesh, 0);
+  EXPECT_EQ(p.nodes[2].skin, 0);
+  EXPECT_EQ(p.nodes[0].mesh, -1);
 }
 
 TEST(GltfReader, StripsAndFansBecomeTriangles) {
@@ -77,78 +75,154 @@ TEST(GltfReader, StripsAndFansBecomeTriangles) {
   // Fan around vertex 0.
   EXPECT_EQ(primitives[1].indices, (std::vector<uint32_t>{0, 1, 2, 0, 2, 3, 0, 3, 4}));
   EXPECT_FALSE(primitives[2].triangles);  // lines are not loaded
-  EXPECT_EQ(primitives[0].name, "meshes[0]-0");
+  EXPECT_EQ(p.mesh_names, (std::vector<std::string>{""}));
 }
 
-TEST(GltfReader, AssimpPathWritesIdentityInverseBindsForASkinWithout) {
+TEST(GltfReader, SkinWithoutInverseBindsGetsIdentitiesWithAWarning) {
   testgltf::StripOptions options;
   options.inverse_binds = false;
   Contents p;
   std::string error;
   ASSERT_TRUE(Prepare(testpaths::TempDir() + "/no_ibm.gltf", Bytes(testgltf::SkinnedStrip(options)),
-                      0, AssimpMeshes(), &p, &error))
+                      0, {}, &p, &error))
       << error;
-  EXPECT_FALSE(p.native_meshes);
   EXPECT_TRUE(AnyContains(p.warnings, "inverseBindMatrices"));
-  Document d;
-  ASSERT_TRUE(d.Parse(testpaths::TempDir() + "/no_ibm.gltf", p.patched, &error)) << error;
-  const auto accessor = IndexMember(d.root["skins"][0], "inverseBindMatrices");
-  ASSERT_TRUE(accessor);
-  AccessorData data;
-  ASSERT_TRUE(d.ReadAccessor(*accessor, &data, &error)) << error;
-  ASSERT_EQ(data.count, 2u);
-  for (size_t i = 0; i < 32; ++i) EXPECT_EQ(data.values[i], (i % 16) % 5 == 0 ? 1.0f : 0.0f);
+  ASSERT_EQ(p.skins.size(), 1u);
+  EXPECT_EQ(p.skins[0].inverse_binds, (std::vector<glm::mat4>(2, glm::mat4(1.0f))));
 }
 
-TEST(GltfReader, AssimpPathRewritesNormalizedWeightsAsFloats) {
-  for (int type : {5121, 5123}) {
-    testgltf::StripOptions options;
-    options.weight_type = type;
-    options.middle_weights[0] = 0.25f;
-    options.middle_weights[1] = 0.75f;
-    Contents p;
-    std::string error;
-    const std::string path = testpaths::TempDir() + "/normalized.gltf";
-    ASSERT_TRUE(
-        Prepare(path, Bytes(testgltf::SkinnedStrip(options)), 0, AssimpMeshes(), &p, &error))
-        << error;
-    EXPECT_TRUE(AnyContains(p.warnings, "normalized"));
-    Document d;
-    ASSERT_TRUE(d.Parse(path, p.patched, &error)) << error;
-    const json& attributes = d.root["meshes"][0]["primitives"][0]["attributes"];
-    AccessorData weights;
-    ASSERT_TRUE(d.ReadAccessor(attributes["WEIGHTS_0"].get<int64_t>(), &weights, &error));
-    EXPECT_EQ(weights.component_type, kComponentFloat);
-    // Middle row (vertices 2, 3): largest first, renormalised.
-    EXPECT_NEAR(weights.values[2 * 4 + 0], 0.75f, 3e-3f);
-    EXPECT_NEAR(weights.values[2 * 4 + 1], 0.25f, 3e-3f);
+TEST(GltfReader, SeveralWeightSetsKeepTheEightLargestInDescendingOrder) {
+  testgltf::Builder b = testgltf::SkinnedStrip();
+  // A second set on every vertex: joint 1 at 0.75 (largest), joint 0 at 0.125.
+  std::vector<uint16_t> second_joints;
+  std::vector<float> second_weights;
+  for (int v = 0; v < 6; ++v) {
+    second_joints.insert(second_joints.end(), {1, 0, 0, 0});
+    second_weights.insert(second_weights.end(), {0.75f, 0.125f, 0.0f, 0.0f});
   }
-}
-
-TEST(GltfReader, AssimpPathGivesNodesSharingASkinnedMeshTheirOwnCopy) {
-  testgltf::Builder b = testgltf::SkinnedStrip();
-  b.doc["skins"].push_back({{"joints", {1}}});
-  b.Node({{"name", "second"}, {"mesh", 0}, {"skin", 1}}, true);
+  json& attributes = b.doc["meshes"][0]["primitives"][0]["attributes"];
+  attributes["JOINTS_1"] = b.Accessor(second_joints.data(), 48, 5123, "VEC4", 6);
+  attributes["WEIGHTS_1"] = b.Floats(second_weights, "VEC4", 6);
   Contents p;
   std::string error;
-  ASSERT_TRUE(
-      Prepare(testpaths::TempDir() + "/shared.gltf", Bytes(b), 0, AssimpMeshes(), &p, &error))
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/two_sets.gltf", Bytes(b), 0, {}, &p, &error))
       << error;
-  EXPECT_TRUE(AnyContains(p.warnings, "own copy"));
-  const json patched = Patched(p);
-  EXPECT_EQ(patched["meshes"].size(), 2u);
-  EXPECT_NE(patched["nodes"][2]["mesh"], patched["nodes"][3]["mesh"]);
+  const Primitive& strip = p.meshes[0][0];
+  // Vertex 0: joint0 at 1 (set 0), joint1 at 0.75, joint0 at 0.125 (set 1).
+  EXPECT_EQ(strip.influence_counts[0], 3);
+  EXPECT_EQ(strip.weights[0], glm::vec4(1.0f, 0.75f, 0.125f, 0.0f));
+  EXPECT_EQ(strip.joints[0], glm::u16vec4(0, 1, 0, 0));
+  EXPECT_TRUE(strip.extra_weights.empty());
 }
 
-TEST(GltfReader, CompressedMeshesKeepTheAssimpPath) {
-  testgltf::Builder b = testgltf::SkinnedStrip();
-  b.doc["meshes"][0]["primitives"][0]["extensions"] = {
-      {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+TEST(GltfReader, OneWeightSetIsSortedLargestFirstWithTiesInFileOrder) {
+  testgltf::Builder b;
+  const int positions = b.Positions({0, 0, 0, 1, 0, 0, 0, 1, 0});
+  const std::vector<uint8_t> joints = {3, 1, 2, 0, 0, 1, 2, 3, 4, 5, 6, 7};
+  const std::vector<float> weights = {0.25f, 0.5f, 0.25f, 0.0f,   // a tie: joint 3 before 2
+                                      -1.0f, 0.0f, 0.5f,  0.25f,  // one invalid, one zero
+                                      0.1f,  0.2f, 0.3f,  0.4f};  // reversed
+  const json attributes = {{"POSITION", positions},
+                           {"JOINTS_0", b.Accessor(joints.data(), 12, 5121, "VEC4", 3)},
+                           {"WEIGHTS_0", b.Floats(weights, "VEC4", 3)}};
+  b.doc["meshes"] =
+      json::array({json{{"primitives", json::array({{{"attributes", attributes}}})}}});
+  b.Node({{"mesh", 0}}, true);
   Contents p;
   std::string error;
-  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/draco.gltf", Bytes(b), 0, {}, &p, &error)) << error;
-  EXPECT_FALSE(p.native_meshes);
-  EXPECT_TRUE(p.meshes.empty());
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/sorted.gltf", Bytes(b), 0, {}, &p, &error)) << error;
+  const Primitive& t = p.meshes.at(0).at(0);
+  EXPECT_EQ(t.influence_counts, (std::vector<uint8_t>{3, 2, 4}));
+  EXPECT_EQ(t.weights[0], glm::vec4(0.5f, 0.25f, 0.25f, 0.0f));
+  EXPECT_EQ(t.joints[0], glm::u16vec4(1, 3, 2, 0));
+  EXPECT_EQ(t.weights[1], glm::vec4(0.5f, 0.25f, 0.0f, 0.0f));
+  EXPECT_EQ(t.joints[1], glm::u16vec4(2, 3, 0, 0));
+  EXPECT_EQ(t.weights[2], glm::vec4(0.4f, 0.3f, 0.2f, 0.1f));
+  EXPECT_EQ(t.joints[2], glm::u16vec4(7, 6, 5, 4));
+  EXPECT_EQ(t.invalid_influences, 1u);
+}
+
+TEST(GltfReader, NodeTransformsComeFromTheirMatrixOrTheirTranslationRotationScale) {
+  testgltf::Builder b;
+  const double s = std::sqrt(0.5);
+  b.Node({{"name", "trs"},
+          {"translation", {1.0, 2.0, 3.0}},
+          {"rotation", {0.0, 0.0, s, s}},
+          {"scale", {2.0, -1.0, 0.5}}},
+         true);
+  // Column-major: a translation of (4, 5, 6) and a uniform scale of 3; its TRS is ignored.
+  b.Node({{"name", "matrix"},
+          {"matrix", {3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 3, 0, 4, 5, 6, 1}},
+          {"translation", {9.0, 9.0, 9.0}}},
+         true);
+  b.Node({{"name", "sheared"}, {"matrix", {1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}}, true);
+  b.Node({{"name", "bad"}, {"translation", {1.0, "two", 3.0}}}, true);
+  Contents p;
+  std::string error;
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/transforms.gltf", Bytes(b), 0, {}, &p, &error))
+      << error;
+  ASSERT_EQ(p.nodes.size(), 4u);
+  // TRS as given, a negative scale included (a decomposed matrix would move the sign).
+  EXPECT_EQ(p.nodes[0].rest.translation, glm::vec3(1.0f, 2.0f, 3.0f));
+  EXPECT_EQ(p.nodes[0].rest.scale, glm::vec3(2.0f, -1.0f, 0.5f));
+  EXPECT_NEAR(p.nodes[0].rest.rotation.z, s, 1e-7);
+  EXPECT_NEAR(p.nodes[0].rest.rotation.w, s, 1e-7);
+  EXPECT_FALSE(p.nodes[0].approximated);
+  EXPECT_EQ(p.nodes[1].rest.translation, glm::vec3(4.0f, 5.0f, 6.0f));
+  EXPECT_NEAR(p.nodes[1].rest.scale.x, 3.0f, 1e-6f);
+  EXPECT_FALSE(p.nodes[1].approximated);
+  EXPECT_TRUE(p.nodes[2].approximated);
+  // A malformed member is ignored, with a warning naming the node.
+  EXPECT_EQ(p.nodes[3].rest.translation, glm::vec3(0.0f));
+  EXPECT_TRUE(AnyContains(p.warnings, "node 'bad' has a 'translation' that is not 3 numbers"));
+}
+
+TEST(GltfReader, DuplicateNodeNamesAreMadeUniqueAndUnnamedNodesNamedByIndex) {
+  testgltf::Builder b;
+  b.Node({{"name", "arm"}}, true);
+  b.Node({{"name", "arm"}}, true);
+  b.Node(json::object(), true);
+  Contents p;
+  std::string error;
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/names.gltf", Bytes(b), 0, {}, &p, &error)) << error;
+  EXPECT_EQ(p.nodes[0].name, "arm");
+  EXPECT_EQ(p.nodes[1].name, "arm.1");
+  EXPECT_EQ(p.nodes[2].name, "nodes[2]");
+  EXPECT_TRUE(p.nodes[0].named);
+  EXPECT_FALSE(p.nodes[2].named);
+  EXPECT_TRUE(AnyContains(p.warnings, "renamed"));
+}
+
+TEST(GltfReader, TheSceneNamedByTheFileIsWalked) {
+  testgltf::Builder b;
+  b.Node({{"name", "first"}}, true);
+  b.Node({{"name", "second"}, {"children", {2}}}, false);
+  b.Node({{"name", "child"}}, false);
+  b.doc["scenes"].push_back({{"nodes", {1}}});
+  b.doc["scene"] = 1;
+  Contents p;
+  std::string error;
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/scenes.gltf", Bytes(b), 0, {}, &p, &error)) << error;
+  EXPECT_EQ(p.preorder_nodes, (std::vector<int>{1, 2}));
+  // Without `scene`, the first scene.
+  b.doc.erase("scene");
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/scenes.gltf", Bytes(b), 0, {}, &p, &error)) << error;
+  EXPECT_EQ(p.preorder_nodes, (std::vector<int>{0}));
+}
+
+TEST(GltfReader, Gltf1FilesAreLeftToAssimpWithUnitRotations) {
+  const json doc = {{"asset", {{"version", "1.0"}}},
+                    {"nodes", {{"a", {{"rotation", {0.0, 0.0, 0.0, 2.0}}}}}}};
+  const std::string text = doc.dump();
+  Contents p;
+  std::string error;
+  ASSERT_TRUE(Prepare(testpaths::TempDir() + "/one.gltf",
+                      std::vector<uint8_t>(text.begin(), text.end()), 0, {}, &p, &error))
+      << error;
+  EXPECT_FALSE(p.is_gltf2);
+  ASSERT_FALSE(p.patched.empty());
+  const json patched = json::parse(p.patched.begin(), p.patched.end());
+  EXPECT_EQ(patched["nodes"]["a"]["rotation"], json::array({0.0, 0.0, 0.0, 1.0}));
 }
 
 TEST(GltfReader, RefusalsNameTheProblem) {

@@ -137,23 +137,6 @@ TEST(SceneMorphs, FbxTargetsStartAtZeroWithAWarning) {
   EXPECT_NE(warnings[0].find("start at weight 0"), std::string::npos) << warnings[0];
 }
 
-TEST(SceneMorphs, MorphWeightAnimationsAreNamedInAWarning) {
-  aiScene scene;
-  scene.mNumAnimations = 1;
-  scene.mAnimations = new aiAnimation*[1];
-  scene.mAnimations[0] = new aiAnimation();
-  scene.mAnimations[0]->mNumMorphMeshChannels = 1;
-  scene.mAnimations[0]->mMorphMeshChannels = new aiMeshMorphAnim* [1] { new aiMeshMorphAnim() };
-  std::vector<std::string> warnings;
-  WarnMorphAnimations(&scene, &warnings);
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("1 morph-weight animation channel"), std::string::npos) << warnings[0];
-  aiScene empty;
-  warnings.clear();
-  WarnMorphAnimations(&empty, &warnings);
-  EXPECT_TRUE(warnings.empty());
-}
-
 // Sets `key` to `time` (ticks) with (target, weight) pairs.
 void SetKey(aiMeshMorphKey* key, double time,
             const std::vector<std::pair<unsigned, double>>& values) {

@@ -1,5 +1,6 @@
-// libFuzzer target: the glTF path (our glTF reader, then Assimp's glTF 2.0 reader, then the
-// converter). Inputs starting with the binary magic are written as .glb, others as .gltf.
+// libFuzzer target: the glTF path (our glTF reader and the Model it builds; glTF 1.0 goes on to
+// Assimp and the converter). Inputs starting with the binary magic are written as .glb, others as
+// .gltf.
 #include <cstring>
 
 #include "tests/fuzz/fuzz_common.h"
