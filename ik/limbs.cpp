@@ -7,6 +7,8 @@
 #include <cmath>
 #include <set>
 
+#include "ik/internal/joint_names.h"
+
 namespace ik {
 
 namespace {
@@ -234,37 +236,7 @@ const char* LimbFoundByName(LimbFoundBy found_by) {
 
 namespace {
 
-// Words of a joint name, lower case, split at non-alphanumeric characters, lower/upper case
-// changes and digits: "mixamorig:LeftUpLeg" → {"mixamorig", "left", "up", "leg"},
-// "thigh.L" → {"thigh", "l"}, "B_Hip_Left" → {"b", "hip", "left"}, "IKFoot" → {"ik", "foot"}.
-std::vector<std::string> NameTokens(const std::string& name) {
-  std::vector<std::string> tokens;
-  std::string current;
-  auto flush = [&] {
-    if (!current.empty()) tokens.push_back(current);
-    current.clear();
-  };
-  const size_t n = name.size();
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char ch = static_cast<unsigned char>(name[i]);
-    if (!std::isalnum(ch)) {
-      flush();
-      continue;
-    }
-    if (!current.empty()) {
-      const unsigned char prev = static_cast<unsigned char>(name[i - 1]);
-      const bool lower_to_upper = std::islower(prev) && std::isupper(ch);
-      // "IKFoot": the last capital of a run starts the next word when a lower case letter follows.
-      const bool acronym_end = std::isupper(prev) && std::isupper(ch) && i + 1 < n &&
-                               std::islower(static_cast<unsigned char>(name[i + 1]));
-      const bool digit_change = (std::isdigit(prev) != 0) != (std::isdigit(ch) != 0);
-      if (lower_to_upper || acronym_end || digit_change) flush();
-    }
-    current.push_back(static_cast<char>(std::tolower(ch)));
-  }
-  flush();
-  return tokens;
-}
+using internal::NameTokens;
 
 // The limbs found so far: slots[kind][side], and the joints they use.
 struct Found {

@@ -27,9 +27,13 @@
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/core/json_output.h"
+#include "app/core/mirror_edit.h"
+#include "app/core/range_of_motion.h"
+#include "app/core/session.h"
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
+#include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/exporter.h"
 #include "assets/file_output.h"
@@ -37,7 +41,9 @@
 #include "assets/skinning.h"
 #include "assets/text.h"
 #include "assets/weight_check.h"
+#include "ik/kinematics.h"
 #include "ik/limbs.h"
+#include "ik/mirror.h"
 #include "renderer/image_file.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"
@@ -100,12 +106,72 @@ struct PreparedPose {
   // --anim I+J+…: the clips played together (their combination is the character's clip
   // clip_time.clip, after the model's own); empty for one clip or none.
   std::vector<int> together;
+  // The constraints as an edit (EditForRequests), under the --session's edit when one is given.
+  EditState edit;
+  bool edited = false;  // a --session or --mirror changed the pose
+  // The session's clip is the generated range of motion (appended to the model's clips).
+  bool range_of_motion = false;
 };
+
+// --session: the file read (the model comes from it unless MODEL is given).
+int ReadSessionArg(PoseArgs* args, std::optional<SessionFile>* file) {
+  if (args->session_path.empty()) return kExitOk;
+  SessionFile f;
+  std::string error;
+  if (!ReadSessionFile(args->session_path, &f, &error)) return BadInput(error);
+  if (args->model_path.empty()) {
+    args->model_path = f.model_path;
+    args->raw_units = args->raw_units || f.raw_units;
+  }
+  *file = std::move(f);
+  return kExitOk;
+}
+
+// The session's edit with the command line's constraints added (chains appended, limits and
+// morph weights over the session's; --body replaces its body options).
+EditState MergedEdit(const EditState& session, const EditState& cli, const PoseArgs& args) {
+  EditState edit = session;
+  edit.chains.insert(edit.chains.end(), cli.chains.begin(), cli.chains.end());
+  for (const auto& [joint, limit] : cli.limits.entries()) edit.limits.Set(joint, limit);
+  for (const auto& [key, weight] : cli.morph_weights) edit.morph_weights[key] = weight;
+  if (!args.body.empty()) edit.body_options = cli.body_options;
+  return edit;
+}
+
+// --save-session FILE: the model, the edit, the clip and the time as a session.
+int SaveSessionArg(const PoseArgs& args, const PreparedPose& prepared) {
+  if (args.save_session_path.empty()) return kExitOk;
+  const std::string& path = args.save_session_path;
+  if (!IsSessionPath(path)) {
+    return BadInput("--save-session " + path + ": a session file's name ends in .skelview");
+  }
+  std::string error;
+  if (!assets::CheckOutputsSpareInputs(prepared.model, {path}, &error)) {
+    return BadInput("--save-session " + path + ": " + error);
+  }
+  Session session;
+  session.model_path = args.model_path;
+  session.raw_units = args.raw_units;
+  session.edit = prepared.edit;
+  const int file_clips = prepared.character.file_clip_count();
+  session.playback.clip = prepared.clip_time.clip < file_clips ? prepared.clip_time.clip : -1;
+  session.range_of_motion = prepared.range_of_motion;
+  session.playback.together = prepared.together;
+  if (!prepared.together.empty()) session.playback.clip = prepared.together[0];
+  session.playback.time = prepared.clip_time.time;
+  if (!WriteSessionFile(path, SessionJson(prepared.model, session, path), &error)) {
+    return Failure(error);
+  }
+  return kExitOk;
+}
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
 // `server` (batch commands: one file of many) forks the import worker, and then warnings and
 // errors name the file.
-int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* server = nullptr) {
+int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* server = nullptr) {
+  PoseArgs args = given;
+  std::optional<SessionFile> session_file;
+  if (int code = ReadSessionArg(&args, &session_file); code != kExitOk) return code;
   assets::Model* model = &prepared->model;
   ClipTime* clip_time = &prepared->clip_time;
   ConstraintRequests* requests = &prepared->requests;
@@ -123,8 +189,36 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
   } else {
     PrintWarnings(*model);
   }
+  Session session;
+  if (session_file) {
+    SessionProblems problems;
+    if (!AttachSession(*session_file, *model, nullptr, &session, &problems, &error)) {
+      return BadInput(error);
+    }
+    for (const std::string& line : problems.lines) {
+      std::cerr << "skelview: warning: "
+                << assets::MessageLine(session_file->path + ": could not reattach " + line) << "\n";
+    }
+  }
   prepared->character = Character(*model);
   const Character& character = prepared->character;
+  if (session_file && !args.anim && !args.time && session.range_of_motion) {
+    model->clips.push_back(MakeModelRangeOfMotion(character, session.edit.limits).clip);
+    prepared->range_of_motion = true;
+  }
+  if (session_file && !args.anim && !args.time) {  // the session's clip and time
+    if (session.range_of_motion) {
+      clip_time->clip = character.file_clip_count() - 1;
+    } else if (session.playback.together.size() > 1) {
+      clip_time->clip = prepared->character.PlayTogether(session.playback.together);
+      prepared->together = session.playback.together;
+    } else {
+      clip_time->clip = session.playback.clip;
+    }
+    if (const assets::Clip* clip = character.clip(clip_time->clip)) {
+      clip_time->time = std::clamp(session.playback.time, 0.0f, clip->duration);
+    }
+  }
   if (args.anim || args.time) {
     if (!ResolveAnim(args, &prepared->character, &clip_time->clip, &error)) {
       return BadInput(error);
@@ -141,8 +235,25 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
       std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
   if (!ParseConstraints(args, character, requests, &error)) return BadInput(file + error);
-  EvaluatePose(character, *clip_time, *requests, state);
-  return kExitOk;
+  prepared->edit = EditForRequests(character, *requests);
+  for (const MorphOverride& o : requests->morph) {
+    prepared->edit.morph_weights[{o.mesh, o.target}] = o.weight;
+  }
+  if (session_file) {  // the session's edit with the constraints, through the frame pipeline
+    prepared->edit = MergedEdit(session.edit, prepared->edit, args);
+    EditedFrame frame;
+    EvaluateEditedFrame(character, *clip_time, prepared->edit, &frame, state);
+    prepared->edited = true;
+  } else {
+    EvaluatePose(character, *clip_time, *requests, state);
+  }
+  if (args.mirror) {  // the final pose, mirrored
+    const ik::MirrorMap map = ik::BuildMirrorMap(model->skeleton, character.limbs());
+    ik::MirrorPose(map, model->skeleton, state->pose, &state->pose);
+    ik::LocalToModel(model->skeleton, state->pose, &state->models);
+    prepared->edited = true;
+  }
+  return SaveSessionArg(args, *prepared);
 }
 
 }  // namespace
@@ -584,7 +695,11 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
 }
 
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool rom) {
+  if (rom && bake) return BadInput("--rom and --bake: choose one (--rom writes its own clip)");
+  if (args.mirror && (bake || rom)) {
+    return BadInput("--mirror applies to one pose: not with --bake or --rom");
+  }
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
   {
     const std::string ext = std::filesystem::path(out_path).extension().string();
@@ -636,8 +751,7 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     BakePlan plan;
     assets::Clip baked_clip;
     ok = PlanBake(character, clip_time.clip, &plan, &error) &&
-         BakeClip(character, clip_time.clip, plan.fps, EditForRequests(character, requests),
-                  BakeProgress(), &baked_clip);
+         BakeClip(character, clip_time.clip, plan.fps, prepared.edit, BakeProgress(), &baked_clip);
     if (!ok) {
       failure = assets::ExportFailure::kRefused;
     } else {
@@ -656,8 +770,26 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
                                        out_path)
                 << "\n";
     }
+  } else if (rom) {
+    const RangeOfMotion generated = MakeModelRangeOfMotion(character, prepared.edit.limits);
+    if (generated.motions.empty()) {
+      return BadInput(
+          assets::MessageLine(model.source + ": --rom: no legs, arms or spine found to move"));
+    }
+    assets::Model with_rom = exported;
+    with_rom.clips = {generated.clip};
+    ok = assets::ExportGltf(with_rom, out_path, &error, &failure);
+    if (ok) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.1f", double(generated.clip.duration));
+      std::cerr << "skelview: "
+                << assets::MessageLine("wrote '" + generated.clip.name + "' (" +
+                                       std::to_string(generated.motions.size()) + " motions, " +
+                                       seconds + " s) into " + out_path)
+                << "\n";
+    }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
-             !requests.fabrik.empty()) {
+             !requests.fabrik.empty() || prepared.edited) {
     // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
     ok = assets::ExportGltf(exported, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {

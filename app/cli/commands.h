@@ -40,7 +40,9 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
 // frame rate, the rest pose unchanged. render and export refuse (2) an output that is one of the
 // model's input files (assets::CheckOutputsSpareInputs) or has an extension they do not write;
 // a failed write is 1, and the previous file stays as it was.
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false);
+// `rom`: the model with a generated range-of-motion clip (MakeModelRangeOfMotion) as its clip.
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false,
+              bool rom = false);
 
 // `skelview bench`: a crowd of `characters` animated characters with IK on their limbs, updated
 // (sample + IK + FK + palette, on this thread) and drawn offscreen for `frames` frames; prints the

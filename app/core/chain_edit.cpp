@@ -114,7 +114,8 @@ bool EditState::operator==(const EditState& o) const {
     return false;
   }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
-      !(contacts == o.contacts) || !SameLimits(limits, o.limits)) {
+      joint_translations != o.joint_translations || !(contacts == o.contacts) ||
+      !SameLimits(limits, o.limits)) {
     return false;
   }
   for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();

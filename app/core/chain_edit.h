@@ -93,6 +93,8 @@ struct SceneContacts {
 struct EditState {
   std::vector<ChainSettings> chains;
   std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
+  // joint → local translation replacing the animated one (a pasted pose's moved joints)
+  std::map<int, glm::vec3> joint_translations;
   SceneContacts contacts;
   ik::JointLimits limits;            // per joint, relative to its rest rotation; none unless set
   ik::FullBodyOptions body_options;  // how much the hips and spine help (full-body IK)

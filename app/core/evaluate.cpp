@@ -222,6 +222,9 @@ const ConstraintRequests& BeginFrame(const Character& character, const FrameSour
     for (const auto& [joint, rotation] : edit->joint_rotations) {
       if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].rotation = rotation;
     }
+    for (const auto& [joint, translation] : edit->joint_translations) {  // a pasted pose's
+      if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].translation = translation;
+    }
   }
   // 3. Forward kinematics.
   if (source.placement) {

@@ -138,7 +138,7 @@ struct FrameSource {
 
 // The frame pipeline. Its stages, in order, each on what the one before left:
 //  1. sample the clip at the time, or take the rest pose (SamplePose);
-//  2. the edit's joint rotations replace the sampled ones;
+//  2. the edit's joint rotations (and a pasted pose's translations) replace the sampled ones;
 //  3. forward kinematics (placed);
 //  4. with an edit: lower the hips to the ground (LowerHipsToGround), then build the requests on
 //     this un-solved pose (BuildRequests), kept with it in *frame;
