@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/core/body_solve.h"
+#include "app/core/foot_lock.h"
 #include "ik/kinematics.h"
 #include "ik/limbs.h"
 
@@ -82,7 +83,7 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
 }
 
 bool EditState::operator==(const EditState& o) const {
-  if (morph_weights != o.morph_weights) return false;
+  if (morph_weights != o.morph_weights || foot_lock != o.foot_lock) return false;
   const ik::FullBodyOptions& mine = body_options;
   const ik::FullBodyOptions& theirs = o.body_options;
   if (mine.hips_translation_weight != theirs.hips_translation_weight ||
@@ -435,6 +436,10 @@ void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
     }
   }
   ik::LocalToModel(skeleton, frame->unsolved_pose, &frame->unsolved_models);
+  if (edit.foot_lock && edit.foot_lock->clip == clip_time.clip) {
+    ApplyFootLock(*edit.foot_lock, skeleton, clip_time.time, &frame->unsolved_pose,
+                  &frame->unsolved_models);
+  }
   LowerHipsToGround(skeleton, edit.chains, edit.contacts, &frame->unsolved_pose,
                     &frame->unsolved_models);
   BuildRequests(skeleton, edit, frame->unsolved_models, clip_time.time, &frame->requests,
