@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/assets/gltf_builder.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 
@@ -65,6 +66,28 @@ TEST(ContactsCommand, GroundChangesPenetrationAndFloatNotTheContacts) {
   EXPECT_GT(ramp["before"]["float_mm"].get<double>(), 10.0);
   EXPECT_LE(ramp["after"]["penetration_mm"].get<double>(), 1.0);
   EXPECT_LE(ramp["after"]["float_mm"].get<double>(), 1.0);
+}
+
+TEST(ContactsCommand, MeshGroundIsItsTriangles) {
+  // A 4 m square at y = 0.1: the lock stands the feet on it, as on plane,y=0.1.
+  testgltf::Builder b;
+  const int positions = b.Positions({-2, 0.1f, -2, 2, 0.1f, -2, 2, 0.1f, 2, -2, 0.1f, 2});
+  const std::vector<uint16_t> indices = {0, 2, 1, 0, 3, 2};
+  const int index = b.Accessor(indices.data(), indices.size() * 2, 5123, "SCALAR", 6);
+  b.doc["meshes"] = json::array(
+      {{{"primitives",
+         json::array({{{"attributes", {{"POSITION", positions}}}, {"indices", index}}})}}});
+  b.Node({{"mesh", 0}}, true);
+  const std::string path = testpaths::TempDir() + "/floor.glb";
+  testgltf::WriteBytes(path, b.Glb());
+  const json mesh = Contacts({"--ground", path});
+  const json plane = Contacts({"--ground", "plane,y=0.1"});
+  EXPECT_EQ(mesh["ground"], path);
+  EXPECT_NEAR(mesh["before"]["penetration_mm"].get<double>(),
+              plane["before"]["penetration_mm"].get<double>(), 0.01);
+  EXPECT_NEAR(mesh["feet"][0]["contacts"][0]["height_mm"].get<double>(), -12.0, 1.0);
+  EXPECT_LE(mesh["after"]["penetration_mm"].get<double>(), 1.0);
+  EXPECT_LE(mesh["after"]["float_mm"].get<double>(), 1.0);
 }
 
 TEST(ContactsCommand, TextNamesEachFoot) {
