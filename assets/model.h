@@ -1,5 +1,7 @@
 // Model: everything skelview knows about a loaded file, as plain data — the skeleton, skinned
-// meshes, materials, textures and animation clips. Immutable once loaded.
+// meshes, materials, textures and animation clips. Immutable once loaded: what the program adds
+// lives beside it (the rig's facts and clips played together in app::Character, the user's edits
+// in app::EditState); an export that changes something writes a copy.
 #pragma once
 
 #include <array>

@@ -35,9 +35,10 @@ const assets::Model& BuiltinBaked() {
   static const assets::Model model = [] {
     assets::Model baked = Builtin();
     const int walk = baked.FindClip("Walk");
+    const app::Character character(Builtin());
     app::ConstraintRequests requests;
-    app::EditState edit = app::EditForRequests(baked, requests);
-    baked.clips = {app::BakeClip(Builtin(), walk, 30.0f, edit)};
+    app::EditState edit = app::EditForRequests(character, requests);
+    baked.clips = {app::BakeClip(character, walk, 30.0f, edit)};
     return baked;
   }();
   return model;

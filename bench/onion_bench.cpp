@@ -16,6 +16,7 @@ namespace {
 
 struct Scene {
   assets::Model model;
+  app::Character character;  // of `model`, once loaded
   app::EditState edit;
   bool ok = false;
 };
@@ -31,7 +32,8 @@ const Scene& LoadScene(const std::string& path) {
     scene.model = std::move(*loaded.model);
   }
   scene.ok = !scene.model.clips.empty();
-  if (scene.ok) scene.edit.chains = app::DefaultChains(scene.model);
+  scene.character = app::Character(scene.model);
+  if (scene.ok) scene.edit.chains = app::DefaultChains(scene.character);
   return scene;
 }
 
@@ -52,7 +54,7 @@ void BM_CurrentFrame(benchmark::State& state) {
   float t = 0.0f;
   for (auto _ : state) {
     t = t > 0.9f ? 0.0f : t + 0.01f;
-    app::EvaluateEditedFrame(scene.model, app::ClipTime{0, t}, scene.edit, &frame, &pose);
+    app::EvaluateEditedFrame(scene.character, app::ClipTime{0, t}, scene.edit, &frame, &pose);
     benchmark::DoNotOptimize(pose.models.data());
   }
 }
@@ -67,7 +69,7 @@ void BM_GhostsOnion4(benchmark::State& state) {
   playback.clip = 0;
   for (auto _ : state) {
     playback.time = playback.time > 0.9f ? 0.0f : playback.time + 0.01f;
-    cache.Update(scene.model, playback, scene.edit, 4, 1, -1);
+    cache.Update(scene.character, playback, scene.edit, 4, 1, -1);
     benchmark::DoNotOptimize(cache.ghosts().data());
   }
   state.counters["ghosts"] = double(cache.ghosts().size());
@@ -84,7 +86,7 @@ void BM_GhostsCached(benchmark::State& state) {
   playback.time = 0.5f;
   const int joint = scene.model.skeleton.joint_count() - 1;
   for (auto _ : state) {
-    cache.Update(scene.model, playback, scene.edit, 4, 1, joint);
+    cache.Update(scene.character, playback, scene.edit, 4, 1, joint);
     benchmark::DoNotOptimize(cache.ghosts().data());
   }
 }
@@ -101,7 +103,7 @@ void BM_TrailAfterEdit(benchmark::State& state) {
   const int joint = edit.chains.empty() ? 0 : edit.chains.front().chain.end;
   for (auto _ : state) {
     if (!edit.chains.empty()) edit.chains.front().offset.y += 1e-4f;
-    cache.Update(scene.model, playback, edit, 0, 1, joint);
+    cache.Update(scene.character, playback, edit, 0, 1, joint);
     benchmark::DoNotOptimize(cache.trail().positions.data());
   }
   state.counters["frames"] = double(cache.trail().positions.size());

@@ -63,6 +63,7 @@ struct Scene {
   std::optional<renderer::GpuModel> gpu;
   std::optional<renderer::OffscreenTarget> target;
   app::SceneExtent extent;
+  app::Character character;
   app::ConstraintRequests requests;
   app::PoseState state;
   renderer::View view;
@@ -82,8 +83,9 @@ Scene* GetScene() {
     s->gpu = renderer::GpuModel::Create(model, &error);
     s->target = renderer::OffscreenTarget::Create(1280, 720, &error);
     if (!s->renderer || !s->gpu || !s->target) return std::unique_ptr<Scene>();
-    s->extent = app::MeasureModel(model);
-    app::EvaluatePose(model, app::ClipTime{0, 0.4f}, s->requests, &s->state);
+    s->character = app::Character(model);
+    s->extent = app::MeasureModel(model, &s->character.limbs());
+    app::EvaluatePose(s->character, app::ClipTime{0, 0.4f}, s->requests, &s->state);
     s->gpu->UpdatePose(s->state.models);
     // Onion skins, 4 on each side, and the left hand's trail, as the viewer would show them.
     app::Playback playback;
@@ -91,8 +93,8 @@ Scene* GetScene() {
     playback.time = 0.4f;
     const int hand = model.skeleton.Find("LeftHand");
     app::EditState edit;
-    edit.chains = app::DefaultChains(model);  // the arms and legs solved in every ghost
-    s->ghosts.Update(model, playback, edit, 4, 1, hand);
+    edit.chains = app::DefaultChains(s->character);  // the arms and legs solved in every ghost
+    s->ghosts.Update(s->character, playback, edit, 4, 1, hand);
     s->animation.ghosts = &s->ghosts.ghosts();
     s->animation.trail = &s->ghosts.trail();
     s->animation.time = playback.time;

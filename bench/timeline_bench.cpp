@@ -38,8 +38,9 @@ void BM_TimelineFrame(benchmark::State& state) {
   }
   clip.channels.push_back(channel);
   model.clips = {clip};
+  const app::Character character(model);
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(character);
   for (int c = 0; c < 2; ++c) {
     for (int k = 0; k < 50; ++k) {
       edit.chains[c].weight_keys.push_back({0.8f * float(k), float(k % 2)});
@@ -53,7 +54,7 @@ void BM_TimelineFrame(benchmark::State& state) {
   layout.panel_right = 368.0f;
   for (auto _ : state) {
     ImGui::NewFrame();
-    app::DrawTimeline({model, edit, hips, 0}, &playback, &view, &layout);
+    app::DrawTimeline({model, character, edit, hips, 0}, &playback, &view, &layout);
     ImGui::Render();
     benchmark::DoNotOptimize(ImGui::GetDrawData()->TotalVtxCount);
   }

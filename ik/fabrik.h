@@ -163,8 +163,7 @@ struct FabrikWorkspace {
 // above are similarities. Leaves pose and models unchanged and returns degenerate on an invalid
 // chain, sizes that don't match, invalid options or limits, non-finite input or a singular frame.
 // No allocation once `workspace` and `*result` have held a chain this long (unless
-// options.record_iterations, or the skeleton's subtrees are not contiguous: then the forward
-// kinematics of the root's subtree allocates). *result is overwritten.
+// options.record_iterations), in any joint order. *result is overwritten.
 void SolveFabrikPose(const Skeleton& skeleton, int root, int end, const glm::vec3& target_model,
                      const FabrikOptions& options, const JointLimits* limits, Pose* pose,
                      std::vector<glm::mat4>* models, FabrikWorkspace* workspace,

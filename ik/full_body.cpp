@@ -92,8 +92,17 @@ bool BuildBodyRig(const Skeleton& skeleton, BodyRig* rig, std::string* why,
     return false;
   };
   if (!rig) return fail("no rig to build into");
+  return BuildBodyRig(skeleton, DetectLimbs(skeleton, is_bone), rig, why);
+}
+
+bool BuildBodyRig(const Skeleton& skeleton, const std::vector<Limb>& limbs, BodyRig* rig,
+                  std::string* why) {
+  auto fail = [&](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (!rig) return fail("no rig to build into");
   *rig = BodyRig();
-  const std::vector<Limb> limbs = DetectLimbs(skeleton, is_bone);
   if (limbs.empty()) return fail("no arms or legs were found in the skeleton");
   const auto& rest = skeleton.rest_models();
   int hips = -1, arms = -1, arm_count = 0;

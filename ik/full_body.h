@@ -47,6 +47,10 @@ struct BodyRig {
 // with the reason in *why, when no limb is found.
 bool BuildBodyRig(const Skeleton& skeleton, BodyRig* rig, std::string* why = nullptr,
                   const std::vector<bool>* is_bone = nullptr);
+// The same on limbs already detected (DetectLimbs' result for this skeleton), so that a caller
+// that keeps them detects them once.
+bool BuildBodyRig(const Skeleton& skeleton, const std::vector<Limb>& limbs, BodyRig* rig,
+                  std::string* why = nullptr);
 
 // One constraint on the body, in model space.
 struct BodyEffector {
@@ -156,9 +160,8 @@ struct FullBodyWorkspace {
 // two-bone solver knows only its hinge). Pins that cannot all hold give the least-squares
 // compromise of their weights, each with its error in the result (the compromise is approached
 // over the iterations: conflicting pins of unequal weight may need more than the default 16).
-// No allocation once the workspace and result have held a solve of this skeleton (and the
-// skeleton's subtrees are contiguous, as depth-first joint orders are; otherwise the two-bone
-// pose solve's forward kinematics allocates).
+// No allocation once the workspace and result have held a solve of this skeleton (in any joint
+// order: the forward kinematics of a subtree walks the skeleton's depth-first order in place).
 struct FullBodyIkJob {
   const Skeleton* skeleton = nullptr;
   const BodyRig* rig = nullptr;             // BuildBodyRig of skeleton

@@ -88,14 +88,19 @@ void PrintWarnings(const assets::Model& model) {
     std::cerr << "skelview: warning: " << assets::MessageLine(w) << "\n";
 }
 
-// A model with the pose a command asked for.
+// A model with the pose a command asked for. Not moved once prepared: `character` refers to
+// `model`.
 struct PreparedPose {
+  PreparedPose() = default;
+  PreparedPose(const PreparedPose&) = delete;
+  PreparedPose& operator=(const PreparedPose&) = delete;
   assets::Model model;
+  Character character;  // the model's rig facts and the clips played together
   ClipTime clip_time;
   ConstraintRequests requests;
   PoseState state;
-  // --anim I+J+…: the clips played together (their combination is model.clips.back()); empty for
-  // one clip or none.
+  // --anim I+J+…: the clips played together (their combination is the character's clip
+  // clip_time.clip, after the model's own); empty for one clip or none.
   std::vector<int> together;
 };
 
@@ -120,21 +125,25 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
   } else {
     PrintWarnings(*model);
   }
+  prepared->character = Character(*model);
+  const Character& character = prepared->character;
   if (args.anim || args.time) {
-    if (!ResolveAnim(args, model, &clip_time->clip, &error)) return BadInput(error);
+    if (!ResolveAnim(args, &prepared->character, &clip_time->clip, &error)) {
+      return BadInput(error);
+    }
     if (!args.anim_together.empty()) {
       prepared->together = {args.anim.value_or(0)};
       prepared->together.insert(prepared->together.end(), args.anim_together.begin(),
                                 args.anim_together.end());
     }
-    const assets::Clip& clip = model->clips[static_cast<size_t>(clip_time->clip)];
+    const assets::Clip& clip = *character.clip(clip_time->clip);
     std::string note;
     clip_time->time = ClampClipTime(args.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty())
       std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
-  if (!ParseConstraints(args, *model, requests, &error)) return BadInput(file + error);
-  EvaluatePose(*model, *clip_time, *requests, state);
+  if (!ParseConstraints(args, character, requests, &error)) return BadInput(file + error);
+  EvaluatePose(character, *clip_time, *requests, state);
   return kExitOk;
 }
 
@@ -279,7 +288,7 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning) {
   doc["model"] = model.source;
   if (clip_time.clip >= 0) {
     doc["anim"] = {{"index", clip_time.clip},
-                   {"name", model.clips[clip_time.clip].name},
+                   {"name", prepared.character.clip(clip_time.clip)->name},
                    {"time", Rounded(clip_time.time)}};
     // Several clips together: "index" is the first, "together" all of them in order.
     if (!prepared.together.empty()) {
@@ -382,7 +391,7 @@ int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target
     const assets::Bounds bounds = assets::ModelBounds(model, state.models, &state.morph_weights);
     if (!bounds.empty()) camera.Frame(bounds.min, bounds.max, aspect);
   }
-  const SceneExtent extent = MeasureModel(model);
+  const SceneExtent extent = MeasureModel(model, &prepared.character.limbs());
   options.ground_lift = look.on_ground ? extent.ground_lift : 0.0f;
   camera.target.y += options.ground_lift;  // the model framed where it stands
   renderer::View view;
@@ -395,8 +404,8 @@ int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target
   Playback playback;
   playback.clip = prepared.clip_time.clip;
   playback.time = prepared.clip_time.time;
-  ghosts.Update(model, playback, EditForRequests(model, requests), options.onion_count,
-                options.onion_step, options.trail_joint);
+  ghosts.Update(prepared.character, playback, EditForRequests(prepared.character, requests),
+                options.onion_count, options.onion_step, options.trail_joint);
   AnimationOverlays animation;
   animation.ghosts = &ghosts.ghosts();
   animation.trail = &ghosts.trail();
@@ -573,14 +582,14 @@ std::string Millimetres(float value) {
 
 // The foot lock of clip `clip` at `fps` on `ground`: its contacts, plan and report; false with the
 // message (no legs).
-bool LockFeet(const assets::Model& model, int clip, float fps, const Ground& ground,
+bool LockFeet(const Character& character, int clip, float fps, const Ground& ground,
               ClipContacts* contacts, std::shared_ptr<const FootLockPlan>* plan,
               FootLockReport* report, std::string* error) {
-  if (!FindClipContacts(model, clip, fps, contacts, error)) return false;
+  if (!FindClipContacts(character, clip, fps, contacts, error)) return false;
   FootLockOptions options;
   options.ground = ground;
-  *plan = PlanFootLock(model, *contacts, options);
-  *report = ReportFootLock(model, *contacts, ground, *plan);
+  *plan = PlanFootLock(character, *contacts, options);
+  *report = ReportFootLock(character, *contacts, ground, *plan);
   return true;
 }
 
@@ -614,14 +623,16 @@ int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground_s
   if (!pose_args.anim) pose_args.anim = 0;
   PreparedPose prepared;
   if (int code = PreparePose(pose_args, &prepared); code != kExitOk) return code;
+  const Character& character = prepared.character;
   const assets::Model& model = prepared.model;
   const int clip = prepared.clip_time.clip;
+  const std::string& clip_name = character.clip(clip)->name;
   BakePlan bake;
-  if (!PlanBake(model, clip, &bake, &error)) return BadInput(error);
+  if (!PlanBake(character, clip, &bake, &error)) return BadInput(error);
   ClipContacts contacts;
   std::shared_ptr<const FootLockPlan> plan;
   FootLockReport report;
-  if (!LockFeet(model, clip, bake.fps, ground, &contacts, &plan, &report, &error)) {
+  if (!LockFeet(character, clip, bake.fps, ground, &contacts, &plan, &report, &error)) {
     return BadInput(error);
   }
   const FeetSamples& s = contacts.source;
@@ -655,7 +666,7 @@ int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground_s
     }
     doc["feet"] = feet;
     doc["max_skate_mm"] = report.before.max_skate_mm;
-    doc["clip"] = model.clips[static_cast<size_t>(clip)].name;
+    doc["clip"] = clip_name;
     doc["fps"] = s.fps;
     doc["in_place"] = contacts.in_place;
     doc["travel"] = Json::array({contacts.travel.x, contacts.travel.y, contacts.travel.z});
@@ -670,8 +681,8 @@ int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground_s
   std::snprintf(fps, sizeof(fps), "%g", double(s.fps));
   char speed[64];
   std::snprintf(speed, sizeof(speed), "%.3g", double(glm::length(contacts.travel)));
-  out += "clip " + std::to_string(clip) + " '" + assets::ShownArgument(model.clips[clip].name) +
-         "' at " + fps + " fps, " +
+  out += "clip " + std::to_string(clip) + " '" + assets::ShownArgument(clip_name) + "' at " + fps +
+         " fps, " +
          (contacts.in_place ? "in place (travel " + std::string(speed) + " units/s)"
                             : std::string("in the world")) +
          ", ground " + assets::ShownArgument(ground.spec) + "\n";
@@ -728,12 +739,18 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake,
   const ClipTime& clip_time = prepared.clip_time;
   const ConstraintRequests& requests = prepared.requests;
   const PoseState& state = prepared.state;
+  const Character& character = prepared.character;
   std::string error;
-  // --morph sets the exported default weights.
-  for (const MorphOverride& o : requests.morph) {
-    prepared.model.meshes[static_cast<size_t>(o.mesh)]
-        .target_weights[static_cast<size_t>(o.target)] = o.weight;
+  // --morph sets the exported default weights, on a copy: the loaded model stays as it was.
+  assets::Model morphed;
+  if (!requests.morph.empty()) {
+    morphed = model;
+    for (const MorphOverride& o : requests.morph) {
+      morphed.meshes[static_cast<size_t>(o.mesh)].target_weights[static_cast<size_t>(o.target)] =
+          o.weight;
+    }
   }
+  const assets::Model& exported = requests.morph.empty() ? model : morphed;
   if (!assets::CheckOutputsSpareInputs(model, assets::ExportedFiles(out_path), &error)) {
     return BadInput("-o " + assets::ShownPath(out_path) + ": " + error);
   }
@@ -741,26 +758,29 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake,
   bool ok;
   if (bake) {
     // The played clip baked in its place and the model's other clips kept (README). Clips played
-    // together (--anim I+J) are baked as one, in the place of the first.
-    int baked_index = clip_time.clip;
-    if (!prepared.together.empty()) {
-      baked_index = prepared.together[0];
-      prepared.model.clips[static_cast<size_t>(baked_index)] = model.clips.back();
-      prepared.model.clips.pop_back();
-    }
+    // together (--anim I+J) are the character's: baked as one, in the place of the first.
+    const int baked_index = prepared.together.empty() ? clip_time.clip : prepared.together[0];
+    const assets::Clip& clip = *character.clip(clip_time.clip);
     BakePlan plan;
-    EditState edit = EditForRequests(model, requests);
+    assets::Clip baked_clip;
+    EditState edit = EditForRequests(character, requests);
     FootLockReport report;
-    if (cleanup.lock_feet) {
+    ok = PlanBake(character, clip_time.clip, &plan, &error);
+    if (ok && cleanup.lock_feet) {
+      // The feet locked on the clip the bake samples (the character's: clips played together
+      // included), at the bake's rate.
       ClipContacts contacts;
-      if (!PlanBake(model, baked_index, &plan, &error)) return BadInput(error);
-      if (!LockFeet(model, baked_index, plan.fps, ground, &contacts, &edit.foot_lock, &report,
-                    &error)) {
-        return BadInput(error);
-      }
+      ok = LockFeet(character, clip_time.clip, plan.fps, ground, &contacts, &edit.foot_lock,
+                    &report, &error);
     }
-    ok = ExportEdited(model, state.pose, baked_index, edit, /*bake=*/true, out_path, &error,
-                      BakeProgress(), &plan, &failure);
+    ok = ok && BakeClip(character, clip_time.clip, plan.fps, edit, BakeProgress(), &baked_clip);
+    if (!ok) {
+      failure = assets::ExportFailure::kRefused;
+    } else {
+      assets::Model baked = exported;
+      baked.clips[static_cast<size_t>(baked_index)] = std::move(baked_clip);
+      ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    }
     if (ok && cleanup.lock_feet) {
       std::cerr << "skelview: " << assets::MessageLine("locked feet: " + NumbersLine(report))
                 << "\n";
@@ -772,16 +792,16 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake,
       char fps[32];
       std::snprintf(fps, sizeof(fps), "%g", double(plan.fps));
       std::cerr << "skelview: "
-                << assets::MessageLine("baked '" + model.clips[baked_index].name + "' at " + fps +
-                                       " fps into " + out_path)
+                << assets::MessageLine("baked '" + clip.name + "' at " + fps + " fps into " +
+                                       out_path)
                 << "\n";
     }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
              !requests.fabrik.empty()) {
     // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
-    ok = assets::ExportGltf(model, state.pose, out_path, &error, &failure, &state.morph_weights);
+    ok = assets::ExportGltf(exported, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {
-    ok = assets::ExportGltf(model, out_path, &error, &failure);
+    ok = assets::ExportGltf(exported, out_path, &error, &failure);
   }
   if (!ok) return failure == assets::ExportFailure::kWriteFailed ? Failure(error) : BadInput(error);
   return kExitOk;
@@ -838,9 +858,10 @@ int RunBench(const BenchArgs& args) {
     return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + error);
   }
   if (!ValidateAnim(args.clip, model, true, &error)) return BadInput(error);
-  const SceneExtent extent = MeasureModel(model);
+  const Character character(model);
+  const SceneExtent extent = MeasureModel(model, &character.limbs());
   const float spacing = std::max(extent.size * 0.6f, 1e-3f);
-  Crowd crowd(model, args.characters, args.clip, spacing);
+  Crowd crowd(character, args.characters, args.clip, spacing);
 
   std::unique_ptr<GlContext> gl;
   std::optional<renderer::Renderer> renderer;

@@ -8,7 +8,6 @@
 
 #include "assets/exporter.h"
 #include "assets/text.h"
-#include "ik/limbs.h"
 
 namespace app {
 
@@ -65,10 +64,10 @@ std::string Number(double value) {
 
 float EstimateFrameRate(const assets::Clip& clip) { return EstimateRate(clip).fps; }
 
-bool PlanBake(const assets::Model& model, int clip_index, BakePlan* plan, std::string* error) {
-  const assets::Clip& clip = model.clips[static_cast<size_t>(clip_index)];
+bool PlanBake(const Character& character, int clip_index, BakePlan* plan, std::string* error) {
+  const assets::Clip& clip = *character.clip(clip_index);
   const RateEstimate rate = EstimateRate(clip);
-  const double joints = std::max(1, model.skeleton.joint_count());
+  const double joints = std::max(1, character.skeleton().joint_count());
   const double duration = std::max(0.0, double(clip.duration));
   // (frames + 1) poses of every joint.
   auto keys = [&](double fps) { return (std::ceil(duration * fps - 1e-4) + 1.0) * joints; };
@@ -98,10 +97,10 @@ bool PlanBake(const assets::Model& model, int clip_index, BakePlan* plan, std::s
   return true;
 }
 
-bool BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit,
+bool BakeClip(const Character& character, int clip_index, float fps, const EditState& edit,
               const BakeProgress& progress, assets::Clip* out) {
-  const assets::Clip& source = model.clips[clip_index];
-  const int joints = model.skeleton.joint_count();
+  const assets::Clip& source = *character.clip(clip_index);
+  const int joints = character.skeleton().joint_count();
   assets::Clip baked;
   baked.name = (source.name.empty() ? "clip" : source.name) + " (IK)";
   baked.duration = source.duration;
@@ -125,12 +124,12 @@ bool BakeClip(const assets::Model& model, int clip_index, float fps, const EditS
   EditedFrame frame;
   PoseState state;
   // The last pose whose every transform was finite: a frame whose solve is not keeps it.
-  std::vector<ik::Transform> last_good = model.skeleton.rest_locals();
+  std::vector<ik::Transform> last_good = character.skeleton().rest_locals();
   const int report_every = std::max(1, frames / 200);
   for (int f = 0; f <= frames; ++f) {
     if (progress && f % report_every == 0 && !progress(float(f) / float(frames + 1))) return false;
     const float t = f == frames ? source.duration : float(f) / fps;
-    EvaluateEditedFrame(model, ClipTime{clip_index, t}, edit, &frame, &state);
+    EvaluateEditedFrame(character, ClipTime{clip_index, t}, edit, &frame, &state);
     const bool finite = std::all_of(state.pose.locals.begin(), state.pose.locals.end(),
                                     [](const ik::Transform& x) { return x.IsFinite(); });
     if (finite) last_good = state.pose.locals;
@@ -156,34 +155,40 @@ bool BakeClip(const assets::Model& model, int clip_index, float fps, const EditS
   return true;
 }
 
-assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps,
+assets::Clip BakeClip(const Character& character, int clip_index, float fps,
                       const EditState& edit) {
   assets::Clip baked;
-  BakeClip(model, clip_index, fps, edit, BakeProgress(), &baked);
+  BakeClip(character, clip_index, fps, edit, BakeProgress(), &baked);
   return baked;
 }
 
-bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+bool ExportEdited(const Character& character, const ik::Pose& solved_pose, int clip,
                   const EditState& edit, bool bake, const std::string& path, std::string* error,
                   const BakeProgress& progress, BakePlan* plan_out,
                   assets::ExportFailure* failure) {
+  const assets::Model& model = character.model();
   if (failure) *failure = assets::ExportFailure::kNone;
-  if (bake && clip >= 0) {
-    // The played clip baked with the IK in its place, the model's other clips as they are.
+  if (bake && character.clip(clip)) {
+    // The played clip baked with the IK in its place (clips played together: after the model's
+    // own), the model's other clips as they are.
     BakePlan plan;
-    if (!PlanBake(model, clip, &plan, error)) {
+    if (!PlanBake(character, clip, &plan, error)) {
       if (failure) *failure = assets::ExportFailure::kRefused;
       return false;
     }
     if (plan_out) *plan_out = plan;
     assets::Clip baked_clip;
-    if (!BakeClip(model, clip, plan.fps, edit, progress, &baked_clip)) {
+    if (!BakeClip(character, clip, plan.fps, edit, progress, &baked_clip)) {
       *error = assets::ShownPath(path) + ": cancelled; nothing written";
       if (failure) *failure = assets::ExportFailure::kRefused;
       return false;
     }
     assets::Model baked = model;
-    baked.clips[static_cast<size_t>(clip)] = std::move(baked_clip);
+    if (clip < character.file_clip_count()) {
+      baked.clips[static_cast<size_t>(clip)] = std::move(baked_clip);
+    } else {
+      baked.clips.push_back(std::move(baked_clip));
+    }
     return assets::ExportGltf(baked, path, error, failure);
   }
   return assets::ExportGltf(model, solved_pose, path, error, failure);
@@ -194,7 +199,7 @@ BakeExport::~BakeExport() {
   if (thread_.joinable()) thread_.join();
 }
 
-void BakeExport::Start(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+void BakeExport::Start(const Character& character, const ik::Pose& solved_pose, int clip,
                        const EditState& edit, const std::string& path) {
   if (thread_.joinable()) {
     Cancel();
@@ -206,17 +211,20 @@ void BakeExport::Start(const assets::Model& model, const ik::Pose& solved_pose, 
   path_ = path;
   ok_ = false;
   error_.clear();
-  thread_ = std::thread([this, model, solved_pose, clip, edit, path]() {
-    std::string error;
-    const bool ok = ExportEdited(model, solved_pose, clip, edit, /*bake=*/true, path, &error,
-                                 [this](float fraction) {
-                                   progress_.store(fraction);
-                                   return !cancel_.load();
-                                 });
-    ok_ = ok;
-    error_ = error;
-    done_.store(true);
-  });
+  // The thread works on copies: the model (and the character over it) may be unloaded meanwhile.
+  thread_ =
+      std::thread([this, model = character.model(), character, solved_pose, clip, edit, path]() {
+        const Character own(character, model);
+        std::string error;
+        const bool ok = ExportEdited(own, solved_pose, clip, edit, /*bake=*/true, path, &error,
+                                     [this](float fraction) {
+                                       progress_.store(fraction);
+                                       return !cancel_.load();
+                                     });
+        ok_ = ok;
+        error_ = error;
+        done_.store(true);
+      });
 }
 
 bool BakeExport::Finished(bool* ok, std::string* error) {
@@ -227,7 +235,8 @@ bool BakeExport::Finished(bool* ok, std::string* error) {
   return true;
 }
 
-EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests) {
+EditState EditForRequests(const Character& character, const ConstraintRequests& requests) {
+  const assets::Model& model = character.model();
   EditState edit;
   edit.limits = requests.limits;
   for (const IkChainRequest& request : requests.ik) {
@@ -249,7 +258,7 @@ EditState EditForRequests(const assets::Model& model, const ConstraintRequests& 
   // target holds the body whenever the body solve runs); a joint of the body is a body handle,
   // held (a pin) or placed (a move). A pin without a point follows the animation.
   edit.body_options = requests.body.options;
-  const std::vector<ik::Limb> limbs = ik::DetectLimbs(model.skeleton, &model.is_bone);
+  const std::vector<ik::Limb>& limbs = character.limbs();
   for (const ik::BodyEffector& effector : requests.body.effectors) {
     ChainSettings chain;
     std::string error;
@@ -258,9 +267,9 @@ EditState EditForRequests(const assets::Model& model, const ConstraintRequests& 
                             return limb.chain.end == effector.joint;
                           });
     if (limb_end) {
-      if (!MakeChain(model, effector.joint, &chain, &error)) continue;
+      if (!MakeChain(character, effector.joint, &chain, &error)) continue;
     } else {
-      if (!MakeBody(model, effector.joint, &chain, &error)) continue;
+      if (!MakeBody(character, effector.joint, &chain, &error)) continue;
       chain.body_pin = pin;
     }
     if (effector.target_model) {

@@ -39,35 +39,39 @@ struct BakePlan {
   std::string note;
 };
 
-// Plans the bake of clip `clip_index` of `model`. False with one line naming the clip when even
-// 1 frame per second would write more than kMaxBakeKeys keys (a clip a million seconds long).
-bool PlanBake(const assets::Model& model, int clip_index, BakePlan* plan, std::string* error);
+// Plans the bake of clip `clip_index` of `character` (Character::clip: clips played together
+// included). False with one line naming the clip when even 1 frame per second would write more
+// than kMaxBakeKeys keys (a clip a million seconds long).
+bool PlanBake(const Character& character, int clip_index, BakePlan* plan, std::string* error);
 
 // Called during a bake with the fraction done (0..1); returning false cancels the bake.
 using BakeProgress = std::function<bool(float fraction)>;
 
-// The clip `clip_index` of `model` sampled at `fps` from 0 to its duration (the last frame on the
-// duration exactly), each frame evaluated like the viewer's (EvaluateEditedFrame with `edit`), as
-// a clip with linear translation, rotation and scale keys for every joint. Named
-// "<clip name> (IK)". Sampled at its frame times it gives back those poses exactly. A frame whose
-// solve is not finite keeps the last finite one (never NaN in a clip).
-assets::Clip BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit);
+// The clip `clip_index` of `character` (Character::clip: clips played together included) sampled
+// at `fps` from 0 to its duration (the last frame on the duration exactly), each frame evaluated
+// like the viewer's (EvaluateEditedFrame with `edit`: the one frame pipeline), as a clip with
+// linear translation, rotation and scale keys for every joint. Named "<clip name> (IK)". Sampled
+// at its frame times it gives back those poses exactly. A frame whose solve is not finite keeps
+// the last finite one (never NaN in a clip).
+assets::Clip BakeClip(const Character& character, int clip_index, float fps, const EditState& edit);
 // The same, reporting progress; false (and *out unchanged) when `progress` cancels.
-bool BakeClip(const assets::Model& model, int clip_index, float fps, const EditState& edit,
+bool BakeClip(const Character& character, int clip_index, float fps, const EditState& edit,
               const BakeProgress& progress, assets::Clip* out);
 
 // File ▸ Export and `export`: writes glTF 2.0 to `path` — with `bake` and a clip (clip >= 0) the
-// model with that clip replaced by its bake with `edit` (PlanBake, BakeClip) and the other clips
-// kept, otherwise the model with `solved_pose` as its rest pose. False with the reason (a bake
+// model with that clip replaced by its bake with `edit` (PlanBake, BakeClip; clips played
+// together: their bake added after the model's clips) and the other clips kept, otherwise the
+// model with `solved_pose` as its rest pose. False with the reason (a bake
 // too large, a cancel, the exporter's message; *failure says whether a write failed). *plan, when
 // given, receives the bake's plan.
-bool ExportEdited(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+bool ExportEdited(const Character& character, const ik::Pose& solved_pose, int clip,
                   const EditState& edit, bool bake, const std::string& path, std::string* error,
                   const BakeProgress& progress = {}, BakePlan* plan = nullptr,
                   assets::ExportFailure* failure = nullptr);
 
 // The window's bake-and-export on a thread of its own, so that a long bake shows its progress
-// and can be cancelled while the window stays live. The model and edit are copied at Start.
+// and can be cancelled while the window stays live. The model, the character and the edit are
+// copied at Start.
 class BakeExport {
  public:
   BakeExport() = default;
@@ -75,9 +79,9 @@ class BakeExport {
   BakeExport(const BakeExport&) = delete;
   BakeExport& operator=(const BakeExport&) = delete;
 
-  // Starts ExportEdited(model, ..., clip, edit, bake=true, path) on a new thread (a running one
-  // is cancelled first).
-  void Start(const assets::Model& model, const ik::Pose& solved_pose, int clip,
+  // Starts ExportEdited(character, ..., clip, edit, bake=true, path) on a new thread (a running
+  // one is cancelled first).
+  void Start(const Character& character, const ik::Pose& solved_pose, int clip,
              const EditState& edit, const std::string& path);
   bool running() const { return thread_.joinable() && !done_.load(); }
   float progress() const { return progress_.load(); }  // 0..1
@@ -100,6 +104,6 @@ class BakeExport {
 
 // EditState whose constraints pin the given command-line requests (world targets, options and
 // joint limits).
-EditState EditForRequests(const assets::Model& model, const ConstraintRequests& requests);
+EditState EditForRequests(const Character& character, const ConstraintRequests& requests);
 
 }  // namespace app

@@ -1,5 +1,5 @@
-// The full-body part of a frame's constraints (pins, moves and how the body helps) and the body rig
-// it is solved on, cached per skeleton so that a frame's solve builds nothing.
+// The full-body part of a frame's constraints: pins, moves and how the body helps. (The body rig it
+// is solved on is the character's, built once per load: app/core/character.h.)
 #pragma once
 
 #include <glm/glm.hpp>
@@ -16,27 +16,6 @@ namespace app {
 struct BodyRequest {
   std::vector<ik::BodyEffector> effectors;  // model (= world) space targets
   ik::FullBodyOptions options;
-};
-
-// The ik::BodyRig of a skeleton, rebuilt only when the skeleton differs from the last one's
-// (joint count, parents or rest translations), so a frame's lookup allocates nothing.
-class BodyRigCache {
- public:
-  // The rig, or null when the skeleton has no arms or legs (the reason in *why when given).
-  const ik::BodyRig* For(const ik::Skeleton& skeleton, const std::vector<bool>* is_bone,
-                         std::string* why = nullptr);
-  // The rig of the last For, null when none was built or the skeleton had no limbs.
-  const ik::BodyRig* Last() const { return built_ && ok_ ? &rig_ : nullptr; }
-
- private:
-  bool Same(const ik::Skeleton& skeleton) const;
-
-  bool built_ = false;
-  bool ok_ = false;
-  std::string why_;
-  std::vector<int> parents_;
-  std::vector<glm::vec3> rest_translations_;
-  ik::BodyRig rig_;
 };
 
 }  // namespace app

@@ -1,5 +1,5 @@
 // Full-body IK in a frame: the command line's --pin, --move, --body and `--ik ...,body` resolved
-// against a model, the rig cache, and the body solve that runs before the two-bone chains.
+// against a character, and the body solve that runs before the two-bone chains.
 #include "app/core/body_solve.h"
 
 #include <algorithm>
@@ -9,41 +9,7 @@
 
 namespace app {
 
-bool BodyRigCache::Same(const ik::Skeleton& skeleton) const {
-  const int n = skeleton.joint_count();
-  if (!built_ || static_cast<int>(parents_.size()) != n) return false;
-  for (int j = 0; j < n; ++j) {
-    if (parents_[j] != skeleton.parent(j) ||
-        rest_translations_[j] != skeleton.rest_locals()[j].translation) {
-      return false;
-    }
-  }
-  return true;
-}
-
-const ik::BodyRig* BodyRigCache::For(const ik::Skeleton& skeleton, const std::vector<bool>* is_bone,
-                                     std::string* why) {
-  if (!Same(skeleton)) {
-    const int n = skeleton.joint_count();
-    parents_.assign(skeleton.parents().begin(), skeleton.parents().end());
-    rest_translations_.resize(n);
-    for (int j = 0; j < n; ++j) rest_translations_[j] = skeleton.rest_locals()[j].translation;
-    why_.clear();
-    ok_ = ik::BuildBodyRig(skeleton, &rig_, &why_, is_bone);
-    built_ = true;
-  }
-  if (!ok_ && why) *why = why_;
-  return ok_ ? &rig_ : nullptr;
-}
-
 namespace {
-
-bool IsLimbEnd(const ik::BodyRig& rig, int joint) {
-  for (const ik::BodyLimb& limb : rig.limbs) {
-    if (limb.limb.chain.end == joint) return true;
-  }
-  return false;
-}
 
 std::string LimbEnds(const ik::Skeleton& skeleton, const ik::BodyRig& rig) {
   std::string names;
@@ -76,11 +42,11 @@ std::string BodyEffectorProblem(const ik::Skeleton& skeleton, const ik::BodyRig&
   return at == std::string::npos ? why : why.substr(at + 3);
 }
 
-bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_specs,
+bool ResolveBodySpecs(const Character& character, const std::vector<IkSpec>& ik_specs,
                       const std::vector<PinSpec>& pins, const std::vector<MoveSpec>& moves,
                       const std::optional<BodySpec>& body, ConstraintRequests* requests,
                       std::string* error) {
-  const ik::Skeleton& skeleton = model.skeleton;
+  const ik::Skeleton& skeleton = character.skeleton();
   BodyRequest& out = requests->body;
   out = BodyRequest();
   if (body) {
@@ -94,9 +60,9 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
       std::any_of(ik_specs.begin(), ik_specs.end(), [](const IkSpec& spec) { return spec.body; });
   if (pins.empty() && moves.empty() && !any_body_ik) return true;
 
-  ik::BodyRig rig;
   std::string rig_why;
-  const bool have_rig = ik::BuildBodyRig(skeleton, &rig, &rig_why, &model.is_bone);
+  const ik::BodyRig* rig = character.body_rig(&rig_why);
+  const bool have_rig = rig != nullptr;
   // Which argument claimed each joint, so that a joint is pinned, moved or targeted once.
   std::vector<std::string> claimed(skeleton.joint_count());
   for (const IkSpec& spec : ik_specs) {
@@ -118,7 +84,7 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
                claimed[effector.joint];
       return false;
     }
-    const std::string problem = BodyEffectorProblem(skeleton, rig, effector);
+    const std::string problem = BodyEffectorProblem(skeleton, *rig, effector);
     if (!problem.empty()) {
       *error = what + ": " + problem;
       return false;
@@ -147,16 +113,18 @@ bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_
                "=...,body: the body cannot move: " + rig_why;
       return false;
     }
-    if (!IsLimbEnd(rig, requests->ik[i].chain.end)) {
+    if (!character.IsLimbEnd(requests->ik[i].chain.end)) {
       *error = "--ik " + assets::ShownArgument(ik_specs[i].end) +
                "=...,body: " + assets::ShownArgument(ik_specs[i].end) +
-               " is not the end of an arm or leg (those are " + LimbEnds(skeleton, rig) + ")";
+               " is not the end of an arm or leg (those are " + LimbEnds(skeleton, *rig) + ")";
       return false;
     }
   }
   size_t total = out.effectors.size();
   if (have_rig) {
-    for (const IkChainRequest& request : requests->ik) total += IsLimbEnd(rig, request.chain.end);
+    for (const IkChainRequest& request : requests->ik) {
+      total += character.IsLimbEnd(request.chain.end);
+    }
   }
   if (total > static_cast<size_t>(ik::kMaxBodyEffectors)) {
     *error = "--pin, --move and --ik: " + std::to_string(total) +
@@ -174,10 +142,10 @@ bool WantsBody(const ConstraintRequests& requests) {
   return false;
 }
 
-void SolveBody(const assets::Model& model, const ConstraintRequests& requests, PoseState* state) {
+void SolveBody(const Character& character, const ConstraintRequests& requests, PoseState* state) {
   state->body_ran = false;
   if (!WantsBody(requests)) return;
-  const ik::BodyRig* rig = state->body_rig.For(model.skeleton, &model.is_bone);
+  const ik::BodyRig* rig = character.body_rig();
   if (!rig) return;  // ResolveBodySpecs refuses this; the window offers the body only with a rig
   std::vector<ik::BodyEffector>& effectors = state->body_effectors;
   std::vector<int>& sources = state->body_sources;
@@ -195,7 +163,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
   for (size_t i = 0; i < requests.ik.size(); ++i) {
     const IkChainRequest& request = requests.ik[i];
     if (effectors.size() == static_cast<size_t>(ik::kMaxBodyEffectors)) break;
-    if (!(request.options.weight > 0.0f) || !IsLimbEnd(*rig, request.chain.end) ||
+    if (!(request.options.weight > 0.0f) || !character.IsLimbEnd(request.chain.end) ||
         taken(request.chain.end)) {
       continue;
     }
@@ -208,7 +176,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
     sources.push_back(-1 - static_cast<int>(i));
   }
   ik::FullBodyIkJob job;
-  job.skeleton = &model.skeleton;
+  job.skeleton = &character.skeleton();
   job.rig = rig;
   job.limits = requests.limits.empty() ? nullptr : &requests.limits;
   job.effectors = effectors.data();
@@ -220,6 +188,7 @@ void SolveBody(const assets::Model& model, const ConstraintRequests& requests, P
   job.result = &state->body;
   job.Run();
   state->body_ran = true;
+  state->body_hips = rig->hips;
 }
 
 }  // namespace app

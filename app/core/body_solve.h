@@ -13,13 +13,13 @@
 
 namespace app {
 
-// Resolves the specs against `model` into requests->body (its effectors and options); the `body`
-// flag of requests->ik (already resolved from `ik_specs`) is checked too. False with one line
-// naming the argument: an unknown joint, a pin or move on a joint the body solve cannot hold or
-// place (a knee, a toe, a finger), `body` on a chain whose end is not a hand or foot of the
+// Resolves the specs against `character` into requests->body (its effectors and options); the
+// `body` flag of requests->ik (already resolved from `ik_specs`) is checked too. False with one
+// line naming the argument: an unknown joint, a pin or move on a joint the body solve cannot hold
+// or place (a knee, a toe, a finger), `body` on a chain whose end is not a hand or foot of the
 // body, a joint both pinned and given an --ik target, a joint pinned or moved twice, more than
 // ik::kMaxBodyEffectors pins, moves and two-bone targets in all, or a model without arms or legs.
-bool ResolveBodySpecs(const assets::Model& model, const std::vector<IkSpec>& ik_specs,
+bool ResolveBodySpecs(const Character& character, const std::vector<IkSpec>& ik_specs,
                       const std::vector<PinSpec>& pins, const std::vector<MoveSpec>& moves,
                       const std::optional<BodySpec>& body, ConstraintRequests* requests,
                       std::string* error);
@@ -40,8 +40,8 @@ bool WantsBody(const ConstraintRequests& requests);
 // body_helps as a target the body reaches for, otherwise as a pin at its target that holds the
 // body back (a hand or foot the user placed stays placed). Explicit effectors come first; a limb
 // end that already has one is left to it. The two-bone requests are then solved as usual on the
-// body's result (SolveChains), with their own pole, soft and hinge options. Allocates nothing once
-// `state` has held a solve of this model.
-void SolveBody(const assets::Model& model, const ConstraintRequests& requests, PoseState* state);
+// body's result (SolveChains), with their own pole, soft and hinge options. The rig is the
+// character's, built once per load. Allocates nothing once `state` has held a solve of this model.
+void SolveBody(const Character& character, const ConstraintRequests& requests, PoseState* state);
 
 }  // namespace app

@@ -4,9 +4,7 @@
 #include <algorithm>
 
 #include "app/core/body_solve.h"
-#include "app/core/foot_lock.h"
 #include "ik/kinematics.h"
-#include "ik/limbs.h"
 
 namespace app {
 
@@ -82,6 +80,28 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
          body_pin == o.body_pin;
 }
 
+namespace {
+
+bool SameLimit(const ik::JointLimit& x, const ik::JointLimit& y) {
+  return x.type == y.type && x.axis_local == y.axis_local && x.min_angle == y.min_angle &&
+         x.max_angle == y.max_angle && x.twist_axis_local == y.twist_axis_local &&
+         x.cone_angle == y.cone_angle && x.twist_min == y.twist_min && x.twist_max == y.twist_max;
+}
+
+bool SameLimits(const ik::JointLimits& a, const ik::JointLimits& b) {
+  if (a.size() != b.size()) return false;
+  for (auto x = a.entries().begin(), y = b.entries().begin(); x != a.entries().end(); ++x, ++y) {
+    if (x->first != y->first || !SameLimit(x->second, y->second)) return false;
+  }
+  return true;
+}
+
+bool SameChain(const ik::TwoBoneChain& a, const ik::TwoBoneChain& b) {
+  return a.start == b.start && a.mid == b.mid && a.end == b.end;
+}
+
+}  // namespace
+
 bool EditState::operator==(const EditState& o) const {
   if (morph_weights != o.morph_weights || foot_lock != o.foot_lock) return false;
   const ik::FullBodyOptions& mine = body_options;
@@ -94,19 +114,8 @@ bool EditState::operator==(const EditState& o) const {
     return false;
   }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
-      !(contacts == o.contacts) || limits.size() != o.limits.size()) {
+      !(contacts == o.contacts) || !SameLimits(limits, o.limits)) {
     return false;
-  }
-  for (auto a = limits.entries().begin(), b = o.limits.entries().begin();
-       a != limits.entries().end(); ++a, ++b) {
-    const ik::JointLimit& x = a->second;
-    const ik::JointLimit& y = b->second;
-    if (a->first != b->first || x.type != y.type || x.axis_local != y.axis_local ||
-        x.min_angle != y.min_angle || x.max_angle != y.max_angle ||
-        x.twist_axis_local != y.twist_axis_local || x.cone_angle != y.cone_angle ||
-        x.twist_min != y.twist_min || x.twist_max != y.twist_max) {
-      return false;
-    }
   }
   for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();
        ++a, ++b) {
@@ -219,14 +228,15 @@ ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds
   return options;
 }
 
-bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, std::string* error) {
-  const auto chain = ik::ChainFromEnd(model.skeleton, end_joint, error);
+bool MakeChain(const Character& character, int end_joint, ChainSettings* out, std::string* error) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  const auto chain = ik::ChainFromEnd(skeleton, end_joint, error);
   if (!chain) return false;
   ChainSettings settings;
-  settings.label = model.skeleton.name(end_joint);
+  settings.label = skeleton.name(end_joint);
   settings.chain = *chain;
-  settings.hinge = ik::DetectBendAxis(model.skeleton, *chain).has_value();
-  settings.pinned = glm::vec3(model.skeleton.rest_models()[end_joint][3]);
+  settings.hinge = character.HingeByDefault(*chain);
+  settings.pinned = glm::vec3(skeleton.rest_models()[end_joint][3]);
   *out = settings;
   return true;
 }
@@ -259,10 +269,11 @@ bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* ou
   return true;
 }
 
-bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::string* error) {
-  ik::BodyRig rig;
+bool MakeBody(const Character& character, int joint, ChainSettings* out, std::string* error) {
+  const assets::Model& model = character.model();
   std::string why;
-  if (!ik::BuildBodyRig(model.skeleton, &rig, &why, &model.is_bone)) {
+  const ik::BodyRig* rig = character.body_rig(&why);
+  if (!rig) {
     *error = "body handle: " + why;
     return false;
   }
@@ -274,7 +285,7 @@ bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::st
   move.kind = ik::BodyEffector::Kind::kMove;
   move.joint = joint;
   move.target_model = glm::vec3(model.skeleton.rest_models()[joint][3]);
-  if (const std::string problem = BodyEffectorProblem(model.skeleton, rig, move);
+  if (const std::string problem = BodyEffectorProblem(model.skeleton, *rig, move);
       !problem.empty()) {
     *error = "body handle on " + model.skeleton.name(joint) + ": " + problem;
     return false;
@@ -288,23 +299,25 @@ bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::st
   return true;
 }
 
-std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
+std::vector<ChainSettings> DefaultChains(const Character& character) {
+  const ik::Skeleton& skeleton = character.skeleton();
   std::vector<ChainSettings> chains;
-  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
+  for (const ik::Limb& limb : character.limbs()) {
     ChainSettings settings;
     settings.label = limb.label;
     settings.chain = limb.chain;
-    settings.hinge = ik::DetectBendAxis(model.skeleton, limb.chain).has_value();
-    settings.pinned = glm::vec3(model.skeleton.rest_models()[limb.chain.end][3]);
+    settings.hinge = character.HingeByDefault(limb.chain);
+    settings.pinned = glm::vec3(skeleton.rest_models()[limb.chain.end][3]);
     chains.push_back(settings);
   }
-  ik::BodyRig rig;
-  if (!chains.empty() && ik::BuildBodyRig(model.skeleton, &rig, nullptr, &model.is_bone)) {
-    for (int joint : {rig.hips, rig.chest}) {
+  const ik::BodyRig* rig = character.body_rig();
+  if (!chains.empty() && rig) {
+    for (int joint : {rig->hips, rig->chest}) {
       ChainSettings body;
       std::string error;
-      if ((joint != rig.chest || rig.chest != rig.hips) && MakeBody(model, joint, &body, &error)) {
-        body.label = joint == rig.hips ? "Hips (body)" : "Chest (body)";  // by role, not name
+      if ((joint != rig->chest || rig->chest != rig->hips) &&
+          MakeBody(character, joint, &body, &error)) {
+        body.label = joint == rig->hips ? "Hips (body)" : "Chest (body)";  // by role, not name
         chains.push_back(body);
       }
     }
@@ -312,36 +325,91 @@ std::vector<ChainSettings> DefaultChains(const assets::Model& model) {
   return chains;
 }
 
-void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
+void BuildRequests(const Character& character, const EditState& edit,
                    const std::vector<glm::mat4>& unsolved_models, float time_seconds,
-                   ConstraintRequests* requests, std::vector<RequestIndex>* chain_requests) {
+                   EditedFrame* frame) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  ConstraintRequests* requests = &frame->requests;
   requests->ik.clear();
   requests->fabrik.clear();
   requests->aim.clear();
   requests->body.effectors.clear();
   requests->body.options = edit.body_options;
-  requests->limits = edit.limits;
-  chain_requests->assign(edit.chains.size(), RequestIndex{});
+  // Copied only when changed (a copy walks the whole map).
+  if (!SameLimits(requests->limits, edit.limits)) requests->limits = edit.limits;
+  frame->morph_overrides.clear();
+  for (const auto& [key, weight] : edit.morph_weights) {
+    frame->morph_overrides.push_back({key.first, key.second, weight});
+  }
+  const size_t count = edit.chains.size();
+  frame->chain_requests.assign(count, RequestIndex{});
+  if (frame->character_id != character.id()) {
+    frame->chains.clear();  // found for another rig
+    frame->character_id = character.id();
+  }
+  const size_t known = frame->chains.size();
+  frame->chains.resize(count);
+  frame->hinges.resize(count);
   const int n = skeleton.joint_count();
-  if (static_cast<int>(unsolved_models.size()) != n) return;
-  for (size_t i = 0; i < edit.chains.size(); ++i) {
+  const bool posed = static_cast<int>(unsolved_models.size()) == n;
+  for (size_t i = 0; i < count; ++i) {
+    const ChainSettings& c = edit.chains[i];
+    EditedFrame::ChainNow& now = frame->chains[i];
+    if (i < known && posed && now.valid && c.kind == ConstraintKind::kTwoBone &&
+        now.kind == c.kind && SameChain(now.chain, c.chain)) {
+      // A two-bone chain as last frame: only where its joints are now changes (InfoFor's pose
+      // part), and the request below reuses its validity and bend axis.
+      now.info.effector = glm::vec3(unsolved_models[size_t(c.chain.end)][3]);
+      now.info.start = glm::vec3(unsolved_models[size_t(c.chain.start)][3]);
+    } else {
+      now.kind = c.kind;
+      now.chain = c.chain;
+      now.valid = c.kind == ConstraintKind::kTwoBone && c.chain.Validate(skeleton);
+      now.bend_axis = now.valid ? character.BendAxis(c.chain) : std::nullopt;
+      now.info = InfoFor(skeleton, c, unsolved_models);
+      // Not posed (no matrices yet): found again next frame.
+      if (!posed) now.valid = false;
+    }
+    now.target = ChainTarget(c, now.info, edit.contacts);
+  }
+  if (!posed) return;
+  for (size_t i = 0; i < count; ++i) {
     const ChainSettings& c = edit.chains[i];
     if (!c.enabled || c.chain.end < 0 || c.chain.end >= n) continue;
-    const glm::vec3 target = ChainTarget(c, InfoFor(skeleton, c, unsolved_models), edit.contacts);
-    RequestIndex& where = (*chain_requests)[i];
+    const EditedFrame::ChainNow& now = frame->chains[i];
+    const glm::vec3 target = now.target;
+    RequestIndex& where = frame->chain_requests[i];
     where.kind = c.kind;
     switch (c.kind) {
       case ConstraintKind::kTwoBone: {
-        if (!c.chain.Validate(skeleton)) break;
+        if (!now.valid) break;
         IkChainRequest request;
         request.chain = c.chain;
         request.target.position = target;
         request.options = ChainOptions(c, time_seconds);
-        request.options.bend_axis_local = ik::DetectBendAxis(skeleton, c.chain);
+        request.options.bend_axis_local = now.bend_axis;
         request.body_helps = c.body_helps;
         const ik::JointLimit* hinge = edit.limits.Find(c.chain.mid);
         if (hinge && hinge->type == ik::JointLimit::Type::kHinge) {
-          ik::TwoBoneHingeFromLimit(skeleton, c.chain, *hinge, &request.options);
+          // The hinge the limit gives depends only on the chain and the limit: found again only
+          // when either changes.
+          EditedFrame::HingeFromLimit& memo = frame->hinges[i];
+          if (!memo.valid || !SameChain(memo.chain, c.chain) || !SameLimit(memo.limit, *hinge)) {
+            ik::TwoBoneIkOptions probe = request.options;
+            memo.valid = true;
+            memo.chain = c.chain;
+            memo.limit = *hinge;
+            memo.ok = ik::TwoBoneHingeFromLimit(skeleton, c.chain, *hinge, &probe);
+            memo.bend_axis_local = probe.bend_axis_local;
+            memo.min_angle = probe.hinge_min_angle;
+            memo.max_angle = probe.hinge_max_angle;
+          }
+          if (memo.ok) {
+            request.options.hinge = true;
+            request.options.bend_axis_local = memo.bend_axis_local;
+            request.options.hinge_min_angle = memo.min_angle;
+            request.options.hinge_max_angle = memo.max_angle;
+          }
         }
         where.index = static_cast<int>(requests->ik.size());
         requests->ik.push_back(request);
@@ -426,35 +494,12 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
   return drop;
 }
 
-void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
+void EvaluateEditedFrame(const Character& character, const ClipTime& clip_time,
                          const EditState& edit, EditedFrame* frame, PoseState* state) {
-  const ik::Skeleton& skeleton = model.skeleton;
-  SamplePose(model, clip_time, &frame->unsolved_pose);
-  for (const auto& [joint, rotation] : edit.joint_rotations) {
-    if (joint >= 0 && joint < static_cast<int>(frame->unsolved_pose.locals.size())) {
-      frame->unsolved_pose.locals[joint].rotation = rotation;
-    }
-  }
-  ik::LocalToModel(skeleton, frame->unsolved_pose, &frame->unsolved_models);
-  if (edit.foot_lock && edit.foot_lock->clip == clip_time.clip) {
-    ApplyFootLock(*edit.foot_lock, skeleton, clip_time.time, &frame->unsolved_pose,
-                  &frame->unsolved_models);
-  }
-  LowerHipsToGround(skeleton, edit.chains, edit.contacts, &frame->unsolved_pose,
-                    &frame->unsolved_models);
-  BuildRequests(skeleton, edit, frame->unsolved_models, clip_time.time, &frame->requests,
-                &frame->chain_requests);
-  // Solve on a copy of the fresh pose: nothing accumulates from frame to frame.
-  state->pose.locals = frame->unsolved_pose.locals;
-  state->models = frame->unsolved_models;
-  SolveBody(model, frame->requests, state);
-  SolveChains(skeleton, frame->requests.ik, state);
-  SolveConstraints(skeleton, frame->requests.fabrik, frame->requests.aim, frame->requests.limits,
-                   state);
-  std::vector<MorphOverride> morphs;
-  for (const auto& [key, weight] : edit.morph_weights)
-    morphs.push_back({key.first, key.second, weight});
-  SampleMorphWeights(model, clip_time, morphs, &state->morph_weights);
+  FrameSource source;
+  source.clip_time = clip_time;
+  source.edit = &edit;
+  EvaluateFrame(character, source, frame, state);
 }
 
 }  // namespace app

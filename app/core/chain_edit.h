@@ -7,9 +7,11 @@
 #include <glm/gtc/quaternion.hpp>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/core/character.h"
 #include "app/core/contacts.h"
 #include "app/core/evaluate.h"
 #include "assets/model.h"
@@ -129,9 +131,10 @@ void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector);
 // Solver options; `time_seconds` picks the animated weight.
 ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds = 0.0f);
 
-// A chain ending at `end_joint` (its parent and grandparent are the other two), or false with the
-// reason in *error when it has fewer than two ancestors.
-bool MakeChain(const assets::Model& model, int end_joint, ChainSettings* out, std::string* error);
+// A chain ending at `end_joint` (its parent and grandparent are the other two), its hinge on where
+// the rest pose shows the bend (Character::HingeByDefault), or false with the reason in *error
+// when it has fewer than two ancestors.
+bool MakeChain(const Character& character, int end_joint, ChainSettings* out, std::string* error);
 // An aim constraint on `joint` (its target starts at the bone's tip), or false with the reason.
 bool MakeAim(const assets::Model& model, int joint, ChainSettings* out, std::string* error);
 // A FABRIK chain from `root` down to `end`, or false with the reason (end not below root).
@@ -139,14 +142,14 @@ bool MakeFabrik(const assets::Model& model, int root, int end, ChainSettings* ou
                 std::string* error);
 
 // A body handle on `joint` (kBody, following the animation), or false with the reason when the
-// body solve cannot place that joint.
-bool MakeBody(const assets::Model& model, int joint, ChainSettings* out, std::string* error);
+// body solve cannot place that joint (or the model has no body rig).
+bool MakeBody(const Character& character, int joint, ChainSettings* out, std::string* error);
 
-// The detected arms and legs (ik::DetectLimbs), enabled, following the animation with no offset,
-// then body handles on the hips and the chest (ik::BuildBodyRig) when the model has them.
+// The detected arms and legs (the character's limbs), enabled, following the animation with no
+// offset, then body handles on the hips and the chest (its body rig) when the model has them.
 // The hinge is on where the rest pose shows which way the knee or elbow bends, so dragging a
 // foot never bends its knee backwards.
-std::vector<ChainSettings> DefaultChains(const assets::Model& model);
+std::vector<ChainSettings> DefaultChains(const Character& character);
 
 // Where each chain's result is: its kind's request (and result) index, -1 when not solved.
 // (kBody: the index of its effector in ConstraintRequests::body.effectors.)
@@ -155,13 +158,53 @@ struct RequestIndex {
   int index = -1;
 };
 
-// Builds the solver requests of the enabled constraints for a pose whose model matrices are
-// `unsolved_models` at clip time `time_seconds`, with the edit's joint limits; `chain_requests`
-// receives, per chain, where its request is. The bend axis of each two-bone chain is taken from
-// the rest pose here, and a hinge limit on its mid joint becomes its hinge (so both agree).
-void BuildRequests(const ik::Skeleton& skeleton, const EditState& edit,
+// One frame's un-solved pose and what was built on it: what the pipeline keeps of a frame with an
+// edit (EvaluateFrame's stage 4) for the panels, the handles and the trace. Its buffers are reused
+// from frame to frame.
+struct EditedFrame {
+  // Keep the un-solved pose and matrices below (the window reads them; the crowd does not).
+  bool keep_unsolved = true;
+  ik::Pose unsolved_pose;
+  std::vector<glm::mat4> unsolved_models;
+  ConstraintRequests requests;
+  std::vector<RequestIndex> chain_requests;  // per chain of the edit
+  // Per chain of the edit: its kind and joints this frame, its effector and reach in the
+  // un-solved pose (InfoFor) and its target (ChainTarget). What depends only on the rig (a
+  // two-bone chain's validity, rest bend axis, reach and contact height) is kept from the last
+  // frame while the character, the kind and the joints stay the same.
+  struct ChainNow {
+    ConstraintKind kind = ConstraintKind::kTwoBone;
+    ik::TwoBoneChain chain;
+    bool valid = false;                  // a two-bone chain that TwoBoneChain::Validate accepts
+    std::optional<glm::vec3> bend_axis;  // its rest bend axis (Character::BendAxis)
+    EffectorInfo info;
+    glm::vec3 target{0.0f};
+  };
+  std::vector<ChainNow> chains;
+  long character_id = 0;                       // the Character (id) `chains` were found for
+  std::vector<MorphOverride> morph_overrides;  // the edit's morph weights, as overrides
+  // Per chain: the two-bone hinge its mid joint's hinge limit gives (ik::TwoBoneHingeFromLimit),
+  // kept while the chain and the limit stay the same.
+  struct HingeFromLimit {
+    bool valid = false;
+    ik::TwoBoneChain chain;
+    ik::JointLimit limit;
+    bool ok = false;
+    std::optional<glm::vec3> bend_axis_local;
+    float min_angle = 0.0f, max_angle = 0.0f;
+  };
+  std::vector<HingeFromLimit> hinges;
+};
+
+// Builds the solver requests of the enabled constraints of `edit` for a pose whose model
+// matrices are `unsolved_models` at clip time `time_seconds` into frame->requests (with the
+// edit's joint limits and morph weights), where each chain's request is into
+// frame->chain_requests, and every chain's effector and target into frame->chains. The bend axis of
+// each two-bone chain is the rest pose's (the character's rig facts), and a hinge limit on its mid
+// joint becomes its hinge (so both agree).
+void BuildRequests(const Character& character, const EditState& edit,
                    const std::vector<glm::mat4>& unsolved_models, float time_seconds,
-                   ConstraintRequests* requests, std::vector<RequestIndex>* chain_requests);
+                   EditedFrame* frame);
 
 // When the ground is on and contacts.lower_hips, lowers the joint above all ground-mode chains
 // (their lowest common ancestor's root-most joint below the scene root, e.g. Hips) by as much as
@@ -171,17 +214,11 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
                         const SceneContacts& contacts, ik::Pose* pose,
                         std::vector<glm::mat4>* models);
 
-// One frame as the viewer computes it, for a model and the user's edits: sample the clip (or the
-// rest pose), apply the joint rotations, forward kinematics, the foot lock, lower the hips to the
-// ground, build the chain requests on that un-solved pose and solve them. `frame` keeps the
-// un-solved pose and the requests (its buffers are reused); the solved pose goes to *state.
-struct EditedFrame {
-  ik::Pose unsolved_pose;
-  std::vector<glm::mat4> unsolved_models;
-  ConstraintRequests requests;
-  std::vector<RequestIndex> chain_requests;  // per chain of the edit
-};
-void EvaluateEditedFrame(const assets::Model& model, const ClipTime& clip_time,
+// One frame as the viewer computes it, for a character and the user's edits: EvaluateFrame with
+// the edit (sample the clip or the rest pose, apply the joint rotations, forward kinematics, the
+// foot lock, lower the hips to the ground, build the chain requests on that un-solved pose and
+// solve them). `frame` keeps the un-solved pose and the requests; the solved pose goes to *state.
+void EvaluateEditedFrame(const Character& character, const ClipTime& clip_time,
                          const EditState& edit, EditedFrame* frame, PoseState* state);
 
 }  // namespace app

@@ -1,9 +1,11 @@
-// Sample → IK → FK for one character.
+// The frame pipeline: sample → IK → FK for one character.
 #include "app/core/evaluate.h"
 
 #include <algorithm>
 
 #include "app/core/body_solve.h"
+#include "app/core/chain_edit.h"
+#include "app/core/foot_lock.h"
 #include "assets/animation.h"
 #include "assets/morph.h"
 #include "assets/text.h"
@@ -11,8 +13,9 @@
 
 namespace app {
 
-bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& specs,
+bool ResolveIkSpecs(const Character& character, const std::vector<IkSpec>& specs,
                     std::vector<IkChainRequest>* out, std::string* error) {
+  const ik::Skeleton& skeleton = character.skeleton();
   out->clear();
   for (const IkSpec& spec : specs) {
     const int end = skeleton.Find(spec.end);
@@ -33,7 +36,7 @@ bool ResolveIkSpecs(const ik::Skeleton& skeleton, const std::vector<IkSpec>& spe
     request.options.pole_model = spec.pole;
     request.options.weight = spec.weight;
     request.options.soft = spec.soft;
-    const std::optional<glm::vec3> bend = ik::DetectBendAxis(skeleton, *chain);
+    const std::optional<glm::vec3> bend = character.BendAxis(*chain);
     request.options.hinge = spec.hinge.value_or(bend.has_value());
     request.options.bend_axis_local = bend;
     request.body_helps = spec.body;
@@ -165,25 +168,26 @@ void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequ
   }
 }
 
-void SamplePose(const assets::Model& model, const ClipTime& clip_time, ik::Pose* pose) {
-  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
-    const assets::Clip& clip = model.clips[clip_time.clip];
-    assets::SampleClip(model.skeleton, clip, std::clamp(clip_time.time, 0.0f, clip.duration), pose);
+void SamplePose(const Character& character, const ClipTime& clip_time, ik::Pose* pose) {
+  const assets::Model& model = character.model();
+  if (const assets::Clip* clip = character.clip(clip_time.clip)) {
+    assets::SampleClip(model.skeleton, *clip, std::clamp(clip_time.time, 0.0f, clip->duration),
+                       pose);
   } else {
     pose->locals = model.skeleton.rest_locals();
   }
 }
 
-void SampleMorphWeights(const assets::Model& model, const ClipTime& clip_time,
+void SampleMorphWeights(const Character& character, const ClipTime& clip_time,
                         const std::vector<MorphOverride>& overrides,
                         assets::MorphWeights* weights) {
+  const assets::Model& model = character.model();
   if (!assets::HasMorphTargets(model)) {
     weights->clear();
     return;
   }
-  if (clip_time.clip >= 0 && clip_time.clip < static_cast<int>(model.clips.size())) {
-    assets::SampleClipMorphs(model, model.clips[static_cast<size_t>(clip_time.clip)],
-                             clip_time.time, weights);
+  if (const assets::Clip* clip = character.clip(clip_time.clip)) {
+    assets::SampleClipMorphs(model, *clip, clip_time.time, weights);
   } else {
     assets::DefaultMorphWeights(model, weights);
   }
@@ -199,22 +203,76 @@ void SolveChains(const ik::Skeleton& skeleton, const std::vector<IkChainRequest>
   }
 }
 
-void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
-                  const std::vector<IkChainRequest>& requests, PoseState* state) {
-  SamplePose(model, clip_time, &state->pose);
-  ik::LocalToModel(model.skeleton, state->pose, &state->models);
-  state->body_ran = false;
-  SolveChains(model.skeleton, requests, state);
+namespace {
+
+const ConstraintRequests& NoRequests() {
+  static const ConstraintRequests none;
+  return none;
 }
 
-void EvaluatePose(const assets::Model& model, const ClipTime& clip_time,
+}  // namespace
+
+const ConstraintRequests& BeginFrame(const Character& character, const FrameSource& source,
+                                     EditedFrame* frame, PoseState* state) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  const EditState* edit = source.edit;
+  // 1. The clip's pose (or the rest pose) and 2. the edit's joint rotations over it.
+  SamplePose(character, source.clip_time, &state->pose);
+  if (edit) {
+    const int n = static_cast<int>(state->pose.locals.size());
+    for (const auto& [joint, rotation] : edit->joint_rotations) {
+      if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].rotation = rotation;
+    }
+  }
+  // 3. Forward kinematics.
+  if (source.placement) {
+    ik::LocalToModel(skeleton, state->pose, *source.placement, &state->models);
+  } else {
+    ik::LocalToModel(skeleton, state->pose, &state->models);
+  }
+  // 4. The edit's requests, built on the un-solved pose (the hips lowered to the ground first).
+  const ConstraintRequests* requests = source.requests ? source.requests : &NoRequests();
+  if (edit) {
+    // The edit's foot lock, for the clip it was planned on (app/core/foot_lock.h).
+    if (edit->foot_lock && edit->foot_lock->clip == source.clip_time.clip) {
+      ApplyFootLock(*edit->foot_lock, skeleton, source.clip_time.time, source.placement,
+                    &state->pose, &state->models);
+    }
+    LowerHipsToGround(skeleton, edit->chains, edit->contacts, &state->pose, &state->models);
+    BuildRequests(character, *edit, state->models, source.clip_time.time, frame);
+    requests = &frame->requests;
+  }
+  if (frame && frame->keep_unsolved) {
+    frame->unsolved_pose.locals = state->pose.locals;
+    frame->unsolved_models = state->models;
+  }
+  // 5. The body.
+  SolveBody(character, *requests, state);
+  return *requests;
+}
+
+void FinishFrame(const Character& character, const FrameSource& source,
+                 const ConstraintRequests& requests, const EditedFrame* frame, PoseState* state) {
+  // 7. FABRIK chains and aims, 8. the morph weights.
+  SolveConstraints(character.skeleton(), requests.fabrik, requests.aim, requests.limits, state);
+  SampleMorphWeights(character, source.clip_time,
+                     source.edit && frame ? frame->morph_overrides : requests.morph,
+                     &state->morph_weights);
+}
+
+void EvaluateFrame(const Character& character, const FrameSource& source, EditedFrame* frame,
+                   PoseState* state) {
+  const ConstraintRequests& requests = BeginFrame(character, source, frame, state);
+  SolveChains(character.skeleton(), requests.ik, state);  // 6. the two-bone chains
+  FinishFrame(character, source, requests, frame, state);
+}
+
+void EvaluatePose(const Character& character, const ClipTime& clip_time,
                   const ConstraintRequests& requests, PoseState* state) {
-  SamplePose(model, clip_time, &state->pose);
-  ik::LocalToModel(model.skeleton, state->pose, &state->models);
-  SolveBody(model, requests, state);
-  SolveChains(model.skeleton, requests.ik, state);
-  SolveConstraints(model.skeleton, requests.fabrik, requests.aim, requests.limits, state);
-  SampleMorphWeights(model, clip_time, requests.morph, &state->morph_weights);
+  FrameSource source;
+  source.clip_time = clip_time;
+  source.requests = &requests;
+  EvaluateFrame(character, source, nullptr, state);
 }
 
 }  // namespace app

@@ -76,21 +76,21 @@ std::vector<glm::vec3> Relative(const FeetSamples& s, size_t leg, const glm::vec
 
 }  // namespace
 
-std::vector<ik::Limb> DetectLegs(const assets::Model& model) {
+std::vector<ik::Limb> Legs(const Character& character) {
   std::vector<ik::Limb> legs;
-  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, &model.is_bone)) {
+  for (const ik::Limb& limb : character.limbs()) {
     if (limb.kind == ik::LimbKind::kLeg) legs.push_back(limb);
   }
   return legs;
 }
 
-void SampleFeet(const assets::Model& model, int clip, float fps, const EditState& edit,
+void SampleFeet(const Character& character, int clip, float fps, const EditState& edit,
                 const std::vector<ik::Limb>& legs, FeetSamples* out) {
-  const ik::Skeleton& skeleton = model.skeleton;
+  const ik::Skeleton& skeleton = character.skeleton();
   FeetSamples s;
   s.clip = clip;
   s.fps = fps;
-  s.duration = model.clips[static_cast<size_t>(clip)].duration;
+  s.duration = character.clip(clip)->duration;
   s.frames = s.duration > 0.0f
                  ? std::max(1, static_cast<int>(std::ceil(double(s.duration) * double(fps) - 1e-4)))
                  : 0;
@@ -113,7 +113,7 @@ void SampleFeet(const assets::Model& model, int clip, float fps, const EditState
   EditedFrame frame;
   PoseState state;
   for (int f = 0; f <= s.frames; ++f) {
-    EvaluateEditedFrame(model, ClipTime{clip, s.Time(f)}, edit, &frame, &state);
+    EvaluateEditedFrame(character, ClipTime{clip, s.Time(f)}, edit, &frame, &state);
     for (size_t i = 0; i < n; ++i) {
       const ik::TwoBoneChain& c = legs[i].chain;
       s.hip[i].push_back(Position(state.models[c.start]));
@@ -126,14 +126,14 @@ void SampleFeet(const assets::Model& model, int clip, float fps, const EditState
   *out = std::move(s);
 }
 
-bool FindClipContacts(const assets::Model& model, int clip, float fps, ClipContacts* out,
+bool FindClipContacts(const Character& character, int clip, float fps, ClipContacts* out,
                       std::string* error) {
-  if (clip < 0 || clip >= static_cast<int>(model.clips.size())) {
+  if (character.clip(clip) == nullptr) {
     *error = "--anim " + std::to_string(clip) + ": the model has " +
-             std::to_string(model.clips.size()) + " clips";
+             std::to_string(character.clip_count()) + " clips";
     return false;
   }
-  const std::vector<ik::Limb> legs = DetectLegs(model);
+  const std::vector<ik::Limb> legs = Legs(character);
   if (legs.empty()) {
     *error =
         "no legs detected in the model (feet need a hip-knee-foot chain found by name or by "
@@ -141,7 +141,7 @@ bool FindClipContacts(const assets::Model& model, int clip, float fps, ClipConta
     return false;
   }
   ClipContacts c;
-  SampleFeet(model, clip, fps, EditState(), legs, &c.source);
+  SampleFeet(character, clip, fps, EditState(), legs, &c.source);
   const FeetSamples& s = c.source;
   float leg_length = 0.0f;
   for (float l : s.leg_length) leg_length += l / float(s.leg_length.size());
@@ -171,10 +171,10 @@ bool FindClipContacts(const assets::Model& model, int clip, float fps, ClipConta
   return true;
 }
 
-std::shared_ptr<const FootLockPlan> PlanFootLock(const assets::Model& model,
+std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
                                                  const ClipContacts& contacts,
                                                  const FootLockOptions& options) {
-  const ik::Skeleton& skeleton = model.skeleton;
+  const ik::Skeleton& skeleton = character.skeleton();
   const FeetSamples& s = contacts.source;
   const Ground& ground = options.ground;
   auto plan = std::make_shared<FootLockPlan>();
@@ -195,7 +195,7 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const assets::Model& model,
   for (size_t i = 0; i < n; ++i) {
     const ik::TwoBoneChain& chain = s.legs[i].chain;
     plan->legs.push_back(chain);
-    plan->bend_axes.push_back(ik::DetectBendAxis(skeleton, chain));
+    plan->bend_axes.push_back(character.BendAxis(chain));  // the rig facts' rest bend axis
     const std::vector<ik::FootContact>& list = contacts.contacts[i];
     const std::vector<glm::vec3> relative = Relative(s, i, contacts.travel);
     const glm::quat rest_rotation = Rotation(rest[chain.end]);
@@ -356,7 +356,7 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const assets::Model& model,
 }
 
 void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float time,
-                   ik::Pose* pose, std::vector<glm::mat4>* models) {
+                   const glm::mat4* placement, ik::Pose* pose, std::vector<glm::mat4>* models) {
   if (plan.keys.empty() || plan.hips_offset.empty() || !std::isfinite(time)) return;
   // Frame f is at f / fps, the last one at the duration (as BakeClip samples).
   const float before_last = float(std::max(plan.frames - 1, 0)) / plan.fps;
@@ -376,11 +376,20 @@ void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float
   const float dy = (1.0f - u) * plan.hips_offset[a] + u * plan.hips_offset[b];
   if (dy != 0.0f && plan.hips >= 0) {
     const int parent = skeleton.parent(plan.hips);
+    // Model-space +Y; a root's translation is in the placement's frame, any other's in its
+    // parent's (placed).
     glm::vec3 offset(0.0f, dy, 0.0f);
-    if (parent >= 0) offset = glm::inverse(glm::mat3((*models)[parent])) * offset;
+    if (parent >= 0) {
+      const glm::vec3 placed = placement ? glm::mat3(*placement) * offset : offset;
+      offset = glm::inverse(glm::mat3((*models)[parent])) * placed;
+    }
     if (ik::IsFinite(offset)) {
       pose->locals[plan.hips].translation += offset;
-      ik::LocalToModelFrom(skeleton, *pose, plan.hips, models);
+      if (parent < 0 && placement) {
+        ik::LocalToModel(skeleton, *pose, *placement, models);  // a placed root
+      } else {
+        ik::LocalToModelFrom(skeleton, *pose, plan.hips, models);
+      }
     }
   }
   for (size_t i = 0; i < plan.legs.size(); ++i) {
@@ -388,8 +397,14 @@ void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float
     const FootLockPlan::Key& k1 = plan.keys[i][b];
     if (!k0.solve && !k1.solve) continue;
     ik::TwoBoneTarget target;
-    target.position = glm::mix(k0.target, k1.target, u);
-    target.rotation = glm::slerp(k0.rotation, k1.rotation, u);
+    glm::vec3 position = glm::mix(k0.target, k1.target, u);
+    glm::quat rotation = glm::slerp(k0.rotation, k1.rotation, u);
+    if (placement) {
+      position = glm::vec3(*placement * glm::vec4(position, 1.0f));
+      rotation = glm::normalize(Rotation(*placement) * rotation);
+    }
+    target.position = position;
+    target.rotation = rotation;
     ik::TwoBoneIkOptions options;
     options.bend_axis_local = plan.bend_axes[i];
     options.end_orientation = ik::EndOrientation::kTarget;
@@ -429,7 +444,7 @@ FeetNumbers MeasureFeet(const FeetSamples& s, const ClipContacts& contacts, cons
   return out;
 }
 
-FootLockReport ReportFootLock(const assets::Model& model, const ClipContacts& contacts,
+FootLockReport ReportFootLock(const Character& character, const ClipContacts& contacts,
                               const Ground& ground,
                               const std::shared_ptr<const FootLockPlan>& plan) {
   FootLockReport report;
@@ -438,7 +453,7 @@ FootLockReport ReportFootLock(const assets::Model& model, const ClipContacts& co
   EditState edit;
   edit.foot_lock = plan;
   FeetSamples after;
-  SampleFeet(model, before.clip, before.fps, edit, before.legs, &after);
+  SampleFeet(character, before.clip, before.fps, edit, before.legs, &after);
   report.after = MeasureFeet(after, contacts, ground);
   for (size_t i = 0; i < before.legs.size(); ++i) {
     for (size_t f = 1; f < before.ankle[i].size() && f < after.ankle[i].size(); ++f) {

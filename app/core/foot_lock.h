@@ -4,10 +4,10 @@
 // and moving the hips down (or up) where a planted foot could not be reached otherwise, and the
 // numbers that show what it did (skate, penetration and float, knee-angle steps).
 //
-// The lock is part of the edit (EditState::foot_lock): EvaluateEditedFrame applies it after
-// sampling the clip, so the window, `contacts` and `export --bake --lock-feet` (BakeClip) all
-// compute the same frames. Lengths are reported in millimetres taking the model's unit as the
-// metre (glTF's).
+// The lock is part of the edit (EditState::foot_lock): the one frame pipeline (EvaluateFrame)
+// applies it right after the forward kinematics of the un-solved pose, so the window, `contacts`
+// and `export --bake --lock-feet` (BakeClip) all compute the same frames. Lengths are reported in
+// millimetres taking the model's unit as the metre (glTF's).
 #pragma once
 
 #include <memory>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/core/chain_edit.h"
+#include "app/core/character.h"
 #include "app/core/ground.h"
 #include "assets/model.h"
 #include "ik/foot_contacts.h"
@@ -23,11 +24,14 @@
 
 namespace app {
 
-// The detected legs of a model (ik::DetectLimbs, kind leg), left then right.
-std::vector<ik::Limb> DetectLegs(const assets::Model& model);
+// The legs among the character's limbs (its rig facts: ik::DetectLimbs, kind leg), left then
+// right.
+std::vector<ik::Limb> Legs(const Character& character);
 
 // One clip's legs sampled at `fps`: frames + 1 samples at f / fps (the last at the duration, as
-// BakeClip samples), each frame evaluated by EvaluateEditedFrame with an edit. World space.
+// BakeClip samples), each frame evaluated by the frame pipeline (EvaluateEditedFrame) with an
+// edit. World space. `clip` is the character's (Character::clip: clips played together
+// included).
 struct FeetSamples {
   int clip = -1;
   float fps = 30.0f;
@@ -41,7 +45,7 @@ struct FeetSamples {
   int root_joint = -1;          // the legs' lowest common ancestor joint
   float Time(int f) const { return f >= frames ? duration : float(f) / fps; }
 };
-void SampleFeet(const assets::Model& model, int clip, float fps, const EditState& edit,
+void SampleFeet(const Character& character, int clip, float fps, const EditState& edit,
                 const std::vector<ik::Limb>& legs, FeetSamples* out);
 
 // A clip's contacts: per leg, found on the foot's path relative to the clip's travel
@@ -58,7 +62,7 @@ struct ClipContacts {
 };
 // Finds the contacts of clip `clip` at `fps` (PlanBake's rate for bakes). False with one line
 // when the model has no legs or the clip index is out of range.
-bool FindClipContacts(const assets::Model& model, int clip, float fps, ClipContacts* out,
+bool FindClipContacts(const Character& character, int clip, float fps, ClipContacts* out,
                       std::string* error);
 
 struct FootLockOptions {
@@ -84,14 +88,15 @@ struct FootLockPlan {
   std::vector<float> hips_offset;      // [frame]: world Y added to the hips
   std::vector<std::vector<Key>> keys;  // [leg][frame]
 };
-std::shared_ptr<const FootLockPlan> PlanFootLock(const assets::Model& model,
+std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
                                                  const ClipContacts& contacts,
                                                  const FootLockOptions& options);
 
 // Applies the plan at clip time `time` (between its frames: interpolated) to an un-solved pose
-// and its model matrices (LocalToModel of it), which are updated.
+// and its model matrices (LocalToModel of it, placed by `placement` when not null: the plan's
+// targets are in model space), which are updated. Allocates nothing.
 void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float time,
-                   ik::Pose* pose, std::vector<glm::mat4>* models);
+                   const glm::mat4* placement, ik::Pose* pose, std::vector<glm::mat4>* models);
 
 // What the feet do over a clip's contacts, in millimetres and degrees.
 struct FeetNumbers {
@@ -114,7 +119,7 @@ struct FootLockReport {
   FeetNumbers before, after;
   float knee_jump_deg = 0.0f;
 };
-FootLockReport ReportFootLock(const assets::Model& model, const ClipContacts& contacts,
+FootLockReport ReportFootLock(const Character& character, const ClipContacts& contacts,
                               const Ground& ground,
                               const std::shared_ptr<const FootLockPlan>& plan);
 

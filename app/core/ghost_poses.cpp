@@ -10,8 +10,8 @@ namespace app {
 
 namespace {
 
-bool ClipPlays(const assets::Model& model, const Playback& playback) {
-  return playback.clip >= 0 && playback.clip < static_cast<int>(model.clips.size());
+bool ClipPlays(const Character& character, const Playback& playback) {
+  return character.clip(playback.clip) != nullptr;
 }
 
 // A time `delta` seconds from `time` in [start, end]: wrapped into it when looping (the range as
@@ -79,34 +79,35 @@ float GhostCache::FrameRate(const assets::Clip& clip) {
   return frame_rate_;
 }
 
-void GhostCache::Update(const assets::Model& model, const Playback& playback, const EditState& edit,
+void GhostCache::Update(const Character& character, const Playback& playback, const EditState& edit,
                         int count, int step, int trail_joint) {
-  if (!ClipPlays(model, playback)) {
+  if (!ClipPlays(character, playback)) {
     ghosts_.clear();
     trail_.positions.clear();
     trail_.times.clear();
     ghosts_valid_ = trail_valid_ = false;
     return;
   }
-  FrameRate(model.clips[static_cast<size_t>(playback.clip)]);
+  const assets::Clip& clip = *character.clip(playback.clip);
+  FrameRate(clip);
   if (count > 0) {
-    UpdateGhosts(model, playback, edit, count, step);
+    UpdateGhosts(character, playback, edit, count, step);
   } else {
     ghosts_.clear();
     ghosts_valid_ = false;
   }
-  if (trail_joint >= 0 && trail_joint < model.skeleton.joint_count()) {
+  if (trail_joint >= 0 && trail_joint < character.skeleton().joint_count()) {
     Key key;
     key.clip = playback.clip;
     key.together = playback.together;
-    key.duration = model.clips[static_cast<size_t>(playback.clip)].duration;
+    key.duration = clip.duration;
     PlaybackRange(playback, key.duration, &key.range_start, &key.range_end);
     key.frame_rate = frame_rate_;
     if (!trail_valid_ || !(key == trail_key_) || trail_joint != trail_.joint ||
         edit != trail_edit_) {
       trail_key_ = key;
       trail_edit_ = edit;
-      UpdateTrail(model, edit, trail_joint);
+      UpdateTrail(character, edit, trail_joint);
     }
   } else {
     trail_.positions.clear();
@@ -116,12 +117,12 @@ void GhostCache::Update(const assets::Model& model, const Playback& playback, co
   }
 }
 
-void GhostCache::UpdateGhosts(const assets::Model& model, const Playback& playback,
+void GhostCache::UpdateGhosts(const Character& character, const Playback& playback,
                               const EditState& edit, int count, int step) {
   Key key;
   key.clip = playback.clip;
   key.together = playback.together;
-  key.duration = model.clips[static_cast<size_t>(playback.clip)].duration;
+  key.duration = character.clip(playback.clip)->duration;
   key.range_start = playback.range_start;
   key.range_end = playback.range_end;
   key.loop = playback.loop;
@@ -141,14 +142,15 @@ void GhostCache::UpdateGhosts(const assets::Model& model, const Playback& playba
   // Resizing keeps the ghosts' buffers while the count stays: playing allocates nothing.
   ghosts_.resize(times_.size());
   for (size_t i = 0; i < times_.size(); ++i) {
-    EvaluateEditedFrame(model, ClipTime{playback.clip, times_[i].second}, edit, &frame_, &state_);
+    EvaluateEditedFrame(character, ClipTime{playback.clip, times_[i].second}, edit, &frame_,
+                        &state_);
     ghosts_[i].offset = times_[i].first;
     ghosts_[i].time = times_[i].second;
     ghosts_[i].models = state_.models;
   }
 }
 
-void GhostCache::UpdateTrail(const assets::Model& model, const EditState& edit, int joint) {
+void GhostCache::UpdateTrail(const Character& character, const EditState& edit, int joint) {
   ++trail_updates_;
   trail_valid_ = true;
   trail_.joint = joint;
@@ -164,7 +166,7 @@ void GhostCache::UpdateTrail(const assets::Model& model, const EditState& edit, 
   if (frames - double(whole) > 1e-4) trail_.times.push_back(end);
   trail_.positions.reserve(trail_.times.size());
   for (float t : trail_.times) {
-    EvaluateEditedFrame(model, ClipTime{trail_key_.clip, t}, edit, &frame_, &state_);
+    EvaluateEditedFrame(character, ClipTime{trail_key_.clip, t}, edit, &frame_, &state_);
     trail_.positions.push_back(glm::vec3(state_.models[static_cast<size_t>(joint)][3]));
   }
 }

@@ -46,10 +46,10 @@ void GhostTimes(const Playback& playback, float duration, float frame_rate, int 
 class GhostCache {
  public:
   // Brings the ghosts (`count` per side, `step` frames apart; count 0: none) and the trail of
-  // `trail_joint` (-1, or a joint outside the skeleton: none) up to date for `playback` on `model`
-  // with the user's `edit`. The model must be the same object (and unchanged) between calls;
-  // a new model needs a new cache or Clear().
-  void Update(const assets::Model& model, const Playback& playback, const EditState& edit,
+  // `trail_joint` (-1, or a joint outside the skeleton: none) up to date for `playback` on
+  // `character` (its clip indices) with the user's `edit`. The character and its model must be
+  // the same objects (and unchanged) between calls; a new model needs a new cache or Clear().
+  void Update(const Character& character, const Playback& playback, const EditState& edit,
               int count, int step, int trail_joint);
   void Clear();
 
@@ -71,9 +71,9 @@ class GhostCache {
     float frame_rate = 0.0f;
     bool operator==(const Key& o) const;
   };
-  void UpdateGhosts(const assets::Model& model, const Playback& playback, const EditState& edit,
+  void UpdateGhosts(const Character& character, const Playback& playback, const EditState& edit,
                     int count, int step);
-  void UpdateTrail(const assets::Model& model, const EditState& edit, int joint);
+  void UpdateTrail(const Character& character, const EditState& edit, int joint);
   float FrameRate(const assets::Clip& clip);
 
   std::vector<GhostPose> ghosts_;

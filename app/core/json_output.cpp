@@ -161,8 +161,7 @@ Json BodyJson(const assets::Model& model, const ConstraintRequests& requests,
   body["max_error"] = Rounded(r.max_error);
   body["tolerance"] = Rounded(r.tolerance_model);
   body["limited"] = r.limited;
-  const ik::BodyRig* rig = state.body_rig.Last();
-  body["hips"] = rig ? NameOrNull(skeleton, rig->hips) : Json(nullptr);
+  body["hips"] = state.body_hips >= 0 ? NameOrNull(skeleton, state.body_hips) : Json(nullptr);
   body["hips_offset"] = ToJson(r.hips_offset_model);
   Json effectors = Json::array();
   for (size_t i = 0; i < r.effectors.size(); ++i) {

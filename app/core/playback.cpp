@@ -9,9 +9,10 @@
 
 namespace app {
 
-void AdvancePlayback(const assets::Model& model, double dt_seconds, Playback* playback) {
-  if (playback->clip < 0 || playback->clip >= static_cast<int>(model.clips.size())) return;
-  const float duration = model.clips[playback->clip].duration;
+void AdvancePlayback(const Character& character, double dt_seconds, Playback* playback) {
+  const assets::Clip* clip = character.clip(playback->clip);
+  if (!clip) return;
+  const float duration = clip->duration;
   float start = 0.0f, end = duration;
   PlaybackRange(*playback, duration, &start, &end);
   float& time = playback->time;
@@ -42,19 +43,20 @@ void PlaybackRange(const Playback& playback, float duration, float* start, float
   }
 }
 
-void TogglePlaying(const assets::Model& model, Playback* playback) {
-  if (playback->clip < 0 || playback->clip >= static_cast<int>(model.clips.size())) return;
+void TogglePlaying(const Character& character, Playback* playback) {
+  const assets::Clip* clip = character.clip(playback->clip);
+  if (!clip) return;
   playback->playing = !playback->playing;
   if (!playback->playing || playback->loop) return;
   float start = 0.0f, end = 0.0f;
-  PlaybackRange(*playback, model.clips[playback->clip].duration, &start, &end);
+  PlaybackRange(*playback, clip->duration, &start, &end);
   if (playback->speed >= 0.0f && playback->time >= end) playback->time = start;
   if (playback->speed < 0.0f && playback->time <= start) playback->time = end;
 }
 
-float PlaybackFrameRate(const assets::Model& model, const Playback& playback) {
-  if (playback.clip < 0 || playback.clip >= static_cast<int>(model.clips.size())) return 30.0f;
-  return EstimateFrameRate(model.clips[playback.clip]);
+float PlaybackFrameRate(const Character& character, const Playback& playback) {
+  const assets::Clip* clip = character.clip(playback.clip);
+  return clip ? EstimateFrameRate(*clip) : 30.0f;
 }
 
 void StepPlayback(int frames, float frame_rate, Playback* playback) {

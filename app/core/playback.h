@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "app/core/character.h"
 #include "assets/model.h"
 
 namespace app {
@@ -18,8 +19,9 @@ struct Playback {
   // range_start, or stopping at either end). range_end <= range_start means the whole clip.
   float range_start = 0.0f;
   float range_end = -1.0f;
-  // Clips played together with `clip` (the window's "Play with", --anim I+J), in order: for each
-  // joint property the last of them that animates it wins (assets::CombineClips).
+  // Clips played together (the window's "Play with", --anim I+J), the chosen one first: for each
+  // joint property the last of them that animates it wins. The viewer hands them to
+  // Character::PlayTogether and plays the combination as `clip`.
   std::vector<int> together;
 };
 
@@ -29,17 +31,18 @@ void PlaybackRange(const Playback& playback, float duration, float* start, float
 
 // Advances the time by dt_seconds × speed when playing, then wraps it into the loop range (loop)
 // or clamps it to the range; a time outside the range while paused (a scrub) is left alone. Nothing
-// happens for the rest pose or a clip index out of range.
-void AdvancePlayback(const assets::Model& model, double dt_seconds, Playback* playback);
+// happens for the rest pose or a clip index out of range. Clip indices are the character's
+// (Character::clip: clips played together included), here and below.
+void AdvancePlayback(const Character& character, double dt_seconds, Playback* playback);
 
 // Play ↔ pause. Playing again from the end of the range (or its start, playing backwards) without
 // looping starts over, as a media player does.
-void TogglePlaying(const assets::Model& model, Playback* playback);
+void TogglePlaying(const Character& character, Playback* playback);
 
 // The frame rate of the playing clip, frames per second: the rate export bakes at
 // (EstimateFrameRate: its most common key interval), 30 for the rest pose or a clip index out of
 // range.
-float PlaybackFrameRate(const assets::Model& model, const Playback& playback);
+float PlaybackFrameRate(const Character& character, const Playback& playback);
 
 // Pauses and moves the time by `frames` frames of `frame_rate` (> 0, frames per second; negative
 // `frames`: back), onto the clip's frame grid: from a time between two frames the first step

@@ -6,16 +6,16 @@
 #include "app/core/args.h"
 #include "app/core/body_solve.h"
 #include "app/core/import_process.h"
-#include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
 #include "assets/text.h"
 
 namespace app {
 
-bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
+bool ParseConstraints(const PoseArgs& args, const Character& character,
                       ConstraintRequests* requests, std::string* error_out) {
   std::string& error = *error_out;
+  const assets::Model& model = character.model();
   const ik::Skeleton& skeleton = model.skeleton;
   std::vector<IkSpec> specs;
   for (const std::string& text : args.ik) {
@@ -23,7 +23,7 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
     if (!ParseIkSpec(text, &spec, &error)) return false;
     specs.push_back(spec);
   }
-  if (!ResolveIkSpecs(skeleton, specs, &requests->ik, &error)) return false;
+  if (!ResolveIkSpecs(character, specs, &requests->ik, &error)) return false;
   std::vector<MorphSpec> morphs;
   for (const std::string& text : args.morph) {
     MorphSpec spec;
@@ -69,7 +69,7 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
     body.emplace();
     if (!ParseBodySpec(args.body, &*body, &error)) return false;
   }
-  return ResolveBodySpecs(model, specs, pins, moves, body, requests, &error);
+  return ResolveBodySpecs(character, specs, pins, moves, body, requests, &error);
 }
 
 bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool raw_units,
@@ -117,18 +117,13 @@ bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::
   return false;
 }
 
-bool ResolveAnim(const PoseArgs& args, assets::Model* model, int* clip, std::string* why) {
+bool ResolveAnim(const PoseArgs& args, Character* character, int* clip, std::string* why) {
   std::vector<int> clips = {args.anim.value_or(0)};
   clips.insert(clips.end(), args.anim_together.begin(), args.anim_together.end());
   for (int c : clips) {
-    if (!ValidateAnim(c, *model, false, why)) return false;
+    if (!ValidateAnim(c, character->model(), false, why)) return false;
   }
-  if (clips.size() == 1) {
-    *clip = clips[0];
-    return true;
-  }
-  model->clips.push_back(assets::CombineClips(*model, clips));
-  *clip = static_cast<int>(model->clips.size()) - 1;
+  *clip = character->PlayTogether(clips);
   return true;
 }
 

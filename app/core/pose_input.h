@@ -53,8 +53,8 @@ bool LoadModelOrBuiltin(const std::string& path, bool allow_outside_files, bool 
                         bool texture_pixels = true);
 
 // Parses and resolves the --ik, --aim, --fabrik, --limit, --pin, --move, --body and --morph values
-// of `args` against a model; false with a message naming the bad argument.
-bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
+// of `args` against a character; false with a message naming the bad argument.
+bool ParseConstraints(const PoseArgs& args, const Character& character,
                       ConstraintRequests* requests, std::string* error);
 
 // Checks --anim's clip index against `model`'s clips: true when it names one, or when it is -1
@@ -64,9 +64,10 @@ bool ParseConstraints(const PoseArgs& args, const assets::Model& model,
 bool ValidateAnim(int anim, const assets::Model& model, bool rest_allowed, std::string* why);
 
 // The clip --anim asks for (args.anim, default 0, with args.anim_together), each checked by
-// ValidateAnim. One clip: *clip is its index. Several: their combination (assets::CombineClips,
-// named "A+B") is appended to model->clips and *clip is its index, so that every command samples
-// and bakes it as any clip. False with ValidateAnim's message for the first bad index.
-bool ResolveAnim(const PoseArgs& args, assets::Model* model, int* clip, std::string* why);
+// ValidateAnim against the character's model. One clip: *clip is its index. Several: they play
+// together (Character::PlayTogether: their combination, named "A+B", is the character's clip
+// after the model's own, which stay as loaded) and *clip is its index, so that every command
+// samples and bakes it as any clip. False with ValidateAnim's message for the first bad index.
+bool ResolveAnim(const PoseArgs& args, Character* character, int* clip, std::string* why);
 
 }  // namespace app

@@ -516,8 +516,9 @@ int RootMotionJoint(const assets::Model& model, const ik::BodyRig* rig) {
   return model.skeleton.empty() ? -1 : 0;
 }
 
-void CheckClips(const assets::Model& model, const ModelFacts& facts, const ik::BodyRig* rig,
+void CheckClips(const Character& character, const ModelFacts& facts, const ik::BodyRig* rig,
                 FindingList* out) {
+  const assets::Model& model = character.model();
   const ik::Skeleton& skeleton = model.skeleton;
   const int root_motion = RootMotionJoint(model, rig);
   const std::vector<glm::mat4>& rest = skeleton.rest_models();
@@ -574,7 +575,7 @@ void CheckClips(const assets::Model& model, const ModelFacts& facts, const ik::B
     glm::vec3 at[2];
     for (int i = 0; i < 2; ++i) {
       ik::Pose pose;
-      SamplePose(model, ClipTime{static_cast<int>(c), i == 0 ? 0.0f : clip.duration}, &pose);
+      SamplePose(character, ClipTime{static_cast<int>(c), i == 0 ? 0.0f : clip.duration}, &pose);
       std::vector<glm::mat4> models;
       ik::LocalToModel(skeleton, pose, &models);
       at[i] = Position(models[static_cast<size_t>(root_motion)]);
@@ -646,16 +647,16 @@ std::string RuleOfLoadWarning(const std::string& warning) {
 std::vector<Finding> CheckModel(const assets::Model& model, const RuleConfig& config) {
   FindingList out(config);
   const ModelFacts facts = MeasureFacts(model);
-  ik::BodyRig rig;
-  const bool has_rig =
-      facts.has_skin && ik::BuildBodyRig(model.skeleton, &rig, nullptr, &model.is_bone);
+  // The rig's facts as every frame finds them (limbs, body rig), found once.
+  const Character character(model);
+  const ik::BodyRig* rig = facts.has_skin ? character.body_rig() : nullptr;
   CheckLoadWarnings(model, &out);
   CheckSkinWeights(model, &out);
   CheckBindPose(model, facts, &out);
   CheckMeshPlacement(model, facts, &out);
   CheckBones(model, facts, &out);
-  CheckLimbs(model, facts, has_rig ? &rig : nullptr, &out);
-  CheckClips(model, facts, has_rig ? &rig : nullptr, &out);
+  CheckLimbs(model, facts, rig, &out);
+  CheckClips(character, facts, rig, &out);
   CheckMorphTargets(model, facts, &out);
   return out.Take();
 }

@@ -38,7 +38,8 @@ BoneSide SideOfName(const std::string& name) {
   return side;
 }
 
-std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
+std::vector<BoneClass> ClassifyBones(const assets::Model& model,
+                                     const std::vector<ik::Limb>* limbs) {
   const int count = model.skeleton.joint_count();
   std::vector<BoneClass> classes(static_cast<size_t>(count));
   for (int j = 0; j < count; ++j) {
@@ -48,7 +49,9 @@ std::vector<BoneClass> ClassifyBones(const assets::Model& model) {
   }
   // Joints whose names say no side take the side of the arm or leg they belong to (limbs found by
   // topology and mirror symmetry for unnamed rigs such as CesiumMan's), down to the fingers.
-  for (const ik::Limb& limb : ik::DetectLimbs(model.skeleton, ShownBones(model))) {
+  const std::vector<ik::Limb> detected =
+      limbs ? std::vector<ik::Limb>() : ik::DetectLimbs(model.skeleton, ShownBones(model));
+  for (const ik::Limb& limb : limbs ? *limbs : detected) {
     if (limb.side == ik::LimbSide::kCenter || limb.chain.start < 0) continue;
     const BoneSide side = limb.side == ik::LimbSide::kLeft ? BoneSide::kLeft : BoneSide::kRight;
     std::vector<int> stack{limb.chain.start};

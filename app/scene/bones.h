@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "assets/model.h"
+#include "ik/limbs.h"
 #include "renderer/debug_geometry.h"
 
 namespace app {
@@ -25,7 +26,10 @@ struct BoneClass {
   bool deforms = false;  // some vertex has a non-zero weight on it (every joint without meshes)
   BoneSide side = BoneSide::kCenter;
 };
-std::vector<BoneClass> ClassifyBones(const assets::Model& model);
+// `limbs`: the model's detected limbs when the caller has them (Character::limbs), else null
+// to detect them here.
+std::vector<BoneClass> ClassifyBones(const assets::Model& model,
+                                     const std::vector<ik::Limb>* limbs = nullptr);
 
 // The bone colours (linear RGBA) before shading.
 namespace bone_colors {

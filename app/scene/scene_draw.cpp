@@ -21,14 +21,14 @@ void SceneOverlays::Clear() {
   segments.clear();
 }
 
-SceneExtent MeasureModel(const assets::Model& model) {
+SceneExtent MeasureModel(const assets::Model& model, const std::vector<ik::Limb>* limbs) {
   const assets::Bounds bounds = assets::RestBounds(model);
   SceneExtent extent;
   const float size = bounds.diagonal();
   extent.size = size > 1e-6f ? size : 1.0f;
   extent.center = bounds.empty() ? glm::vec3(0.0f) : bounds.center();
   extent.ground_lift = GroundLift(bounds);
-  extent.bones = ClassifyBones(model);
+  extent.bones = ClassifyBones(model, limbs);
   return extent;
 }
 

@@ -52,7 +52,8 @@ struct SceneExtent {
   float ground_lift = 0.0f;      // GroundLift of the rest bounds
   std::vector<BoneClass> bones;  // per joint (ClassifyBones)
 };
-SceneExtent MeasureModel(const assets::Model& model);
+// `limbs` as ClassifyBones takes them.
+SceneExtent MeasureModel(const assets::Model& model, const std::vector<ik::Limb>* limbs = nullptr);
 
 // Place on ground: how far to raise the model (world units along +Y, negative lowers it) so that
 // the lowest point of its rest pose `rest_bounds` stands on y = 0; 0 for empty bounds.

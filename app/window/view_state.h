@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "app/core/character.h"
 #include "app/core/flip_risk.h"
 #include "app/core/ghost_poses.h"
 #include "app/scene/gizmo.h"
@@ -22,13 +23,14 @@ inline double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A model as shown: the data, its GPU copy and its size.
+// A model as shown: the data (never changed once loaded), its rig's facts and the clips played
+// together (character, made when the viewer adopts it), its GPU copy and its size.
 struct LoadedModel {
   assets::Model model;
+  Character character;
   renderer::GpuModel gpu;
   SceneExtent extent;
-  size_t file_clips = 0;  // model.clips from the file; one more while clips play together
-  GhostCache ghosts;      // onion skins and the trail of this model
+  GhostCache ghosts;  // onion skins and the trail of this model
   // Follow root: where the root joint was in the last frame shown (model space), while following.
   bool root_seen = false;
   glm::vec3 root_previous{0.0f};

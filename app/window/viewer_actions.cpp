@@ -194,14 +194,13 @@ void Viewer::PollLoading() {
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
-  loaded->extent = MeasureModel(loaded->model);
+  loaded->character = Character(loaded->model);  // the rig's facts, once per load
+  loaded->extent = MeasureModel(loaded->model, &loaded->character.limbs());
   loaded->weight_problems = assets::CheckWeights(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
-  current_->file_clips = current_->model.clips.size();
-  combined_.clear();
   edit_ = EditState();
-  edit_.chains = DefaultChains(current_->model);
+  edit_.chains = DefaultChains(current_->character);
   recorder_.Reset(edit_);
   saved_edit_ = edit_;
   playback_.clip = current_->model.clips.empty() ? -1 : 0;
@@ -221,14 +220,10 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
 }
 
 void Viewer::PlayTogether() {
-  std::vector<assets::Clip>& clips = current_->model.clips;
-  const size_t file_clips = current_->file_clips;
-  if (playback_.together == combined_) return;
-  combined_ = playback_.together;
-  clips.resize(file_clips);
-  if (combined_.empty()) return;
-  clips.push_back(assets::CombineClips(current_->model, combined_));
-  playback_.clip = static_cast<int>(file_clips);
+  Character& character = current_->character;
+  if (playback_.together == character.together()) return;
+  const int clip = character.PlayTogether(playback_.together);
+  if (!character.together().empty()) playback_.clip = clip;
 }
 
 void Viewer::AddRecent(const std::string& path) {
@@ -328,7 +323,7 @@ void Viewer::Export(const std::string& path, bool bake, bool replace) {
   if (bake_export_.running()) return;  // one at a time: the dialog shows the running one
   if (bake && playback_.clip >= 0) {
     // Baking can take long (a long clip, many joints): on a thread, with progress and Cancel.
-    bake_export_.Start(current_->model, state_.pose, playback_.clip, edit_, path);
+    bake_export_.Start(current_->character, state_.pose, playback_.clip, edit_, path);
     export_dialog_.busy = true;
     export_dialog_.progress = 0.0f;
     exported_edit_ = edit_;
@@ -336,14 +331,9 @@ void Viewer::Export(const std::string& path, bool bake, bool replace) {
   }
   std::string error;
   bool ok = false;
-  if (current_->model.clips.size() > current_->file_clips) {
-    // Clips played together are the viewer's, not the model's: not written with the pose.
-    assets::Model model = current_->model;
-    model.clips.resize(current_->file_clips);
-    ok = ExportEdited(model, state_.pose, -1, edit_, false, path, &error);
-  } else {
-    ok = ExportEdited(current_->model, state_.pose, -1, edit_, false, path, &error);
-  }
+  // The pose as the rest pose; clips played together are the character's, not the model's, so
+  // only the model's own clips go with it.
+  ok = ExportEdited(current_->character, state_.pose, -1, edit_, false, path, &error);
   exported_edit_ = edit_;
   Exported(path, bake, ok, error);
 }

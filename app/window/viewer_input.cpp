@@ -134,12 +134,12 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       display_.show_timeline = !display_.show_timeline;
       break;
     case SDLK_SPACE:
-      TogglePlaying(current_->model, &playback_);
+      TogglePlaying(current_->character, &playback_);
       break;
     case SDLK_LEFT:
     case SDLK_RIGHT:  // step one frame
       if (playback_.clip >= 0) {
-        StepPlayback(code == SDLK_RIGHT ? 1 : -1, PlaybackFrameRate(current_->model, playback_),
+        StepPlayback(code == SDLK_RIGHT ? 1 : -1, PlaybackFrameRate(current_->character, playback_),
                      &playback_);
       }
       break;

@@ -151,6 +151,7 @@ bool Viewer::OpenWindow(int width, int height, int* exit_code) {
 
 bool Viewer::ApplyCommandLine(int* exit_code) {
   const assets::Model& model = current_->model;
+  const Character& character = current_->character;
   if (args_.pose.anim || args_.pose.time) {
     const int anim = args_.pose.anim.value_or(0);
     std::string why;
@@ -165,18 +166,18 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
                                 args_.pose.anim_together.end());
       PlayTogether();
     }
-    const assets::Clip& clip = model.clips[static_cast<size_t>(playback_.clip)];
+    const assets::Clip& clip = *character.clip(playback_.clip);
     std::string note;
     playback_.time = ClampClipTime(args_.pose.time.value_or(0.0f), clip.duration, clip.name, &note);
     if (!note.empty()) std::cerr << "skelview: warning: " << assets::MessageLine(note) << "\n";
   }
   ConstraintRequests requests;
   std::string error;
-  if (!ParseConstraints(args_.pose, model, &requests, &error)) {
+  if (!ParseConstraints(args_.pose, character, &requests, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
   // Added to the detected limbs, pinned at their targets; an --ik on a detected limb replaces it.
-  const EditState extra = EditForRequests(model, requests);
+  const EditState extra = EditForRequests(character, requests);
   for (const ChainSettings& chain : extra.chains) {
     auto same = std::find_if(edit_.chains.begin(), edit_.chains.end(), [&](const ChainSettings& c) {
       return c.kind == chain.kind && c.chain.end == chain.chain.end;
@@ -320,13 +321,14 @@ void Viewer::DrawUi() {
   const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
                           recorder_.redo_count(), camera_.ortho};
   DrawMenuBar(menu, {&display_, &ui_, &help_open_, &log_}, &layout_, &requests_);
-  FrameInput in{model, current_->extent, frame_, state_, static_cast<int>(current_->file_clips)};
+  FrameInput in{model, current_->character, current_->extent, frame_, state_};
   in.weight_problems = &current_->weight_problems, in.knee_jumps = &current_->knee_jumps;
   DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
                 &requests_);
   if (display_.show_timeline) {
-    DrawTimeline({model, edit_, selection_.selected_joint, selection_.active_chain}, &playback_,
-                 &timeline_, &layout_);
+    DrawTimeline(
+        {model, current_->character, edit_, selection_.selected_joint, selection_.active_chain},
+        &playback_, &timeline_, &layout_);
   } else {
     layout_.timeline_top = ImGui::GetIO().DisplaySize.y;
   }
@@ -344,11 +346,11 @@ void Viewer::DrawUi() {
 
 void Viewer::Update(double dt_seconds) {
   const auto start = Clock::now();
-  const assets::Model& model = current_->model;
+  const Character& character = current_->character;
   PlayTogether();
-  AdvancePlayback(model, dt_seconds, &playback_);
+  AdvancePlayback(character, dt_seconds, &playback_);
   const auto solve_start = Clock::now();
-  EvaluateEditedFrame(model, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
+  EvaluateEditedFrame(character, ClipTime{playback_.clip, playback_.time}, edit_, &frame_, &state_);
   stats_.solve_us.Add(MillisecondsSince(solve_start) * 1000.0);
   // A scrub, a step or a loop's wrap is not a knee jump: only a frame of playback (or none) is.
   const ClipTime now{playback_.clip, playback_.time};
@@ -364,10 +366,11 @@ void Viewer::Update(double dt_seconds) {
 }
 
 void Viewer::RefreshHandles() {
+  // Right after the frame's evaluation: its targets are this edit's (EditedFrame::chains).
   const int count = static_cast<int>(edit_.chains.size());
   handles_.resize(edit_.chains.size());
   for (int i = 0; i < count; ++i) {
-    handles_[i].target = ChainTargetNow(current_->model.skeleton, edit_, frame_, i);
+    handles_[i].target = frame_.chains[size_t(i)].target;
     handles_[i].enabled = edit_.chains[i].enabled;
     handles_[i].reached = ChainReached(frame_, state_, i);
   }
@@ -384,7 +387,7 @@ void Viewer::UpdateAnimationAids() {
     applied_lift_ = lift;
   }
   scene.ground_lift = lift;
-  loaded.ghosts.Update(loaded.model, playback_, edit_, scene.onion_count, scene.onion_step,
+  loaded.ghosts.Update(loaded.character, playback_, edit_, scene.onion_count, scene.onion_step,
                        scene.trail_joint);
   const int root = RootMotionJoint(loaded.model);
   if (display_.follow_root && root >= 0 && root < static_cast<int>(state_.models.size())) {
@@ -405,7 +408,7 @@ glm::mat4 Viewer::ModelViewMatrix() const { return LiftedView(camera_.View(), ap
 
 void Viewer::SyncSceneSelection() {
   display_.scene.selected_joint = selection_.selected_joint;
-  display_.scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
+  display_.scene.weight_joint = ShownWeightJoint();
   display_.scene.active_chain = ActiveTwoBoneRequest();
 }
 

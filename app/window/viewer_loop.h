@@ -54,8 +54,9 @@ class Viewer {
   void RunFrame(double dt_seconds);
   void DrawUi();
   void Update(double dt_seconds);
-  // Clips played together (playback_.together, the chosen one first): their combination is
-  // model.clips[file_clips] and playback_.clip points at it; none: the file's clips only.
+  // Clips played together (playback_.together, the chosen one first): their combination is the
+  // character's clip after the model's own (Character::PlayTogether) and playback_.clip points
+  // at it; none: the model's clips only.
   void PlayTogether();
   void RefreshHandles();  // handles_ from this frame's targets and results
   // The two-bone request (index into frame_.requests.ik) of the active chain, else of the chain
@@ -64,6 +65,9 @@ class Viewer {
   // Copies this frame's selection into display_.scene: the selected joint (and its weights when
   // they are shown) and the two-bone chain whose overlays show.
   void SyncSceneSelection();
+  // The joint whose skin weights the mesh shows: the selected joint while the heat map is on,
+  // else -1. The one place display_.scene.weight_joint (and the settings' `weights`) come from.
+  int ShownWeightJoint() const { return display_.show_weights ? selection_.selected_joint : -1; }
   void FrameSelected();  // the camera on the selected joint's bones (no selection: the model)
   // The camera on a model-space box, seen raised when the model stands on the ground.
   void FrameBox(const glm::vec3& lo, const glm::vec3& hi);
@@ -189,7 +193,6 @@ class Viewer {
   PanelLayout layout_;
   TimelineView timeline_;
   UiOptions ui_, applied_ui_;
-  std::vector<int> combined_;  // the clips model.clips[file_clips] combines
   FrameStats stats_;
   Requests requests_;  // the panels' requests of this frame
 

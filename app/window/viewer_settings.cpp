@@ -38,7 +38,7 @@ void Viewer::ApplyDisplay(const DisplaySpec& d) {
 
 DisplaySpec Viewer::CurrentDisplay() const {
   SceneOptions scene = display_.scene;  // its weight joint as this frame draws it
-  scene.weight_joint = display_.show_weights ? selection_.selected_joint : -1;
+  scene.weight_joint = ShownWeightJoint();
   DisplaySpec d = DisplaySpecOf(scene, current_->model.skeleton);
   d.handles = display_.show_handles;
   return d;

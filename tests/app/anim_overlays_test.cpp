@@ -32,7 +32,7 @@ TEST(AnimOverlays, GhostsArePastRedFutureGreenBonesFadingWithDistance) {
   playback.clip = model.FindClip("Walk");
   playback.time = 0.5f;
   app::GhostCache cache;
-  cache.Update(model, playback, app::EditState(), 3, 2, -1);
+  cache.Update(app::Character(model), playback, app::EditState(), 3, 2, -1);
   ASSERT_EQ(cache.ghosts().size(), 6u);
   app::AnimationOverlays animation;
   animation.ghosts = &cache.ghosts();
@@ -59,7 +59,7 @@ TEST(AnimOverlays, TrailRunsThroughItsFramesWithATickEachAndTheCurrentMark) {
   app::GhostCache cache;
   const int foot = model.skeleton.Find("LeftFoot");
   ASSERT_GE(foot, 0);
-  cache.Update(model, playback, app::EditState(), 0, 1, foot);
+  cache.Update(app::Character(model), playback, app::EditState(), 0, 1, foot);
   const app::MotionTrail& path = cache.trail();
   ASSERT_GE(path.positions.size(), 10u);
   app::AnimationOverlays animation;
@@ -137,6 +137,7 @@ assets::Model WalkingAway() {
 
 TEST(FollowRoot, TheCameraTargetFollowsTheRootAcrossTheGround) {
   const assets::Model model = WalkingAway();
+  const app::Character character(model);
   const int root = app::RootMotionJoint(model);
   ASSERT_EQ(root, model.skeleton.Find("Hips"));
   app::OrbitCamera camera;
@@ -145,8 +146,8 @@ TEST(FollowRoot, TheCameraTargetFollowsTheRootAcrossTheGround) {
   app::PoseState state;
   glm::vec3 previous(0.0f), first(0.0f);
   for (int f = 0; f <= 30; ++f) {
-    app::EvaluateEditedFrame(model, app::ClipTime{0, float(f) / 30.0f}, app::EditState(), &frame,
-                             &state);
+    app::EvaluateEditedFrame(character, app::ClipTime{0, float(f) / 30.0f}, app::EditState(),
+                             &frame, &state);
     const glm::vec3 now(state.models[root][3]);
     if (f == 0) {
       first = now;

@@ -17,21 +17,22 @@ using headless::TextRows;
 
 struct Scene {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::SceneExtent extent = app::MeasureModel(model);
   app::EditState edit;
   app::EditedFrame frame;
   app::PoseState state;
   std::vector<app::KneeJump> jumps;
   Scene() {
-    edit.chains = app::DefaultChains(model);
+    edit.chains = app::DefaultChains(character);
     Evaluate();
   }
   void Evaluate() {
-    app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+    app::EvaluateEditedFrame(character, app::ClipTime{}, edit, &frame, &state);
     app::UpdateKneeJumps(frame, state, true, &jumps);
   }
   app::FrameInput Input() const {
-    app::FrameInput in{model, extent, frame, state};
+    app::FrameInput in{model, character, extent, frame, state};
     in.knee_jumps = &jumps;
     return in;
   }

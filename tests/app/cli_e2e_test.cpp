@@ -17,6 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "app/core/args.h"
+#include "app/core/bake.h"
+#include "app/core/body_solve.h"
+#include "app/core/evaluate.h"
+#include "assets/builtin_character.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 
@@ -166,6 +171,51 @@ TEST(CliPose, IkMovesTheFootToTheTarget) {
   const glm::vec3 normal = v(ik["knee_circle"]["normal"]);
   EXPECT_NEAR(glm::length(knee - center), ik["knee_circle"]["radius"].get<float>(), 1e-4f);
   EXPECT_NEAR(glm::dot(knee - center, normal), 0.0f, 1e-4f);
+}
+
+// `pose` runs the one frame pipeline: its joints are the window's frame for an edit pinning the
+// same constraints (a two-bone chain, an aim, a FABRIK chain, a cone limit) on a clip's frame.
+TEST(CliPose, ThePoseIsTheWindowsFrameForTheSameConstraints) {
+  const std::vector<std::string> ik = {"LeftFoot=0.15,0.3,0.2"};
+  const std::vector<std::string> aims = {"Head=0.3,1.6,0.6"};
+  const std::vector<std::string> fabriks = {"Spine:Neck=0.05,1.45,0.1"};
+  const std::vector<std::string> limits = {"Spine1=cone,30"};
+  const json pose = RunJson({"pose", "--anim", "0", "--time", "0.4", "--ik", ik[0], "--aim",
+                             aims[0], "--fabrik", fabriks[0], "--limit", limits[0]});
+  ASSERT_FALSE(pose.is_discarded());
+  ASSERT_EQ(pose["ik"].size(), 1u);
+
+  const assets::Model model = assets::MakeBuiltinCharacter();
+  const app::Character character(model);
+  std::string error;
+  std::vector<app::IkSpec> ik_specs(1);
+  std::vector<app::AimSpec> aim_specs(1);
+  std::vector<app::FabrikSpec> fabrik_specs(1);
+  std::vector<app::LimitSpec> limit_specs(1);
+  ASSERT_TRUE(app::ParseIkSpec(ik[0], &ik_specs[0], &error)) << error;
+  ASSERT_TRUE(app::ParseAimSpec(aims[0], &aim_specs[0], &error)) << error;
+  ASSERT_TRUE(app::ParseFabrikSpec(fabriks[0], &fabrik_specs[0], &error)) << error;
+  ASSERT_TRUE(app::ParseLimitSpec(limits[0], &limit_specs[0], &error)) << error;
+  app::ConstraintRequests requests;
+  ASSERT_TRUE(app::ResolveIkSpecs(character, ik_specs, &requests.ik, &error)) << error;
+  ASSERT_TRUE(app::ResolveConstraintSpecs(model.skeleton, aim_specs, fabrik_specs, limit_specs,
+                                          &requests, &error))
+      << error;
+  app::EditedFrame frame;
+  app::PoseState window;
+  app::EvaluateEditedFrame(character, app::ClipTime{0, 0.4f},
+                           app::EditForRequests(character, requests), &frame, &window);
+  ASSERT_EQ(window.fabrik.size(), 1u);
+  ASSERT_EQ(window.aim.size(), 1u);
+  ASSERT_EQ(pose["joints"].size(), size_t(model.skeleton.joint_count()));
+  for (const json& j : pose["joints"]) {
+    const int joint = model.skeleton.Find(j["name"].get<std::string>());
+    ASSERT_GE(joint, 0);
+    const glm::vec3 world(window.models[size_t(joint)][3]);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(j["world"][k].get<double>(), double(world[k]), 1e-6) << j["name"];
+    }
+  }
 }
 
 TEST(CliPose, UnreachableTargetReportsTooFar) {

@@ -25,13 +25,14 @@ bool Has(const std::vector<std::string>& labels, const std::string& label) {
 
 struct Frame {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::SceneExtent extent = app::MeasureModel(model);
   app::ConstraintRequests requests;
   app::PoseState state;
   explicit Frame(const std::vector<app::IkSpec>& specs) {
     std::string error;
-    EXPECT_TRUE(app::ResolveIkSpecs(model.skeleton, specs, &requests.ik, &error)) << error;
-    app::EvaluatePose(model, app::ClipTime{}, requests, &state);
+    EXPECT_TRUE(app::ResolveIkSpecs(character, specs, &requests.ik, &error)) << error;
+    app::EvaluatePose(character, app::ClipTime{}, requests, &state);
   }
 };
 

@@ -33,15 +33,16 @@ using headless::TextRows;
 // The built-in character with its detected limbs, evaluated at rest.
 struct Scene {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::SceneExtent extent = app::MeasureModel(model);
   app::EditState edit;
   app::EditedFrame frame;
   app::PoseState state;
   Scene() {
-    edit.chains = app::DefaultChains(model);
-    app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+    edit.chains = app::DefaultChains(character);
+    app::EvaluateEditedFrame(character, app::ClipTime{}, edit, &frame, &state);
   }
-  app::FrameInput Input() const { return app::FrameInput{model, extent, frame, state}; }
+  app::FrameInput Input() const { return app::FrameInput{model, character, extent, frame, state}; }
 };
 
 std::vector<RequestKind> Kinds(const app::Requests& requests) {
@@ -179,7 +180,8 @@ struct BentKnee {
     selection.selected_joint = knee;
   }
   void Evaluate() {
-    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+    app::EvaluateEditedFrame(scene.character, app::ClipTime{}, scene.edit, &scene.frame,
+                             &scene.state);
   }
   void Draw() { app::DrawJointsPanel(scene.Input(), &scene.edit, &selection, &search, &requests); }
   // Chooses `type` (1 "hinge", 2 "cone") in the Limit combo, as a user does.
@@ -305,7 +307,8 @@ struct FullSidePanel {
     scene.edit.joint_rotations[selected] = glm::quat(glm::radians(glm::vec3(-123.4f, 56.7f, 8.9f)));
     scene.edit.limits.Set(selected,
                           ik::JointLimit::Hinge(glm::vec3(1.0f, 0.0f, 0.0f), -1.0f, 1.0f));
-    app::EvaluateEditedFrame(scene.model, app::ClipTime{}, scene.edit, &scene.frame, &scene.state);
+    app::EvaluateEditedFrame(scene.character, app::ClipTime{}, scene.edit, &scene.frame,
+                             &scene.state);
     playback.clip = 0;
     selection.selected_joint = selected;
     selection.fabrik_root = skeleton.Find("Spine");

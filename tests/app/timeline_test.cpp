@@ -23,6 +23,7 @@ constexpr ImU32 kWeightKey = IM_COL32(240, 210, 80, 255);
 // The built-in character with one more clip: 1 s at 24 fps, the hips rotated at every frame.
 struct TimelineScene {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::EditState edit;
   app::Playback playback;
   app::TimelineView view;
@@ -44,10 +45,11 @@ struct TimelineScene {
     model.clips.push_back(c);
     clip = static_cast<int>(model.clips.size()) - 1;
     playback.clip = clip;
-    edit.chains = app::DefaultChains(model);
+    edit.chains = app::DefaultChains(character);
   }
   void Draw(int selected_joint = -1, int active_chain = -1) {
-    app::DrawTimeline({model, edit, selected_joint, active_chain}, &playback, &view, &layout);
+    app::DrawTimeline({model, character, edit, selected_joint, active_chain}, &playback, &view,
+                      &layout);
   }
 };
 
@@ -122,7 +124,7 @@ TEST(Timeline, StartAndEndHereSetTheLoopRangeThatPlayingStaysIn) {
   // Playing loops inside [0.25, 0.75].
   scene.playback.playing = true;
   for (int i = 0; i < 40; ++i) {
-    app::AdvancePlayback(scene.model, 0.07, &scene.playback);
+    app::AdvancePlayback(scene.character, 0.07, &scene.playback);
     ASSERT_GE(scene.playback.time, 0.25f);
     ASSERT_LE(scene.playback.time, 0.75f);
   }
@@ -196,9 +198,11 @@ TEST(Timeline, WithNothingLoadedItSaysSoRatherThanThatTheModelHasNoClips) {
   scene.playback.clip = -1;
   HeadlessUi ui(false);
   const assets::Model nothing;
+  const app::Character no_character(nothing);
   const app::EditState edit;
   ui.Frame([&] {
-    app::DrawTimeline({nothing, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+    app::DrawTimeline({nothing, no_character, edit, -1, -1}, &scene.playback, &scene.view,
+                      &scene.layout);
   });
   std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
   EXPECT_TRUE(headless::AnyRowHas(rows, "Nothing loaded")) << ::testing::PrintToString(rows);
@@ -206,8 +210,10 @@ TEST(Timeline, WithNothingLoadedItSaysSoRatherThanThatTheModelHasNoClips) {
   // A model without clips still says that.
   assets::Model still = scene.model;
   still.clips.clear();
+  const app::Character still_character(still);
   ui.Frame([&] {
-    app::DrawTimeline({still, edit, -1, -1}, &scene.playback, &scene.view, &scene.layout);
+    app::DrawTimeline({still, still_character, edit, -1, -1}, &scene.playback, &scene.view,
+                      &scene.layout);
   });
   rows = headless::TextRows(app::kTimelineName);
   EXPECT_TRUE(headless::AnyRowHas(rows, "This model has no clips"));

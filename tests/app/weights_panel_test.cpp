@@ -18,17 +18,18 @@ using headless::TextRows;
 
 struct Scene {
   assets::Model model = assets::MakeBuiltinCharacter();
+  app::Character character{model};
   app::SceneExtent extent = app::MeasureModel(model);
   app::EditedFrame frame;
   app::PoseState state;
   assets::WeightProblems problems;
   Scene() {
-    app::EvaluateEditedFrame(model, app::ClipTime{}, app::EditState{}, &frame, &state);
+    app::EvaluateEditedFrame(character, app::ClipTime{}, app::EditState{}, &frame, &state);
     problems = assets::CheckWeights(model);
     problems.totals = {0, 7, 0};  // as if the file had 7 vertices not summing to 1
   }
   app::FrameInput Input() const {
-    app::FrameInput in{model, extent, frame, state};
+    app::FrameInput in{model, character, extent, frame, state};
     in.weight_problems = &problems;
     return in;
   }

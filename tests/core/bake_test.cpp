@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <glm/gtc/quaternion.hpp>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,10 +24,16 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 // The built-in character with its feet lifted 5 cm on the walk.
 app::EditState LiftedFeet() {
   app::EditState edit;
-  edit.chains = app::DefaultChains(Builtin());
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   for (app::ChainSettings& c : edit.chains) {
     if (c.label.find("Leg") != std::string::npos) c.offset = {0.0f, 0.05f, 0.0f};
   }
@@ -47,14 +54,15 @@ TEST(Bake, BakedClipGivesBackTheEvaluatedPosesAtItsFrames) {
   ASSERT_GE(walk, 0);
   const app::EditState edit = LiftedFeet();
   assets::Model baked = model;
-  baked.clips = {app::BakeClip(model, walk, 30.0f, edit)};
+  baked.clips = {app::BakeClip(BuiltinCharacter(), walk, 30.0f, edit)};
   EXPECT_EQ(baked.clips[0].name, model.clips[walk].name + " (IK)");
+  const app::Character baked_character(baked);
   app::EditedFrame frame;
   app::PoseState evaluated, replayed;
   for (int f : {0, 7, 30}) {
     const float t = std::min(float(f) / 30.0f, model.clips[walk].duration);
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &evaluated);
-    app::EvaluatePose(baked, app::ClipTime{0, t}, std::vector<app::IkChainRequest>{}, &replayed);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, t}, edit, &frame, &evaluated);
+    app::EvaluatePose(baked_character, app::ClipTime{0, t}, app::ConstraintRequests{}, &replayed);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
       const glm::vec3 a(evaluated.models[j][3]), b(replayed.models[j][3]);
       ASSERT_LT(glm::length(a - b), 1e-4f) << model.skeleton.name(j) << " at frame " << f;
@@ -68,12 +76,13 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
   const app::EditState edit = LiftedFeet();
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{walk, 0.25f}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, 0.25f}, edit, &frame, &state);
   const std::string dir = testpaths::TempDir();
   std::string error;
 
   const std::string posed = dir + "/posed.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, walk, edit, false, posed, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, walk, edit, false, posed, &error))
+      << error;
   assets::LoadResult pose_back = assets::LoadModel(posed);
   ASSERT_TRUE(pose_back.ok()) << pose_back.error;
   const int foot = model.skeleton.Find("LeftFoot");
@@ -81,7 +90,8 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
   EXPECT_LT(glm::length(rest_foot - glm::vec3(state.models[foot][3])), 1e-4f);
 
   const std::string baked = dir + "/baked.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, walk, edit, true, baked, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, walk, edit, true, baked, &error))
+      << error;
   assets::LoadResult bake_back = assets::LoadModel(baked);
   ASSERT_TRUE(bake_back.ok()) << bake_back.error;
   // The baked clip in the played one's place; the other clips kept as they were.
@@ -95,7 +105,8 @@ TEST(Bake, ExportWritesThePoseAsRestPoseOrTheBakedClip) {
   // Without a clip there is nothing to bake: the pose is written, as the pose above without
   // clips (they would open on their first frame instead of the pose).
   const std::string no_clip = dir + "/no-clip.glb";
-  ASSERT_TRUE(app::ExportEdited(model, state.pose, -1, edit, true, no_clip, &error)) << error;
+  ASSERT_TRUE(app::ExportEdited(BuiltinCharacter(), state.pose, -1, edit, true, no_clip, &error))
+      << error;
   assets::LoadResult no_clip_back = assets::LoadModel(no_clip);
   ASSERT_TRUE(no_clip_back.ok()) << no_clip_back.error;
   EXPECT_TRUE(no_clip_back.model->clips.empty());
@@ -140,7 +151,7 @@ TEST(Bake, AFewCloseKeysDoNotSetTheRateOfAClipHoursLong) {
   EXPECT_FLOAT_EQ(app::EstimateFrameRate(model.clips[0]), 1.0f);
   app::BakePlan plan;
   std::string error;
-  ASSERT_TRUE(app::PlanBake(model, 0, &plan, &error)) << error;
+  ASSERT_TRUE(app::PlanBake(app::Character(model), 0, &plan, &error)) << error;
   EXPECT_FLOAT_EQ(plan.fps, 1.0f);
   EXPECT_EQ(plan.frames, 3600);
   EXPECT_NE(plan.note.find("few keys over its 3600 s: baked at 1 fps"), std::string::npos)
@@ -162,10 +173,10 @@ TEST(Bake, TheKeyCapLowersTheRateOrRefusesNamingTheClip) {
   model.clips[0].channels[0].rotation.times.back() = 1e5f;
   app::BakePlan plan;
   std::string error;
-  ASSERT_TRUE(app::PlanBake(model, 0, &plan, &error)) << error;
+  ASSERT_TRUE(app::PlanBake(app::Character(model), 0, &plan, &error)) << error;
   EXPECT_LE(double(plan.frames + 1) * 20.0, double(app::kMaxBakeKeys));
   const assets::Model million = UnevenClip(1e6f);
-  EXPECT_FALSE(app::PlanBake(million, 0, &plan, &error));
+  EXPECT_FALSE(app::PlanBake(app::Character(million), 0, &plan, &error));
   EXPECT_EQ(error,
             "cannot bake clip 0 'long': it runs 1e+06 s, and even at 1 frame per second its 20 "
             "joints need 2e+07 keys, more than the 1e+07 skelview bakes");
@@ -180,7 +191,7 @@ TEST(Bake, TheKeyCapLowersTheRateOrRefusesNamingTheClip) {
       channel.rotation.values.push_back(glm::quat(1, 0, 0, 0));
     }
   }
-  ASSERT_TRUE(app::PlanBake(dense, 0, &plan, &error)) << error;
+  ASSERT_TRUE(app::PlanBake(app::Character(dense), 0, &plan, &error)) << error;
   EXPECT_LT(plan.fps, 120.0f);
   EXPECT_GE(plan.fps, 1.0f);
   EXPECT_LE(double(plan.frames + 1) * 200.0, double(app::kMaxBakeKeys));
@@ -189,11 +200,12 @@ TEST(Bake, TheKeyCapLowersTheRateOrRefusesNamingTheClip) {
 
 TEST(Bake, ProgressIsReportedAndCancelStopsTheBakeAndTheExport) {
   const assets::Model& model = Builtin();
+  const app::Character& character = BuiltinCharacter();
   const int walk = model.FindClip("Walk");
   std::vector<float> seen;
   assets::Clip baked;
   ASSERT_TRUE(app::BakeClip(
-      model, walk, 30.0f, LiftedFeet(),
+      character, walk, 30.0f, LiftedFeet(),
       [&](float f) {
         seen.push_back(f);
         return true;
@@ -207,15 +219,15 @@ TEST(Bake, ProgressIsReportedAndCancelStopsTheBakeAndTheExport) {
   assets::Clip untouched;
   untouched.name = "untouched";
   EXPECT_FALSE(app::BakeClip(
-      model, walk, 30.0f, LiftedFeet(), [&](float) { return ++calls < 5; }, &untouched));
+      character, walk, 30.0f, LiftedFeet(), [&](float) { return ++calls < 5; }, &untouched));
   EXPECT_EQ(untouched.name, "untouched");
   const std::string path = testpaths::TempDir() + "/cancelled.glb";
   std::filesystem::remove(path);
   std::string error;
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{walk, 0.0f}, LiftedFeet(), &frame, &state);
-  EXPECT_FALSE(app::ExportEdited(model, state.pose, walk, LiftedFeet(), true, path, &error,
+  app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.0f}, LiftedFeet(), &frame, &state);
+  EXPECT_FALSE(app::ExportEdited(character, state.pose, walk, LiftedFeet(), true, path, &error,
                                  [](float f) { return f < 0.5f; }));
   EXPECT_NE(error.find("cancelled; nothing written"), std::string::npos) << error;
   EXPECT_FALSE(std::filesystem::exists(path));
@@ -223,12 +235,14 @@ TEST(Bake, ProgressIsReportedAndCancelStopsTheBakeAndTheExport) {
 
 TEST(Bake, TheWindowsBakeRunsOnAThreadAndCanBeCancelled) {
   // Long enough to be caught running: 200 joints, 2,000 frames.
-  const assets::Model model = UnevenClip(2000.0f, 200);
+  auto model = std::make_unique<assets::Model>(UnevenClip(2000.0f, 200));
+  auto character = std::make_unique<app::Character>(*model);
+  const ik::Pose rest = ik::Pose::Rest(model->skeleton);
   const std::string dir = testpaths::TempDir() + "/bake_export";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   app::BakeExport job;
-  job.Start(model, ik::Pose::Rest(model.skeleton), 0, app::EditState(), dir + "/cancelled.glb");
+  job.Start(*character, rest, 0, app::EditState(), dir + "/cancelled.glb");
   job.Cancel();
   bool ok = true;
   std::string error;
@@ -240,7 +254,10 @@ TEST(Bake, TheWindowsBakeRunsOnAThreadAndCanBeCancelled) {
   EXPECT_NE(error.find("cancelled"), std::string::npos) << error;
   EXPECT_FALSE(std::filesystem::exists(dir + "/cancelled.glb"));
   // Left to finish, it writes the file and says so once.
-  job.Start(model, ik::Pose::Rest(model.skeleton), 0, app::EditState(), dir + "/written.glb");
+  job.Start(*character, rest, 0, app::EditState(), dir + "/written.glb");
+  // The job works on its own copies: the model may be unloaded while it bakes.
+  character.reset();
+  model.reset();
   while (!job.Finished(&ok, &error) && std::chrono::steady_clock::now() < deadline) {
     EXPECT_GE(job.progress(), 0.0f);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -252,6 +269,7 @@ TEST(Bake, TheWindowsBakeRunsOnAThreadAndCanBeCancelled) {
 
 TEST(Bake, AChainPinnedFarAwayBakesFiniteKeys) {
   const assets::Model& model = Builtin();
+  const app::Character& character = BuiltinCharacter();
   const int walk = model.FindClip("Walk");
   for (const bool body : {true, false}) {  // the full-body solve, and the two-bone solver alone
     app::EditState edit = LiftedFeet();
@@ -260,7 +278,7 @@ TEST(Bake, AChainPinnedFarAwayBakesFiniteKeys) {
       c.pinned = glm::vec3(3e38f, -3e38f, 3e38f);
       c.body_helps = body;
     }
-    const assets::Clip baked = app::BakeClip(model, walk, 30.0f, edit);
+    const assets::Clip baked = app::BakeClip(character, walk, 30.0f, edit);
     for (const assets::JointAnimation& channel : baked.channels) {
       for (const glm::vec3& t : channel.translation.values) ASSERT_TRUE(ik::IsFinite(t)) << body;
       for (const glm::quat& q : channel.rotation.values) ASSERT_TRUE(ik::IsFinite(q)) << body;
@@ -268,7 +286,7 @@ TEST(Bake, AChainPinnedFarAwayBakesFiniteKeys) {
     // And each frame as evaluated, before the bake's own guard.
     app::EditedFrame frame;
     app::PoseState state;
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, 0.5f}, edit, &frame, &state);
+    app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.5f}, edit, &frame, &state);
     for (const ik::Transform& t : state.pose.locals) ASSERT_TRUE(t.IsFinite()) << body;
   }
 }

@@ -22,6 +22,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 int Joint(const std::string& name) {
   const int j = Builtin().skeleton.Find(name);
   EXPECT_GE(j, 0) << name;
@@ -48,15 +54,15 @@ struct Solved {
 Solved Pose(const app::PoseArgs& args, const app::ClipTime& time = {}) {
   Solved solved;
   std::string error;
-  EXPECT_TRUE(app::ParseConstraints(args, Builtin(), &solved.requests, &error)) << error;
-  app::EvaluatePose(Builtin(), time, solved.requests, &solved.state);
+  EXPECT_TRUE(app::ParseConstraints(args, BuiltinCharacter(), &solved.requests, &error)) << error;
+  app::EvaluatePose(BuiltinCharacter(), time, solved.requests, &solved.state);
   return solved;
 }
 
 std::string Refused(const app::PoseArgs& args) {
   app::ConstraintRequests requests;
   std::string error;
-  EXPECT_FALSE(app::ParseConstraints(args, Builtin(), &requests, &error));
+  EXPECT_FALSE(app::ParseConstraints(args, BuiltinCharacter(), &requests, &error));
   return error;
 }
 
@@ -241,7 +247,7 @@ TEST(BodySolve, DraggedHipsHandleHoldsHandsAndFeetOnEveryFrameWithoutDrift) {
   const int walk = model.FindClip("Walk");
   ASSERT_GE(walk, 0);
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   int hips = -1;
   for (size_t i = 0; i < edit.chains.size(); ++i) {
     if (edit.chains[i].label == "Hips (body)") hips = static_cast<int>(i);
@@ -256,7 +262,7 @@ TEST(BodySolve, DraggedHipsHandleHoldsHandsAndFeetOnEveryFrameWithoutDrift) {
   constexpr int kFrames = 10000;
   for (int f = 0; f < kFrames; ++f) {
     const float t = std::fmod(float(f) / 60.0f, duration);
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &state);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, t}, edit, &frame, &state);
     ASSERT_TRUE(state.body_ran);
     ASSERT_TRUE(state.body.valid) << state.body.why;
     ASSERT_TRUE(app::ChainReached(frame, state, hips)) << "t=" << t;
@@ -280,21 +286,21 @@ TEST(BodySolve, DraggedHipsHandleHoldsHandsAndFeetOnEveryFrameWithoutDrift) {
   }
   // No drift: after 10,000 frames the same clip times give bit-identical poses.
   for (int f = 0; f < 60; ++f) {
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, float(f) / 60.0f}, edit, &frame, &state);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, float(f) / 60.0f}, edit,
+                             &frame, &state);
     ASSERT_EQ(state.models, first[f]) << "frame " << f;
   }
 }
 
 TEST(BodySolve, ABodyHandleThatIsHeldPinsAndOneLeftFreeDoesNothing) {
-  const assets::Model& model = Builtin();
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, edit, &frame, &state);
   EXPECT_FALSE(state.body_ran);
   edit.chains[5].body_pin = true;  // hold the chest
-  app::EvaluateEditedFrame(model, app::ClipTime{}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, edit, &frame, &state);
   ASSERT_TRUE(state.body_ran);
   ASSERT_EQ(frame.requests.body.effectors.size(), 1u);
   EXPECT_EQ(frame.requests.body.effectors[0].kind, ik::BodyEffector::Kind::kPin);
@@ -313,21 +319,22 @@ TEST(BodySolve, ExportBakesWhatPoseSolves) {
   args.ik = {"RightHand=-0.6,1.0,0.3,body"};
   app::ConstraintRequests requests;
   std::string error;
-  ASSERT_TRUE(app::ParseConstraints(args, model, &requests, &error)) << error;
-  const app::EditState edit = app::EditForRequests(model, requests);
+  ASSERT_TRUE(app::ParseConstraints(args, BuiltinCharacter(), &requests, &error)) << error;
+  const app::EditState edit = app::EditForRequests(BuiltinCharacter(), requests);
   EXPECT_TRUE(edit.chains[0].body_helps);  // the --ik
   int kinds[4] = {};
   for (const app::ChainSettings& c : edit.chains) ++kinds[static_cast<int>(c.kind)];
   EXPECT_EQ(kinds[static_cast<int>(app::ConstraintKind::kTwoBone)], 2);  // --ik, --pin LeftFoot
   EXPECT_EQ(kinds[static_cast<int>(app::ConstraintKind::kBody)], 2);     // --move, --pin Spine2
   const float fps = 30.0f;
-  const assets::Clip baked = app::BakeClip(model, walk, fps, edit);
+  const assets::Clip baked = app::BakeClip(BuiltinCharacter(), walk, fps, edit);
   assets::Model replay = model;
   replay.clips = {baked};
+  const app::Character replay_character(replay);
   for (float t : {0.0f, 10.0f / fps, 20.0f / fps}) {
     app::PoseState posed, played;
-    app::EvaluatePose(model, app::ClipTime{walk, t}, requests, &posed);
-    app::EvaluatePose(replay, app::ClipTime{0, t}, app::ConstraintRequests{}, &played);
+    app::EvaluatePose(BuiltinCharacter(), app::ClipTime{walk, t}, requests, &posed);
+    app::EvaluatePose(replay_character, app::ClipTime{0, t}, app::ConstraintRequests{}, &played);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
       EXPECT_LT(glm::length(glm::vec3(posed.models[j][3] - played.models[j][3])), 1e-4f)
           << model.skeleton.name(j) << " t=" << t;

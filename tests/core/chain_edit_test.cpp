@@ -20,6 +20,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 std::vector<std::string> LimbTriples(const assets::Model& model) {
   std::vector<std::string> out;
   const ik::Skeleton& s = model.skeleton;
@@ -111,7 +117,7 @@ TEST(LimbsOnModels, ModelsWithoutLimbsHaveNone) {
 }
 
 TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
-  const auto chains = app::DefaultChains(Builtin());
+  const auto chains = app::DefaultChains(BuiltinCharacter());
   // Four limbs, then the body handles on the hips and the chest (free until dragged).
   ASSERT_EQ(chains.size(), 6u);
   const ik::Skeleton& skeleton = Builtin().skeleton;
@@ -208,13 +214,14 @@ TEST(ChainTargets, AnimatedWeightFadesLinearlyBetweenKeys) {
 TEST(ChainTargets, RequestsOnlyForEnabledChains) {
   const assets::Model& model = Builtin();
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   edit.chains[1].enabled = false;
   std::vector<glm::mat4> models;
   ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &models);
-  app::ConstraintRequests requests;
-  std::vector<app::RequestIndex> where;
-  app::BuildRequests(model.skeleton, edit, models, 0.0f, &requests, &where);
+  app::EditedFrame frame;
+  app::BuildRequests(BuiltinCharacter(), edit, models, 0.0f, &frame);
+  const app::ConstraintRequests& requests = frame.requests;
+  const std::vector<app::RequestIndex>& where = frame.chain_requests;
   ASSERT_EQ(requests.ik.size(), 3u);
   ASSERT_EQ(where.size(), 6u);
   EXPECT_EQ(where[0].index, 0);

@@ -13,9 +13,16 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 TEST(Crowd, BatchedLimbsMatchSolvingThemInTurn) {
-  app::Crowd batched(Builtin(), 9, /*clip=*/0, /*spacing=*/1.2f, /*lift=*/0.03f, /*batch=*/true);
-  app::Crowd sequential(Builtin(), 9, 0, 1.2f, 0.03f, /*batch=*/false);
+  app::Crowd batched(BuiltinCharacter(), 9, /*clip=*/0, /*spacing=*/1.2f, /*lift=*/0.03f,
+                     /*batch=*/true);
+  app::Crowd sequential(BuiltinCharacter(), 9, 0, 1.2f, 0.03f, /*batch=*/false);
   ASSERT_TRUE(batched.batched());
   ASSERT_FALSE(sequential.batched());
   ASSERT_EQ(batched.chain_count(), 4);
@@ -39,7 +46,7 @@ TEST(Crowd, BatchedLimbsMatchSolvingThemInTurn) {
 }
 
 TEST(Crowd, CharactersStandOnAGridApart) {
-  app::Crowd crowd(Builtin(), 4, 0, 2.0f);
+  app::Crowd crowd(BuiltinCharacter(), 4, 0, 2.0f);
   crowd.Update(0.0f);
   const int hips = Builtin().skeleton.Find("Hips");
   for (int a = 0; a < crowd.size(); ++a)

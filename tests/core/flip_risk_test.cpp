@@ -108,11 +108,12 @@ TEST(KneeJump, AFlipAcrossTheLineIsAJumpOfTheKnee) {
 
 TEST(KneeJump, UpdateKneeJumpsFollowsTheEditsChains) {
   const assets::Model model = assets::MakeBuiltinCharacter();
+  const Character character(model);
   EditState edit;
-  edit.chains = DefaultChains(model);
+  edit.chains = DefaultChains(character);
   EditedFrame frame;
   PoseState state;
-  EvaluateEditedFrame(model, ClipTime{}, edit, &frame, &state);
+  EvaluateEditedFrame(character, ClipTime{}, edit, &frame, &state);
   std::vector<KneeJump> jumps;
   UpdateKneeJumps(frame, state, true, &jumps);
   ASSERT_EQ(jumps.size(), edit.chains.size());
@@ -129,17 +130,18 @@ TEST(KneeJump, UpdateKneeJumpsFollowsTheEditsChains) {
 
 TEST(KneeJump, AScrubStartsAfreshWhereAFrameOfPlaybackMeasures) {
   const assets::Model model = assets::MakeBuiltinCharacter();
+  const Character character(model);
   ASSERT_FALSE(model.clips.empty());
   EditState edit;
-  edit.chains = DefaultChains(model);
+  edit.chains = DefaultChains(character);
   EditedFrame frame;
   PoseState state;
   const float half = 0.5f * model.clips[0].duration;
   std::vector<KneeJump> played, scrubbed;
-  EvaluateEditedFrame(model, ClipTime{0, 0.0f}, edit, &frame, &state);
+  EvaluateEditedFrame(character, ClipTime{0, 0.0f}, edit, &frame, &state);
   UpdateKneeJumps(frame, state, true, &played);
   UpdateKneeJumps(frame, state, true, &scrubbed);
-  EvaluateEditedFrame(model, ClipTime{0, half}, edit, &frame, &state);
+  EvaluateEditedFrame(character, ClipTime{0, half}, edit, &frame, &state);
   UpdateKneeJumps(frame, state, true, &played);
   UpdateKneeJumps(frame, state, false, &scrubbed);
   float most_played = 0.0f;
@@ -183,8 +185,9 @@ TEST(SoftCurve, MatchesWhereTheSolverPutsTheEnd) {
 
 TEST(FlipRisk, ChainPoleIsTheRequestsPole) {
   const assets::Model model = assets::MakeBuiltinCharacter();
+  const Character character(model);
   EditState edit;
-  edit.chains = DefaultChains(model);
+  edit.chains = DefaultChains(character);
   int chain = -1;
   for (size_t i = 0; i < edit.chains.size() && chain < 0; ++i) {
     if (edit.chains[i].kind == ConstraintKind::kTwoBone) chain = static_cast<int>(i);
@@ -194,7 +197,7 @@ TEST(FlipRisk, ChainPoleIsTheRequestsPole) {
   edit.chains[static_cast<size_t>(chain)].pole = glm::vec3(0.3f, 1.0f, 0.5f);
   EditedFrame frame;
   PoseState state;
-  EvaluateEditedFrame(model, ClipTime{}, edit, &frame, &state);
+  EvaluateEditedFrame(character, ClipTime{}, edit, &frame, &state);
   const std::optional<glm::vec3> pole = ChainPole(frame, chain);
   ASSERT_TRUE(pole.has_value());
   EXPECT_NEAR(glm::length(*pole - glm::vec3(0.3f, 1.0f, 0.5f)), 0.0f, 1e-5f);

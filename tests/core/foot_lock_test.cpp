@@ -6,9 +6,11 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <glm/gtc/matrix_transform.hpp>
 #include <string>
 
 #include "app/core/bake.h"
+#include "app/core/evaluate.h"
 #include "assets/animation.h"
 #include "assets/builtin_character.h"
 #include "assets/importer.h"
@@ -48,15 +50,16 @@ struct Locked {
 };
 
 Locked Lock(const assets::Model& model, int clip, const app::Ground& ground = {}) {
+  const app::Character character(model);
   Locked out;
   app::BakePlan bake;
   std::string error;
-  EXPECT_TRUE(app::PlanBake(model, clip, &bake, &error)) << error;
-  EXPECT_TRUE(app::FindClipContacts(model, clip, bake.fps, &out.contacts, &error)) << error;
+  EXPECT_TRUE(app::PlanBake(character, clip, &bake, &error)) << error;
+  EXPECT_TRUE(app::FindClipContacts(character, clip, bake.fps, &out.contacts, &error)) << error;
   app::FootLockOptions options;
   options.ground = ground;
-  out.plan = app::PlanFootLock(model, out.contacts, options);
-  out.report = app::ReportFootLock(model, out.contacts, ground, out.plan);
+  out.plan = app::PlanFootLock(character, out.contacts, options);
+  out.report = app::ReportFootLock(character, out.contacts, ground, out.plan);
   return out;
 }
 
@@ -105,16 +108,16 @@ TEST(FootLock, SkatingWalkIsLockedToUnderOneMillimetrePerContact) {
 }
 
 TEST(FootLock, BakedLockedClipPlaysTheLock) {
-  // The bake (one path: EvaluateEditedFrame with the plan in the edit) gives the locked frames.
+  // The bake (the one frame pipeline with the plan in the edit) gives the locked frames.
   const assets::Model model = SkatingWalk();
   const Locked l = Lock(model, 0);
   app::EditState edit;
   edit.foot_lock = l.plan;
   assets::Model baked = model;
-  baked.clips[0] = app::BakeClip(model, 0, l.contacts.source.fps, edit);
+  baked.clips[0] = app::BakeClip(app::Character(model), 0, l.contacts.source.fps, edit);
   app::FeetSamples samples;
-  app::SampleFeet(baked, 0, l.contacts.source.fps, app::EditState(), l.contacts.source.legs,
-                  &samples);
+  app::SampleFeet(app::Character(baked), 0, l.contacts.source.fps, app::EditState(),
+                  l.contacts.source.legs, &samples);
   const app::FeetNumbers numbers = app::MeasureFeet(samples, l.contacts, app::Ground());
   EXPECT_LE(numbers.max_skate_mm, 1.0f);
   EXPECT_GT(l.report.before.max_skate_mm, 15.0f);
@@ -127,9 +130,36 @@ TEST(FootLock, LockOnlyMovesTheClipItWasPlannedFor) {
   edit.foot_lock = l.plan;
   app::EditedFrame frame;
   app::PoseState locked, plain;
-  app::EvaluateEditedFrame(Builtin(), app::ClipTime{1, 0.3f}, edit, &frame, &locked);
-  app::EvaluateEditedFrame(Builtin(), app::ClipTime{1, 0.3f}, app::EditState(), &frame, &plain);
+  const app::Character character(Builtin());
+  app::EvaluateEditedFrame(character, app::ClipTime{1, 0.3f}, edit, &frame, &locked);
+  app::EvaluateEditedFrame(character, app::ClipTime{1, 0.3f}, app::EditState(), &frame, &plain);
   for (size_t j = 0; j < plain.models.size(); ++j) EXPECT_EQ(locked.models[j], plain.models[j]);
+}
+
+// A placed frame (a crowd member's) with the lock is the unplaced locked frame, placed: the plan's
+// targets are in model space.
+TEST(FootLock, PlacedFrameIsTheLockedFramePlaced) {
+  const Locked l = Lock(SkatingWalk(), 0, Parse("ramp,degrees=10"));
+  const assets::Model model = SkatingWalk();
+  const app::Character character(model);
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  const glm::mat4 placement = glm::translate(glm::mat4(1.0f), glm::vec3(2.0f, 0.5f, -1.0f)) *
+                              glm::mat4_cast(glm::angleAxis(0.7f, glm::vec3(0.0f, 1.0f, 0.0f)));
+  for (float t : {0.1f, 0.45f, 0.8f}) {
+    app::FrameSource source;
+    source.clip_time = app::ClipTime{0, t};
+    source.edit = &edit;
+    app::EditedFrame frame;
+    app::PoseState unplaced, placed;
+    app::EvaluateFrame(character, source, &frame, &unplaced);
+    source.placement = &placement;
+    app::EvaluateFrame(character, source, &frame, &placed);
+    for (size_t j = 0; j < unplaced.models.size(); ++j) {
+      const glm::vec3 want(placement * unplaced.models[j][3]);
+      EXPECT_LT(glm::distance(glm::vec3(placed.models[j][3]), want), 1e-4f) << t << " " << j;
+    }
+  }
 }
 
 TEST(FootLock, PlantedFeetStandOnARampWithTheSoleAlongIt) {
@@ -145,7 +175,8 @@ TEST(FootLock, PlantedFeetStandOnARampWithTheSoleAlongIt) {
   app::EditState edit;
   edit.foot_lock = l.plan;
   app::FeetSamples after;
-  app::SampleFeet(model, 0, l.contacts.source.fps, edit, l.contacts.source.legs, &after);
+  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
+                  &after);
   std::vector<glm::mat4> rest;
   ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &rest);
   const glm::vec3 normal = ramp.NormalAt(0.0f, 0.0f);
@@ -183,7 +214,7 @@ TEST(FootLock, ModelWithoutLegsIsRefused) {
   model.is_bone.assign(1, true);
   model.meshes.clear();
   app::ClipContacts contacts;
-  EXPECT_FALSE(app::FindClipContacts(model, 0, 30.0f, &contacts, &error));
+  EXPECT_FALSE(app::FindClipContacts(app::Character(model), 0, 30.0f, &contacts, &error));
   EXPECT_NE(error.find("no legs"), std::string::npos) << error;
 }
 

@@ -14,6 +14,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 void ExpectSamePose(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t j = 0; j < a.size(); ++j) {
@@ -27,13 +33,14 @@ void ExpectSamePose(const std::vector<glm::mat4>& a, const std::vector<glm::mat4
 // that the IK changes the pose.
 struct WalkScene {
   const assets::Model& model = Builtin();
+  const app::Character& character = BuiltinCharacter();
   app::Playback playback;
   app::EditState edit;
   int left_leg = -1;
   WalkScene() {
     playback.clip = model.FindClip("Walk");
     playback.time = 0.4f;
-    edit.chains = app::DefaultChains(model);
+    edit.chains = app::DefaultChains(character);
     for (size_t c = 0; c < edit.chains.size(); ++c) {
       if (edit.chains[c].label == "LeftLeg") left_leg = static_cast<int>(c);
     }
@@ -42,7 +49,7 @@ struct WalkScene {
   std::vector<glm::mat4> PoseAt(float t) const {
     app::EditedFrame frame;
     app::PoseState state;
-    app::EvaluateEditedFrame(model, app::ClipTime{playback.clip, t}, edit, &frame, &state);
+    app::EvaluateEditedFrame(character, app::ClipTime{playback.clip, t}, edit, &frame, &state);
     return state.models;
   }
 };
@@ -59,7 +66,7 @@ TEST(GhostPoses, GhostOneFrameAheadIsThePoseOneFrameLater) {
   ASSERT_GE(s.playback.clip, 0);
   ASSERT_GE(s.left_leg, 0);
   app::GhostCache cache;
-  cache.Update(s.model, s.playback, s.edit, 2, 1, -1);
+  cache.Update(s.character, s.playback, s.edit, 2, 1, -1);
   const float rate = app::EstimateFrameRate(s.model.clips[s.playback.clip]);
   EXPECT_EQ(cache.frame_rate(), rate);
   ASSERT_EQ(cache.ghosts().size(), 4u);
@@ -81,13 +88,13 @@ TEST(GhostPoses, GhostsIncludeTheIk) {
   WalkScene s;
   ASSERT_GE(s.left_leg, 0);
   app::GhostCache cache;
-  cache.Update(s.model, s.playback, s.edit, 3, 2, -1);
+  cache.Update(s.character, s.playback, s.edit, 3, 2, -1);
   ASSERT_EQ(cache.ghosts().size(), 6u);
   for (const app::GhostPose& g : cache.ghosts()) {
     // Where the target is at the ghost's time: the animated foot plus the offset.
     app::EditedFrame frame;
     app::PoseState state;
-    app::EvaluateEditedFrame(s.model, app::ClipTime{s.playback.clip, g.time}, s.edit, &frame,
+    app::EvaluateEditedFrame(s.character, app::ClipTime{s.playback.clip, g.time}, s.edit, &frame,
                              &state);
     const int r = frame.chain_requests[s.left_leg].index;
     ASSERT_GE(r, 0);
@@ -132,7 +139,7 @@ TEST(GhostPoses, TrailPassesThroughTheJointAtEveryFrame) {
   WalkScene s;
   const int foot = s.edit.chains[s.left_leg].chain.end;
   app::GhostCache cache;
-  cache.Update(s.model, s.playback, s.edit, 0, 1, foot);
+  cache.Update(s.character, s.playback, s.edit, 0, 1, foot);
   EXPECT_TRUE(cache.ghosts().empty());
   const app::MotionTrail& trail = cache.trail();
   const float duration = s.model.clips[s.playback.clip].duration;
@@ -152,8 +159,8 @@ TEST(GhostPoses, TrailPassesThroughTheJointAtEveryFrame) {
   // The raised foot: the trail is the solved path, not the animated one.
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(s.model, app::ClipTime{s.playback.clip, trail.times[3]}, s.edit, &frame,
-                           &state);
+  app::EvaluateEditedFrame(s.character, app::ClipTime{s.playback.clip, trail.times[3]}, s.edit,
+                           &frame, &state);
   EXPECT_GT(glm::length(trail.positions[3] - glm::vec3(frame.unsolved_models[foot][3])), 0.04f);
 }
 
@@ -161,27 +168,27 @@ TEST(GhostPoses, NothingIsRecomputedWhenNothingChanged) {
   WalkScene s;
   const int foot = s.edit.chains[s.left_leg].chain.end;
   app::GhostCache cache;
-  cache.Update(s.model, s.playback, s.edit, 4, 1, foot);
+  cache.Update(s.character, s.playback, s.edit, 4, 1, foot);
   EXPECT_EQ(cache.ghost_updates(), 1);
   EXPECT_EQ(cache.trail_updates(), 1);
-  cache.Update(s.model, s.playback, s.edit, 4, 1, foot);
+  cache.Update(s.character, s.playback, s.edit, 4, 1, foot);
   EXPECT_EQ(cache.ghost_updates(), 1);
   EXPECT_EQ(cache.trail_updates(), 1);
   // The time moves: the ghosts follow, the trail stays.
   s.playback.time += 0.05f;
-  cache.Update(s.model, s.playback, s.edit, 4, 1, foot);
+  cache.Update(s.character, s.playback, s.edit, 4, 1, foot);
   EXPECT_EQ(cache.ghost_updates(), 2);
   EXPECT_EQ(cache.trail_updates(), 1);
   // An edit: both.
   s.edit.chains[s.left_leg].offset.y += 0.01f;
-  cache.Update(s.model, s.playback, s.edit, 4, 1, foot);
+  cache.Update(s.character, s.playback, s.edit, 4, 1, foot);
   EXPECT_EQ(cache.ghost_updates(), 3);
   EXPECT_EQ(cache.trail_updates(), 2);
   // The spacing: the ghosts only; another joint: the trail only.
-  cache.Update(s.model, s.playback, s.edit, 4, 2, foot);
+  cache.Update(s.character, s.playback, s.edit, 4, 2, foot);
   EXPECT_EQ(cache.ghost_updates(), 4);
   EXPECT_EQ(cache.trail_updates(), 2);
-  cache.Update(s.model, s.playback, s.edit, 4, 2, s.model.skeleton.parent(foot));
+  cache.Update(s.character, s.playback, s.edit, 4, 2, s.model.skeleton.parent(foot));
   EXPECT_EQ(cache.ghost_updates(), 4);
   EXPECT_EQ(cache.trail_updates(), 3);
 }
@@ -189,13 +196,14 @@ TEST(GhostPoses, NothingIsRecomputedWhenNothingChanged) {
 TEST(GhostPoses, NoClipGivesNoGhostsAndNoTrail) {
   assets::Model model = assets::MakeBuiltinCharacter();
   model.clips.clear();
+  const app::Character character(model);
   app::Playback playback;  // the rest pose
   app::GhostCache cache;
-  cache.Update(model, playback, app::EditState(), 4, 1, 0);
+  cache.Update(character, playback, app::EditState(), 4, 1, 0);
   EXPECT_TRUE(cache.ghosts().empty());
   EXPECT_TRUE(cache.trail().empty());
   playback.clip = 3;  // out of range
-  cache.Update(model, playback, app::EditState(), 4, 1, 0);
+  cache.Update(character, playback, app::EditState(), 4, 1, 0);
   EXPECT_TRUE(cache.ghosts().empty());
   EXPECT_TRUE(cache.trail().empty());
   EXPECT_EQ(cache.ghost_updates(), 0);

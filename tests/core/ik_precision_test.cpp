@@ -127,9 +127,12 @@ Precision Measure(const assets::Model& model, const std::vector<app::ClipTime>& 
     return std::uniform_real_distribution<float>(lo, hi)(rng);
   };
   Precision out;
+  const app::Character character(model);
   app::PoseState state;
+  app::ConstraintRequests requests;
   for (const app::ClipTime& time : times) {
-    app::EvaluatePose(model, time, std::vector<app::IkChainRequest>{}, &state);
+    requests.ik.clear();
+    app::EvaluatePose(character, time, requests, &state);
     const std::vector<glm::mat4> unsolved = state.models;
     for (const ik::TwoBoneChain& chain : use) {
       const glm::vec3 a(unsolved[chain.start][3]), b(unsolved[chain.mid][3]),
@@ -145,7 +148,8 @@ Precision Measure(const assets::Model& model, const std::vector<app::ClipTime>& 
         app::IkChainRequest request;
         request.chain = chain;
         request.target.position = a + glm::normalize(dir) * d;
-        app::EvaluatePose(model, time, std::vector<app::IkChainRequest>{request}, &state);
+        requests.ik = {request};
+        app::EvaluatePose(character, time, requests, &state);
         const glm::vec3 end(state.models[chain.end][3]);
         const float miss = glm::length(end - request.target.position);
         const float allowed =

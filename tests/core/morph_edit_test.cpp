@@ -33,18 +33,20 @@ assets::Model CharacterWithTargets() {
 
 TEST(MorphEdit, HandSetWeightsReplaceTheClipsInTheFrame) {
   const assets::Model model = CharacterWithTargets();
+  const Character character(model);
   EditState edit;
   EditedFrame frame;
   PoseState state;
   const ClipTime half{0, 0.5f * model.clips[0].duration};
-  EvaluateEditedFrame(model, half, edit, &frame, &state);
+  EvaluateEditedFrame(character, half, edit, &frame, &state);
   ASSERT_EQ(state.morph_weights.size(), model.meshes.size());
   EXPECT_NEAR(state.morph_weights[0][1], 0.5f, 1e-5f);  // the clip's key, half way
   edit.morph_weights[{0, 1}] = 0.1f;
-  EvaluateEditedFrame(model, half, edit, &frame, &state);
+  EvaluateEditedFrame(character, half, edit, &frame, &state);
   EXPECT_FLOAT_EQ(state.morph_weights[0][1], 0.1f);
   EXPECT_FLOAT_EQ(state.morph_weights[0][0], 0.72f);
-  EvaluateEditedFrame(model, ClipTime{}, edit, &frame, &state);  // rest: defaults, then the edit
+  EvaluateEditedFrame(character, ClipTime{}, edit, &frame,
+                      &state);  // rest: defaults, then the edit
   EXPECT_FLOAT_EQ(state.morph_weights[0][0], 0.72f);
   EXPECT_FLOAT_EQ(state.morph_weights[0][1], 0.1f);
 }
@@ -65,17 +67,19 @@ TEST(MorphEdit, HandSetWeightsAreUndoable) {
 
 TEST(MorphEdit, ModelsWithoutTargetsGetNoWeights) {
   const assets::Model model = assets::MakeBuiltinCharacter();
+  const Character character(model);
   EditState edit;
   EditedFrame frame;
   PoseState state;
-  EvaluateEditedFrame(model, ClipTime{0, 0.3f}, edit, &frame, &state);
+  EvaluateEditedFrame(character, ClipTime{0, 0.3f}, edit, &frame, &state);
   EXPECT_TRUE(state.morph_weights.empty());
 }
 
 }  // namespace
 TEST(MorphEdit, ABakedClipKeepsTheClipsBlendShapeKeys) {
   const assets::Model model = CharacterWithTargets();
-  const assets::Clip baked = BakeClip(model, 0, 30.0f, EditState());
+  const Character character(model);
+  const assets::Clip baked = BakeClip(character, 0, 30.0f, EditState());
   ASSERT_EQ(baked.morph_channels.size(), 1u);
   EXPECT_EQ(baked.morph_channels[0].values, model.clips[0].morph_channels[0].values);
   EXPECT_EQ(baked.morph_channels[0].times, model.clips[0].morph_channels[0].times);

@@ -15,6 +15,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 // Distances from every joint to its parent in a pose.
 std::vector<float> BoneLengths(const ik::Skeleton& s, const std::vector<glm::mat4>& models) {
   std::vector<float> lengths(s.joint_count(), 0.0f);
@@ -30,7 +36,7 @@ TEST(PlaybackIk, TargetsReachedOnEveryFrameOfTheWalkLoop) {
   const int walk = model.FindClip("Walk");
   ASSERT_GE(walk, 0);
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   ASSERT_EQ(edit.chains.size(), 6u);  // four limbs, the hips and chest handles (left free)
   // Feet lifted 4 cm and hands raised 8 cm, following the animation.
   for (app::ChainSettings& c : edit.chains) {
@@ -43,7 +49,7 @@ TEST(PlaybackIk, TargetsReachedOnEveryFrameOfTheWalkLoop) {
   const float duration = model.clips[walk].duration;
   int frames = 0;
   for (float t = 0.0f; t <= duration + 1e-6f; t += 1.0f / 60.0f, ++frames) {
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &state);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, t}, edit, &frame, &state);
     ASSERT_EQ(state.ik.size(), 4u);
     const std::vector<float> animated = BoneLengths(model.skeleton, frame.unsolved_models);
     const std::vector<float> solved = BoneLengths(model.skeleton, state.models);
@@ -73,7 +79,7 @@ TEST(PlaybackIk, FeetStayOnARaisedTiltedGroundThroughTheWalk) {
   const assets::Model& model = Builtin();
   const int walk = model.FindClip("Walk");
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   edit.contacts.ground.enabled = true;
   edit.contacts.ground.height = 0.04f;
   edit.contacts.ground.tilt_x_degrees = 8.0f;
@@ -86,7 +92,7 @@ TEST(PlaybackIk, FeetStayOnARaisedTiltedGroundThroughTheWalk) {
   app::PoseState state;
   int planted_frames = 0;
   for (float t = 0.0f; t < model.clips[walk].duration; t += 1.0f / 30.0f) {
-    app::EvaluateEditedFrame(model, app::ClipTime{walk, t}, edit, &frame, &state);
+    app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{walk, t}, edit, &frame, &state);
     for (size_t c = 0; c < edit.chains.size(); ++c) {
       const app::ChainSettings& chain = edit.chains[c];
       const int r = frame.chain_requests[c].index;
@@ -113,7 +119,7 @@ TEST(PlaybackIk, FeetStayOnARaisedTiltedGroundThroughTheWalk) {
 TEST(PlaybackIk, HipsComeDownSoFeetReachALowerGround) {
   const assets::Model& model = Builtin();
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   edit.contacts.ground.enabled = true;
   edit.contacts.ground.height = -0.15f;  // the ground falls away by more than the knees can give
   for (app::ChainSettings& c : edit.chains) {
@@ -121,22 +127,21 @@ TEST(PlaybackIk, HipsComeDownSoFeetReachALowerGround) {
   }
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{-1, 0.0f}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{-1, 0.0f}, edit, &frame, &state);
   for (size_t r = 0; r < state.ik.size(); ++r) EXPECT_TRUE(state.ik[r].reached) << r;
   const int hips = model.skeleton.Find("Hips");
   EXPECT_NEAR(state.models[hips][3].y, model.skeleton.rest_models()[hips][3].y - 0.15f, 1e-4f);
   // Without lowering, the straight legs cannot reach.
   edit.contacts.lower_hips = false;
-  app::EvaluateEditedFrame(model, app::ClipTime{-1, 0.0f}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{-1, 0.0f}, edit, &frame, &state);
   bool any_missed = false;
   for (const ik::TwoBoneIkResult& r : state.ik) any_missed = any_missed || !r.reached;
   EXPECT_TRUE(any_missed);
 }
 
 TEST(PlaybackIk, HandsTakeTheNearestRungWithinReach) {
-  const assets::Model& model = Builtin();
   app::EditState edit;
-  edit.chains = app::DefaultChains(model);
+  edit.chains = app::DefaultChains(BuiltinCharacter());
   edit.contacts.ladder.enabled = true;
   edit.contacts.ladder.base = {0.0f, 0.95f, 0.2f};
   edit.contacts.ladder.spacing = 0.25f;
@@ -147,7 +152,7 @@ TEST(PlaybackIk, HandsTakeTheNearestRungWithinReach) {
   }
   app::EditedFrame frame;
   app::PoseState state;
-  app::EvaluateEditedFrame(model, app::ClipTime{-1, 0.0f}, edit, &frame, &state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{-1, 0.0f}, edit, &frame, &state);
   int on_rungs = 0;
   for (size_t c = 0; c < edit.chains.size(); ++c) {
     const app::ChainSettings& chain = edit.chains[c];

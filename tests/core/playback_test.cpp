@@ -23,16 +23,22 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 TEST(Playback, LoopingWrapsPastTheEndAndNotLoopingStopsThere) {
   const assets::Model& model = Builtin();
   const int walk = model.FindClip("Walk");
   ASSERT_GE(walk, 0);
   const float duration = model.clips[walk].duration;
   app::Playback looping = MakePlayback(walk, 0.0f, 1.0f, true, true);
-  app::AdvancePlayback(model, double(duration) * 1.25, &looping);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration) * 1.25, &looping);
   EXPECT_NEAR(looping.time, duration * 0.25f, 1e-5f);
   app::Playback once = MakePlayback(walk, 0.0f, 1.0f, true, false);
-  app::AdvancePlayback(model, double(duration) * 1.25, &once);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration) * 1.25, &once);
   EXPECT_FLOAT_EQ(once.time, duration);
 }
 
@@ -41,10 +47,10 @@ TEST(Playback, SpeedScalesAndNegativeSpeedPlaysBackwards) {
   const int walk = model.FindClip("Walk");
   const float duration = model.clips[walk].duration;
   app::Playback half = MakePlayback(walk, 0.0f, 0.5f, true, true);
-  app::AdvancePlayback(model, double(duration) * 0.5, &half);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration) * 0.5, &half);
   EXPECT_NEAR(half.time, duration * 0.25f, 1e-5f);
   app::Playback back = MakePlayback(walk, duration * 0.5f, -1.0f, true, false);
-  app::AdvancePlayback(model, double(duration), &back);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration), &back);
   EXPECT_FLOAT_EQ(back.time, 0.0f);
 }
 
@@ -52,21 +58,21 @@ TEST(Playback, PausedTimeOnlyComesBackIntoTheClip) {
   const assets::Model& model = Builtin();
   const int walk = model.FindClip("Walk");
   app::Playback paused = MakePlayback(walk, 0.3f, 1.0f, false, false);
-  app::AdvancePlayback(model, 10.0, &paused);
+  app::AdvancePlayback(BuiltinCharacter(), 10.0, &paused);
   EXPECT_FLOAT_EQ(paused.time, 0.3f);
   paused.time = -1.0f;
-  app::AdvancePlayback(model, 0.0, &paused);
+  app::AdvancePlayback(BuiltinCharacter(), 0.0, &paused);
   EXPECT_FLOAT_EQ(paused.time, 0.0f);
 }
 
 TEST(Playback, RestPoseAndMissingClipsDoNotMove) {
   const assets::Model& model = Builtin();
   app::Playback rest = MakePlayback(-1, 0.7f, 1.0f, true, true);
-  app::AdvancePlayback(model, 1.0, &rest);
+  app::AdvancePlayback(BuiltinCharacter(), 1.0, &rest);
   EXPECT_FLOAT_EQ(rest.time, 0.7f);
   app::Playback missing =
       MakePlayback(static_cast<int>(model.clips.size()), 0.7f, 1.0f, true, true);
-  app::AdvancePlayback(model, 1.0, &missing);
+  app::AdvancePlayback(BuiltinCharacter(), 1.0, &missing);
   EXPECT_FLOAT_EQ(missing.time, 0.7f);
 }
 
@@ -102,11 +108,12 @@ TEST(Playback, FrameRateIsTheClipsOwnAndThirtyForTheRestPose) {
   }
   clip.channels.push_back(channel);
   model.clips.push_back(clip);
+  const app::Character character(model);
   const app::Playback rest = MakePlayback(-1, 0.0f, 1.0f, false, true);
-  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, rest), 30.0f);
+  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(character, rest), 30.0f);
   const app::Playback last =
       MakePlayback(static_cast<int>(model.clips.size()) - 1, 0.0f, 1.0f, false, true);
-  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(model, last), 24.0f);
+  EXPECT_FLOAT_EQ(app::PlaybackFrameRate(character, last), 24.0f);
 }
 
 TEST(Playback, PlayingStaysInTheLoopRangeAndStopsAtItsEndWithoutLooping) {
@@ -116,21 +123,21 @@ TEST(Playback, PlayingStaysInTheLoopRangeAndStopsAtItsEndWithoutLooping) {
   app::Playback p = MakePlayback(walk, 0.0f, 1.0f, true, true);
   p.range_start = duration * 0.25f;
   p.range_end = duration * 0.5f;
-  app::AdvancePlayback(model, 0.0, &p);
+  app::AdvancePlayback(BuiltinCharacter(), 0.0, &p);
   EXPECT_FLOAT_EQ(p.time, p.range_start) << "playing from outside the range starts at its start";
-  app::AdvancePlayback(model, double(duration) * 0.3, &p);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration) * 0.3, &p);
   EXPECT_NEAR(p.time, duration * 0.3f, 1e-5f) << "0.05 past the end wraps to 0.05 past the start";
   p.loop = false;
-  app::AdvancePlayback(model, double(duration), &p);
+  app::AdvancePlayback(BuiltinCharacter(), double(duration), &p);
   EXPECT_FLOAT_EQ(p.time, p.range_end);
   EXPECT_FALSE(p.playing) << "without looping, playing stops at the range's end";
-  app::TogglePlaying(model, &p);
+  app::TogglePlaying(BuiltinCharacter(), &p);
   EXPECT_TRUE(p.playing);
   EXPECT_FLOAT_EQ(p.time, p.range_start) << "playing again from the end starts over";
   // Paused, the playhead may sit anywhere in the clip (a scrub outside the range).
   p.playing = false;
   p.time = duration * 0.9f;
-  app::AdvancePlayback(model, 0.1, &p);
+  app::AdvancePlayback(BuiltinCharacter(), 0.1, &p);
   EXPECT_FLOAT_EQ(p.time, duration * 0.9f);
   // A range outside the clip or reversed means the whole clip.
   float start = 0.0f, end = 0.0f;

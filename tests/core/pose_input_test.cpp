@@ -45,27 +45,31 @@ TEST(ValidateAnim, MessageNamesTheOptionTheModelAndTheClipsThereAre) {
   EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
-TEST(ResolveAnim, OneClipIsItsIndexSeveralAreCombinedIntoAnAppendedClip) {
+TEST(ResolveAnim, OneClipIsItsIndexSeveralPlayTogetherAsTheCharactersNextClip) {
   assets::Model model = ModelWithClips(3);
   model.clips[0].name = "Walk";
   model.clips[2].name = "Wave";
+  app::Character character(model);
   app::PoseArgs args;
   int clip = -1;
   std::string why;
   args.anim = 2;
-  ASSERT_TRUE(app::ResolveAnim(args, &model, &clip, &why)) << why;
+  ASSERT_TRUE(app::ResolveAnim(args, &character, &clip, &why)) << why;
   EXPECT_EQ(clip, 2);
-  EXPECT_EQ(model.clips.size(), 3u);
+  EXPECT_EQ(character.clip_count(), 3);
   args.anim = 0;
   args.anim_together = {2};
-  ASSERT_TRUE(app::ResolveAnim(args, &model, &clip, &why)) << why;
-  ASSERT_EQ(model.clips.size(), 4u);
+  ASSERT_TRUE(app::ResolveAnim(args, &character, &clip, &why)) << why;
   EXPECT_EQ(clip, 3);
-  EXPECT_EQ(model.clips[3].name, "Walk+Wave");
+  ASSERT_NE(character.clip(3), nullptr);
+  EXPECT_EQ(character.clip(3)->name, "Walk+Wave");
+  EXPECT_EQ(character.together(), (std::vector<int>{0, 2}));
+  // The combination is the character's: the model keeps the clips it was loaded with.
+  EXPECT_EQ(model.clips.size(), 3u);
   args.anim_together = {1, 3 + 5};
-  EXPECT_FALSE(app::ResolveAnim(args, &model, &clip, &why));
+  EXPECT_FALSE(app::ResolveAnim(args, &character, &clip, &why));
   EXPECT_EQ(why.rfind("--anim 8: walk.glb", 0), 0u) << why;
-  EXPECT_EQ(model.clips.size(), 4u);
+  EXPECT_EQ(model.clips.size(), 3u);
 }
 
 }  // namespace

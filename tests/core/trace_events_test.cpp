@@ -15,6 +15,12 @@ const assets::Model& Builtin() {
   return model;
 }
 
+// The built-in character's rig facts, found once (as the viewer does per load).
+const app::Character& BuiltinCharacter() {
+  static const app::Character character(Builtin());
+  return character;
+}
+
 std::vector<std::string> Keys(const app::Json& object) {
   std::vector<std::string> keys;
   for (auto it = object.begin(); it != object.end(); ++it) keys.push_back(it.key());
@@ -31,13 +37,13 @@ struct Fixture {
 Fixture Evaluated() {
   const assets::Model& model = Builtin();
   Fixture f;
-  f.edit.chains = app::DefaultChains(model);
+  f.edit.chains = app::DefaultChains(BuiltinCharacter());
   f.edit.chains.resize(4);  // the limbs (the body handles have tests of their own)
   f.edit.chains[0].offset = {0.0f, 0.05f, 0.0f};
   f.playback.clip = model.FindClip("Walk");
   f.playback.time = 0.25f;
-  app::EvaluateEditedFrame(model, app::ClipTime{f.playback.clip, f.playback.time}, f.edit, &f.frame,
-                           &f.state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{f.playback.clip, f.playback.time},
+                           f.edit, &f.frame, &f.state);
   return f;
 }
 
@@ -102,7 +108,7 @@ TEST(TraceEvents, DragEndOfAnAimHasNoTwoBoneFields) {
   ASSERT_TRUE(app::MakeAim(model, model.skeleton.Find("Head"), &aim, &error));
   aim.use_pole = true;  // only two-bone chains solve with a pole, but the option is reported
   f.edit.chains.push_back(aim);
-  app::EvaluateEditedFrame(model, app::ClipTime{}, f.edit, &f.frame, &f.state);
+  app::EvaluateEditedFrame(BuiltinCharacter(), app::ClipTime{}, f.edit, &f.frame, &f.state);
   app::DragEnd drag;
   drag.chain = 4;
   const app::Json event = app::DragEndEvent(model, f.edit, f.frame, f.state, drag, {});

@@ -23,6 +23,8 @@ import xvfb_session as xs  # noqa: E402
 FILE_MENU = (20, 10)
 EDIT_MENU = (62, 10)
 EDIT_RESET_POSE = (80, 89)
+# The IK chains list of the side panel with a model of two chains (window 1000x620).
+CHAIN_LIST_BOX = (8, 30, 350, 560)
 # A point over the side panel's sections, and one over the 3D view right of it (window 1000x620).
 OVER_PANEL = (150, 300)
 OVER_VIEW = (700, 300)
@@ -61,6 +63,24 @@ def write_morph_quad(path):
                         + base64.b64encode(data).decode()}],
            "bufferViews": [{"buffer": 0, "byteLength": len(data)}],
            "accessors": accessors}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def write_straight_legs(path):
+    """A glTF skeleton (no mesh) whose two legs are straight at rest: hip, knee and ankle on a
+    vertical line, so that a foot target on that line leaves the knee's side to chance."""
+    def node(name, translation, children=()):
+        n = {"name": name, "translation": translation}
+        if children:
+            n["children"] = list(children)
+        return n
+    nodes = [node("Hips", [0, 1.0, 0], [1, 4]),
+             node("LeftUpLeg", [0.1, -0.05, 0], [2]), node("LeftLeg", [0, -0.45, 0], [3]),
+             node("LeftFoot", [0, -0.42, 0]),
+             node("RightUpLeg", [-0.1, -0.05, 0], [5]), node("RightLeg", [0, -0.45, 0], [6]),
+             node("RightFoot", [0, -0.42, 0])]
+    doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": nodes}
     with open(path, "w") as f:
         json.dump(doc, f)
 
@@ -240,6 +260,22 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.find_window()
         viewer.move(*OVER_VIEW)
         viewer.wait_frames(60)
+        self.assert_idle_frames_allocate_nothing(viewer)
+
+    def test_a_chain_straight_at_rest_is_a_warning_and_its_idle_frames_allocate_nothing(self):
+        # The left foot's target up its straight leg: the knee's side is the solver's guess.
+        path = os.path.join(self.shots, "straight_legs.gltf")
+        write_straight_legs(path)
+        viewer = self.start([path, "--ik", "LeftFoot=0.1,0.5,0"], size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.move(*OVER_VIEW)
+        viewer.wait_frames(60)
+        # The chain's status, in the IK chains list, in the warning colour (amber), not green.
+        panel = xs.crop(viewer.screenshot(os.path.join(self.shots, "straight.png")),
+                        CHAIN_LIST_BOX, os.path.join(self.shots, "straight-list.png"))
+        amber = xs.count_pixels(panel, lambda r, g, b: r > 0.9 and 0.7 < g < 0.9 and b < 0.5)
+        self.assertGreater(amber, 40, "no status in the warning colour: see " + panel)
         self.assert_idle_frames_allocate_nothing(viewer)
 
     def test_a_blend_shape_slider_reshapes_the_mesh_and_undo_takes_it_back(self):

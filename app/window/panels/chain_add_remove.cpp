@@ -29,7 +29,7 @@ void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* sele
   std::string error;
   bool add = false, failed = false;
   if (ImGui::Button("Add two-bone chain") && selected >= 0) {
-    add = MakeChain(model, selected, &added, &error);
+    add = MakeChain(in.character, selected, &added, &error);
     failed = !add;
   }
   Tip("A two-bone chain ending at the selected joint (select a hand or foot first).");

@@ -7,9 +7,6 @@
 
 namespace app {
 
-// The chain's status in plain words: "reached", "out of reach by 0.65 m", "reached in 3
-// iterations", "12.0 deg off", "not solved: zero length bone", "off" (not solved this frame).
-std::string PlainChainStatus(const FrameInput& in, int chain);
 // The model's length units: "m" for glTF and the built-in character, else "units".
 const char* LengthUnits(const assets::Model& model);
 // `value` with three significant digits and the units: "0.65 m".

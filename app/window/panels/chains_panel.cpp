@@ -35,11 +35,14 @@ void DrawDescription(const ik::Skeleton& skeleton, const ChainSettings& chain) {
   }
 }
 
-// The chain's status right-aligned on its row, or on a row of its own below the label when the
-// two would not fit side by side.
+// The chain's status (ChainWords) right-aligned on its row, or on a row of its own below the
+// label when the two would not fit side by side; its colour by the outcome's tone; the solver's
+// terms in its tooltip (ChainStatus). Fixed buffers: drawing it allocates nothing.
 void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
-  const std::string status = PlainChainStatus(in, i);
-  const float width = ImGui::CalcTextSize(status.c_str()).x;
+  const ChainOutcome outcome = ChainOutcomeOf(in.frame, in.state, i);
+  char status[192];
+  ChainWords(outcome, LengthUnits(in.model), status, sizeof(status));
+  const float width = ImGui::CalcTextSize(status).x;
   const float label_end = ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x +
                           ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize(label.c_str()).x;
   const float right = ImGui::GetWindowContentRegionMax().x;
@@ -51,12 +54,15 @@ void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
   } else {
     ImGui::Indent(indent);
   }
-  const ImVec4 color = ToneColor(ChainReached(in.frame, in.state, i) ? Tone::kGood : Tone::kError);
-  ImGui::TextColored(color, "%s", status.c_str());
+  const Tone tone = outcome.tone == ChainTone::kGood      ? Tone::kGood
+                    : outcome.tone == ChainTone::kWarning ? Tone::kWarning
+                                                          : Tone::kError;
+  ImGui::TextColored(ToneColor(tone), "%s", status);
   if (ImGui::IsItemHovered()) {
     // The solver's own terms, for those who want them.
-    const std::string detail = "solver: " + ChainStatus(in.frame, in.state, i);
-    Tip(detail.c_str());
+    char detail[224] = "solver: ";
+    ChainStatus(outcome, detail + 8, sizeof(detail) - 8);
+    Tip(detail);
   }
   if (!beside) ImGui::Unindent(indent);
 }

@@ -76,7 +76,7 @@ ik::JointLimit HingeHoldingPose(const FrameInput& in, const EditState& edit, int
   }
   for (const ChainSettings& chain : edit.chains) {
     if (chain.kind != ConstraintKind::kTwoBone || chain.chain.mid != j) continue;
-    if (const auto axis = ik::DetectBendAxis(skeleton, chain.chain)) {
+    if (const auto axis = in.character.BendAxis(chain.chain)) {
       return ik::JointLimit::Hinge(*axis, -quarter, quarter);
     }
   }

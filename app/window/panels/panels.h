@@ -56,11 +56,12 @@ using Requests = std::vector<Request>;
 // What the chain and joint panels read this frame.
 struct FrameInput {
   const assets::Model& model;
+  const Character& character;  // the model's rig facts and the clips it plays
   const SceneExtent& extent;
   const EditedFrame& frame;  // the un-solved pose; where each chain's result is
   const PoseState& state;    // the solved pose and the solvers' results
-  // How many of model.clips are the file's (-1: all); the viewer appends the clips played
-  // together (Animation ▸ Play with) as one more.
+  // How many of model.clips the Animation section offers (-1: all). Clips played together are
+  // the character's (Character::PlayTogether), not the model's.
   int file_clips = -1;
   // The model's weight problems (assets::CheckWeights), or null: the Weights panel shows none.
   const assets::WeightProblems* weight_problems = nullptr;
@@ -179,7 +180,8 @@ void DrawHelpOverlay(bool* open);
 inline constexpr const char* kTimelineName = "Timeline";
 struct TimelineInput {
   const assets::Model& model;
-  const EditState& edit;  // the chains' IK weight keys
+  const Character& character;  // the clip playing: Character::clip(playback->clip)
+  const EditState& edit;       // the chains' IK weight keys
   int selected_joint = -1;
   int active_chain = -1;  // its lane drawn brighter
 };

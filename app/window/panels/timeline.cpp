@@ -248,8 +248,8 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
 
 // The control row: first / previous / play / next / last, loop, the time, frames or seconds, the
 // loop range from the playhead.
-void DrawControls(const assets::Model& model, float frame_rate, Playback* p, TimelineView* view) {
-  const float duration = model.clips[p->clip].duration;
+void DrawControls(const Character& character, float frame_rate, Playback* p, TimelineView* view) {
+  const float duration = character.clip(p->clip)->duration;
   if (ImGui::Button("|<")) {
     float start = 0.0f, end = 0.0f;
     PlaybackRange(*p, duration, &start, &end);
@@ -260,7 +260,7 @@ void DrawControls(const assets::Model& model, float frame_rate, Playback* p, Tim
   if (ImGui::Button("<")) StepPlayback(-1, frame_rate, p);
   Tip("Previous frame (Left arrow).");
   ImGui::SameLine();
-  if (ImGui::Button(p->playing ? "Pause###play" : "Play###play")) TogglePlaying(model, p);
+  if (ImGui::Button(p->playing ? "Pause###play" : "Play###play")) TogglePlaying(character, p);
   Tip("Play or pause (Space).");
   ImGui::SameLine();
   if (ImGui::Button(">")) StepPlayback(1, frame_rate, p);
@@ -372,7 +372,7 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
   layout->timeline_top = top;
-  if (p->clip < 0 || p->clip >= static_cast<int>(in.model.clips.size())) {
+  if (!in.character.clip(p->clip)) {
     const bool nothing_loaded = in.model.skeleton.joint_count() == 0 && in.model.meshes.empty();
     ImGui::TextDisabled(nothing_loaded ? "Nothing loaded: open a model to play its clips here."
                         : in.model.clips.empty()
@@ -382,9 +382,9 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
     ImGui::End();
     return;
   }
-  const assets::Clip& clip = in.model.clips[p->clip];
+  const assets::Clip& clip = *in.character.clip(p->clip);
   const float frame_rate = std::max(FrameRate(clip, view), 1.0f);
-  DrawControls(in.model, frame_rate, p, view);
+  DrawControls(in.character, frame_rate, p, view);
 
   // The canvas: lane labels at the left, the ruler on top, the lanes below.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
