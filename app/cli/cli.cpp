@@ -165,6 +165,17 @@ struct Commands {
   std::string export_out;
   bool export_bake = false;
   bool export_rom = false;
+  CleanupArgs export_cleanup;
+  std::string export_ground;
+  CLI::Option* export_ground_option = nullptr;
+
+  CLI::App* contacts = nullptr;
+  PoseArgs contacts_args;
+  std::string contacts_anim, contacts_ground;
+  CLI::Option* contacts_model = nullptr;
+  CLI::Option* contacts_anim_option = nullptr;
+  CLI::Option* contacts_ground_option = nullptr;
+  bool contacts_json = false;
 
   CLI::App* bench = nullptr;
   BenchArgs bench_args;
@@ -260,6 +271,28 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
   c->exporter->add_flag("--rom", c->export_rom,
                         "Write the model with a generated \"Range of motion\" clip (each leg, "
                         "arm and the spine through its --limit or a default range) as its clip");
+  c->exporter->add_flag("--lock-feet", c->export_cleanup.lock_feet,
+                        "With --bake: hold each planted foot where it landed (sole flat) during "
+                        "its contacts, blending in and out; the hips drop where a foot cannot "
+                        "be reached");
+  c->export_ground_option = c->exporter->add_option(
+      "--ground", c->export_ground,
+      "With --lock-feet: the ground planted feet stand on: plane[,y=H], ramp,degrees=D, "
+      "stairs,step=H,depth=D, or a .glb/.gltf mesh");
+
+  c->contacts = cli->add_subcommand(
+      "contacts", "Find the foot contacts of a clip and how much each foot slides (foot skate)");
+  c->contacts_model = AddModel(c->contacts, &c->contacts_args.model_path);
+  c->contacts_anim_option =
+      c->contacts->add_option("--anim", c->contacts_anim, "Clip index (default 0)");
+  c->contacts_ground_option = c->contacts->add_option(
+      "--ground", c->contacts_ground,
+      "The ground: plane[,y=H], ramp,degrees=D, stairs,step=H,depth=D, or a .glb/.gltf mesh "
+      "(default: the plane y = 0)");
+  c->contacts->add_flag("--json", c->contacts_json, "Print JSON");
+  c->contacts->add_flag("--allow-outside-files", c->contacts_args.allow_outside_files,
+                        kAllowOutsideFilesHelp);
+  c->contacts->add_flag("--raw-units", c->contacts_args.raw_units, kRawUnitsHelp);
 }
 
 void AddBenchAndWorker(CLI::App* cli, Commands* c) {
@@ -388,7 +421,24 @@ std::optional<int> RunParsed(Commands* c, std::string* error) {
   }
   if (c->exporter->parsed()) {
     if (!FinishPoseArgs(c->export_raw, &c->export_args, error)) return std::nullopt;
-    return RunExport(c->export_args, c->export_out, c->export_bake, c->export_rom);
+    if (c->export_ground_option->count() > 0) c->export_cleanup.ground = c->export_ground;
+    return RunExport(c->export_args, c->export_out, c->export_bake, c->export_rom,
+                     c->export_cleanup);
+  }
+  if (c->contacts->parsed()) {
+    if (!CheckModelName(c->contacts_model, c->contacts_args.model_path, error)) {
+      return std::nullopt;
+    }
+    if (c->contacts_anim_option->count() > 0) {
+      long clip = 0;
+      if (!ParseWholeNumber("--anim", c->contacts_anim, 0, INT_MAX, &clip, error)) {
+        return std::nullopt;
+      }
+      c->contacts_args.anim = static_cast<int>(clip);
+    }
+    std::optional<std::string> ground;
+    if (c->contacts_ground_option->count() > 0) ground = c->contacts_ground;
+    return RunContacts(c->contacts_args, ground, c->contacts_json);
   }
   if (c->bench->parsed()) {
     if (!FinishBenchArgs(c, error)) return std::nullopt;

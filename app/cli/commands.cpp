@@ -23,7 +23,9 @@
 #include "app/core/crowd.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
+#include "app/core/foot_lock.h"
 #include "app/core/ghost_poses.h"
+#include "app/core/ground.h"
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/core/json_output.h"
@@ -695,12 +697,152 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
 }
 
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool rom) {
+namespace {
+
+std::string Millimetres(float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f", double(value));
+  return text;
+}
+
+// The foot lock of clip `clip` at `fps` on `ground`: its contacts, plan and report; false with the
+// message (no legs).
+bool LockFeet(const Character& character, int clip, float fps, const Ground& ground,
+              ClipContacts* contacts, std::shared_ptr<const FootLockPlan>* plan,
+              FootLockReport* report, std::string* error) {
+  if (!FindClipContacts(character, clip, fps, contacts, error)) return false;
+  FootLockOptions options;
+  options.ground = ground;
+  *plan = PlanFootLock(character, *contacts, options);
+  *report = ReportFootLock(character, *contacts, ground, *plan);
+  return true;
+}
+
+Json NumbersJson(const FeetNumbers& n) {
+  Json j = Json::object();
+  j["max_skate_mm"] = n.max_skate_mm;
+  j["mean_skate_mm"] = n.mean_skate_mm;
+  j["penetration_mm"] = n.penetration_mm;
+  j["float_mm"] = n.float_mm;
+  j["knee_step_deg"] = n.knee_step_deg;
+  return j;
+}
+
+std::string NumbersLine(const FootLockReport& r) {
+  return "skate max " + Millimetres(r.after.max_skate_mm) + " mm, mean " +
+         Millimetres(r.after.mean_skate_mm) + " mm (was " + Millimetres(r.before.max_skate_mm) +
+         ", " + Millimetres(r.before.mean_skate_mm) + "); penetration " +
+         Millimetres(r.after.penetration_mm) + " mm (was " + Millimetres(r.before.penetration_mm) +
+         "), float " + Millimetres(r.after.float_mm) + " mm (was " +
+         Millimetres(r.before.float_mm) + "); knee jump " + Millimetres(r.knee_jump_deg) +
+         " deg/frame";
+}
+
+}  // namespace
+
+int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground_spec, bool json) {
+  Ground ground;
+  std::string error;
+  if (ground_spec && !ParseGroundSpec(*ground_spec, &ground, &error)) return BadInput(error);
+  PoseArgs pose_args = args;
+  if (!pose_args.anim) pose_args.anim = 0;
+  PreparedPose prepared;
+  if (int code = PreparePose(pose_args, &prepared); code != kExitOk) return code;
+  const Character& character = prepared.character;
+  const assets::Model& model = prepared.model;
+  const int clip = prepared.clip_time.clip;
+  const std::string& clip_name = character.clip(clip)->name;
+  BakePlan bake;
+  if (!PlanBake(character, clip, &bake, &error)) return BadInput(error);
+  ClipContacts contacts;
+  std::shared_ptr<const FootLockPlan> plan;
+  FootLockReport report;
+  if (!LockFeet(character, clip, bake.fps, ground, &contacts, &plan, &report, &error)) {
+    return BadInput(error);
+  }
+  const FeetSamples& s = contacts.source;
+  // Each contact's mean height above the ground in the source.
+  auto height_mm = [&](size_t leg, const ik::FootContact& c) {
+    double sum = 0.0;
+    for (int f = c.first; f <= c.last; ++f)
+      sum += double(ground.HeightAbove(s.ankle[leg][static_cast<size_t>(f)]));
+    return static_cast<float>(sum / double(c.last - c.first + 1)) * 1000.0f;
+  };
+  if (json) {
+    Json doc = Json::object();
+    Json feet = Json::array();
+    for (size_t i = 0; i < s.legs.size(); ++i) {
+      Json foot = Json::object();
+      foot["joint"] = model.skeleton.name(s.legs[i].chain.end);
+      Json list = Json::array();
+      for (size_t k = 0; k < contacts.contacts[i].size(); ++k) {
+        const ik::FootContact& c = contacts.contacts[i][k];
+        Json entry = Json::object();
+        entry["start"] = s.Time(c.first);
+        entry["end"] = s.Time(c.last);
+        entry["skate_mm"] = report.before.skate_mm[i][k];
+        entry["height_mm"] = height_mm(i, c);
+        entry["locked_skate_mm"] = report.after.skate_mm[i][k];
+        list.push_back(entry);
+      }
+      foot["contacts"] = list;
+      foot["leg"] = s.legs[i].label;
+      feet.push_back(foot);
+    }
+    doc["feet"] = feet;
+    doc["max_skate_mm"] = report.before.max_skate_mm;
+    doc["clip"] = clip_name;
+    doc["fps"] = s.fps;
+    doc["in_place"] = contacts.in_place;
+    doc["travel"] = Json::array({contacts.travel.x, contacts.travel.y, contacts.travel.z});
+    doc["ground"] = ground.spec;
+    doc["before"] = NumbersJson(report.before);
+    doc["after"] = NumbersJson(report.after);
+    doc["knee_jump_deg"] = report.knee_jump_deg;
+    return Print(DumpJson(doc, 2) + "\n");
+  }
+  std::string out;
+  char fps[32];
+  std::snprintf(fps, sizeof(fps), "%g", double(s.fps));
+  char speed[64];
+  std::snprintf(speed, sizeof(speed), "%.3g", double(glm::length(contacts.travel)));
+  out += "clip " + std::to_string(clip) + " '" + assets::ShownArgument(clip_name) + "' at " + fps +
+         " fps, " +
+         (contacts.in_place ? "in place (travel " + std::string(speed) + " units/s)"
+                            : std::string("in the world")) +
+         ", ground " + assets::ShownArgument(ground.spec) + "\n";
+  for (size_t i = 0; i < s.legs.size(); ++i) {
+    out += assets::ShownArgument(model.skeleton.name(s.legs[i].chain.end)) + ": " +
+           std::to_string(contacts.contacts[i].size()) + " contacts\n";
+    for (size_t k = 0; k < contacts.contacts[i].size(); ++k) {
+      const ik::FootContact& c = contacts.contacts[i][k];
+      Appendf(&out, "  %.3f-%.3f s  skate %.1f mm (locked %.1f mm)  height %.1f mm\n",
+              double(s.Time(c.first)), double(s.Time(c.last)), double(report.before.skate_mm[i][k]),
+              double(report.after.skate_mm[i][k]), double(height_mm(i, c)));
+    }
+  }
+  out += "locked: " + NumbersLine(report) + "\n";
+  return Print(out);
+}
+
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool rom,
+              const CleanupArgs& cleanup) {
   if (rom && bake) return BadInput("--rom and --bake: choose one (--rom writes its own clip)");
   if (args.mirror && (bake || rom)) {
     return BadInput("--mirror applies to one pose: not with --bake or --rom");
   }
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
+  if (cleanup.lock_feet && !bake) return BadInput("--lock-feet: needs --bake (it fixes a clip)");
+  if (cleanup.ground && !cleanup.lock_feet) {
+    return BadInput("--ground: needs --lock-feet (the ground planted feet stand on)");
+  }
+  Ground ground;
+  {
+    std::string error;
+    if (cleanup.ground && !ParseGroundSpec(*cleanup.ground, &ground, &error)) {
+      return BadInput(error);
+    }
+  }
   {
     const std::string ext = std::filesystem::path(out_path).extension().string();
     std::string lower = ext;
@@ -750,14 +892,27 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool
     const assets::Clip& clip = *character.clip(clip_time.clip);
     BakePlan plan;
     assets::Clip baked_clip;
-    ok = PlanBake(character, clip_time.clip, &plan, &error) &&
-         BakeClip(character, clip_time.clip, plan.fps, prepared.edit, BakeProgress(), &baked_clip);
+    EditState edit = prepared.edit;
+    FootLockReport report;
+    ok = PlanBake(character, clip_time.clip, &plan, &error);
+    if (ok && cleanup.lock_feet) {
+      // The feet locked on the clip the bake samples (the character's: clips played together
+      // included), at the bake's rate.
+      ClipContacts contacts;
+      ok = LockFeet(character, clip_time.clip, plan.fps, ground, &contacts, &edit.foot_lock,
+                    &report, &error);
+    }
+    ok = ok && BakeClip(character, clip_time.clip, plan.fps, edit, BakeProgress(), &baked_clip);
     if (!ok) {
       failure = assets::ExportFailure::kRefused;
     } else {
       assets::Model baked = exported;
       baked.clips[static_cast<size_t>(baked_index)] = std::move(baked_clip);
       ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    }
+    if (ok && cleanup.lock_feet) {
+      std::cerr << "skelview: " << assets::MessageLine("locked feet: " + NumbersLine(report))
+                << "\n";
     }
     if (ok) {
       if (!plan.note.empty()) {
