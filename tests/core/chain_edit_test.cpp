@@ -167,7 +167,8 @@ TEST(DefaultChains, ARigsOwnIkControlsBecomeTheLegsPinnedTargetAndPole) {
   ASSERT_TRUE(skeleton) << error;
   assets::Model model;
   model.skeleton = *skeleton;
-  const auto chains = app::DefaultChains(model);
+  const app::Character character(model);
+  const auto chains = app::DefaultChains(character);
   ASSERT_GE(chains.size(), 2u);
   const ik::Skeleton& s = model.skeleton;
   for (size_t i = 0; i < 2; ++i) {
