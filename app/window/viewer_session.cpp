@@ -315,7 +315,10 @@ void Viewer::UpdateTitle() {
   const std::string title =
       name.empty() ? std::string("skelview") : name + (unsaved ? "*" : "") + " \u2014 skelview";
   SDL_SetWindowTitle(gl_->window(), title.c_str());
-  trace_.Write(Json{{"event", "title"}, {"title", title}, {"unsaved", unsaved}});
+  // Traced as it changes after the ready event (the title the window opens with is not an
+  // event: scripts read `ready` first).
+  if (frame_count_ > 0)
+    trace_.Write(Json{{"event", "title"}, {"title", title}, {"unsaved", unsaved}});
 }
 
 void Viewer::CopyPoseNow() {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/window/panels/panel_util.h"
@@ -114,7 +115,15 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.0f, 0.0f), ImGuiCond_Always);
+  // Wide enough for the four buttons on one line (at any UI scale and font).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float buttons = 3.0f * style.ItemSpacing.x + 2.0f * style.WindowPadding.x;
+  for (const char* label :
+       {"Save session (S)", "Export...", "Discard and open (D)", "Cancel (Esc)"}) {
+    buttons += ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
+  }
+  ImGui::SetNextWindowSize(ImVec2(std::max(ImGui::GetFontSize() * 30.0f, buttons + 2.0f), 0.0f),
+                           ImGuiCond_Always);
   if (!ImGui::BeginPopupModal(
           kConfirmDiscardName, nullptr,
           ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings)) {
