@@ -1,4 +1,4 @@
-// Extension list from Assimp's importer registry.
+// Extension list from Assimp's importer registry, and .vrm (binary glTF read by our reader).
 #include "assets/formats.h"
 
 #include <algorithm>
@@ -23,6 +23,8 @@ const std::vector<std::string>& SupportedExtensions() {
       if (!item.empty()) out.push_back(item);
       start = end + 1;
     }
+    // VRM avatars are binary glTF (.glb) files that skelview's own glTF reader opens.
+    out.push_back("vrm");
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;

@@ -6,7 +6,8 @@
 
 namespace assets {
 
-// Lower-case extensions without the dot ("gltf", "glb", "fbx", ...), sorted, that Assimp reads.
+// Lower-case extensions without the dot ("gltf", "glb", "fbx", ...), sorted, that Assimp reads, and
+// "vrm" (VRM avatars, binary glTF that skelview's own reader opens).
 const std::vector<std::string>& SupportedExtensions();
 
 // True when `path` ends in one of SupportedExtensions() (case-insensitive).

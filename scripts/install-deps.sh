@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format ccache
   libsdl2-dev libglm-dev libimgui-dev libassimp-dev python3-glad
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev
-  libmeshoptimizer-dev gltfpack libdraco-dev
+  libmeshoptimizer-dev gltfpack libwebp-dev libdraco-dev
   libgl1-mesa-dri libegl-mesa0 libegl1 libgl-dev
   xvfb xdotool imagemagick x11-utils python3 libxdamage1
   assimp-testmodels

@@ -96,8 +96,20 @@ void AddPoseOptions(CLI::App* command, PoseArgs* args, RawOptions* raw) {
                    "overrides the clip's or default weight; repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_option("--session", args->session_path,
+                      "Open a session (NAME.skelview): its model unless MODEL is given, its "
+                      "chains, targets, pins, limits, rotations, clip and time");
+  command->add_flag("--mirror", args->mirror,
+                    "Mirror the final pose left to right (sides from the joint names, else from "
+                    "the rig's symmetry)");
   command->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
   command->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
+}
+
+void AddSaveSession(CLI::App* command, PoseArgs* args) {
+  command->add_option("--save-session", args->save_session_path,
+                      "Also write the command line's model, constraints, clip and time as a "
+                      "session file (NAME.skelview) for the window");
 }
 
 bool CheckModelName(const CLI::Option* model, const std::string& path, std::string* error) {
@@ -152,6 +164,18 @@ struct Commands {
   RawOptions export_raw;
   std::string export_out;
   bool export_bake = false;
+  bool export_rom = false;
+  CleanupArgs export_cleanup;
+  std::string export_ground;
+  CLI::Option* export_ground_option = nullptr;
+
+  CLI::App* contacts = nullptr;
+  PoseArgs contacts_args;
+  std::string contacts_anim, contacts_ground;
+  CLI::Option* contacts_model = nullptr;
+  CLI::Option* contacts_anim_option = nullptr;
+  CLI::Option* contacts_ground_option = nullptr;
+  bool contacts_json = false;
 
   CLI::App* bench = nullptr;
   BenchArgs bench_args;
@@ -191,6 +215,8 @@ void AddViewer(CLI::App* cli, Commands* c) {
                   "What the view shows this run (over the saved settings), only these: none, mesh, "
                   "grid, bones, axes, handles, knees, shells, limits, weights=JOINT, influences, "
                   "onion=N[:K], trail=JOINT, legend");
+  cli->add_flag("--no-watch", c->viewer_args.no_watch,
+                "Do not reload the model when its file changes on disk");
   cli->add_flag("--no-settings", c->viewer_args.no_settings,
                 "Start from the default settings and save none (settings.json in "
                 "$XDG_CONFIG_HOME/skelview, else ~/.config/skelview)");
@@ -213,6 +239,7 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
                    "Output image: .png, or .jpg / .jpeg. With {name} in it, MODEL may be a "
                    "folder: each of its models is drawn to OUT with {name} replaced by its name")
       ->required();
+  AddSaveSession(c->render, &c->render_args);
   c->render->add_option(
       "--size", c->render_size,
       "Image size WxH (default 1280x720; at most what the OpenGL driver renders)");
@@ -228,6 +255,7 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
 
   c->pose = cli->add_subcommand("pose", "Print the posed joints (and vertices) as JSON");
   AddPoseOptions(c->pose, &c->pose_args, &c->pose_raw);
+  AddSaveSession(c->pose, &c->pose_args);
   c->pose->add_flag("--vertices", c->pose_vertices, "Include skinned vertex positions");
   c->pose->add_option("--skinning", c->pose_skinning, "Where to skin the vertices: cpu or gpu");
 
@@ -236,9 +264,35 @@ void AddRenderPoseExport(CLI::App* cli, Commands* c) {
   c->exporter
       ->add_option("-o,--output", c->export_out, "Output .glb, or .gltf (with a .bin beside it)")
       ->required();
+  AddSaveSession(c->exporter, &c->export_args);
   c->exporter->add_flag("--bake", c->export_bake,
                         "Bake clip --anim (default 0) with the --ik targets pinned, at the clip's "
                         "frame rate, instead of writing one pose");
+  c->exporter->add_flag("--rom", c->export_rom,
+                        "Write the model with a generated \"Range of motion\" clip (each leg, "
+                        "arm and the spine through its --limit or a default range) as its clip");
+  c->exporter->add_flag("--lock-feet", c->export_cleanup.lock_feet,
+                        "With --bake: hold each planted foot where it landed (sole flat) during "
+                        "its contacts, blending in and out; the hips drop where a foot cannot "
+                        "be reached");
+  c->export_ground_option = c->exporter->add_option(
+      "--ground", c->export_ground,
+      "With --lock-feet: the ground planted feet stand on: plane[,y=H], ramp,degrees=D, "
+      "stairs,step=H,depth=D, or a .glb/.gltf mesh");
+
+  c->contacts = cli->add_subcommand(
+      "contacts", "Find the foot contacts of a clip and how much each foot slides (foot skate)");
+  c->contacts_model = AddModel(c->contacts, &c->contacts_args.model_path);
+  c->contacts_anim_option =
+      c->contacts->add_option("--anim", c->contacts_anim, "Clip index (default 0)");
+  c->contacts_ground_option = c->contacts->add_option(
+      "--ground", c->contacts_ground,
+      "The ground: plane[,y=H], ramp,degrees=D, stairs,step=H,depth=D, or a .glb/.gltf mesh "
+      "(default: the plane y = 0)");
+  c->contacts->add_flag("--json", c->contacts_json, "Print JSON");
+  c->contacts->add_flag("--allow-outside-files", c->contacts_args.allow_outside_files,
+                        kAllowOutsideFilesHelp);
+  c->contacts->add_flag("--raw-units", c->contacts_args.raw_units, kRawUnitsHelp);
 }
 
 void AddBenchAndWorker(CLI::App* cli, Commands* c) {
@@ -336,6 +390,7 @@ bool FinishBenchArgs(Commands* c, std::string* error) {
 // Converts the viewer's raw options; false with the message.
 bool FinishViewerArgs(Commands* c, std::string* error) {
   if (!FinishPoseArgs(c->viewer_raw, &c->viewer_args.pose, error)) return false;
+  c->viewer_args.session_path = c->viewer_args.pose.session_path;
   if (c->viewer_frames_option->count() > 0) {
     long frames = 0;
     if (!ParseWholeNumber("--frames", c->viewer_frames, 1, INT_MAX, &frames, error)) return false;
@@ -366,7 +421,24 @@ std::optional<int> RunParsed(Commands* c, std::string* error) {
   }
   if (c->exporter->parsed()) {
     if (!FinishPoseArgs(c->export_raw, &c->export_args, error)) return std::nullopt;
-    return RunExport(c->export_args, c->export_out, c->export_bake);
+    if (c->export_ground_option->count() > 0) c->export_cleanup.ground = c->export_ground;
+    return RunExport(c->export_args, c->export_out, c->export_bake, c->export_rom,
+                     c->export_cleanup);
+  }
+  if (c->contacts->parsed()) {
+    if (!CheckModelName(c->contacts_model, c->contacts_args.model_path, error)) {
+      return std::nullopt;
+    }
+    if (c->contacts_anim_option->count() > 0) {
+      long clip = 0;
+      if (!ParseWholeNumber("--anim", c->contacts_anim, 0, INT_MAX, &clip, error)) {
+        return std::nullopt;
+      }
+      c->contacts_args.anim = static_cast<int>(clip);
+    }
+    std::optional<std::string> ground;
+    if (c->contacts_ground_option->count() > 0) ground = c->contacts_ground;
+    return RunContacts(c->contacts_args, ground, c->contacts_json);
   }
   if (c->bench->parsed()) {
     if (!FinishBenchArgs(c, error)) return std::nullopt;

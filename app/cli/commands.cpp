@@ -23,10 +23,15 @@
 #include "app/core/crowd.h"
 #include "app/core/display_spec.h"
 #include "app/core/evaluate.h"
+#include "app/core/foot_lock.h"
 #include "app/core/ghost_poses.h"
+#include "app/core/ground.h"
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/core/json_output.h"
+#include "app/core/mirror_edit.h"
+#include "app/core/range_of_motion.h"
+#include "app/core/session.h"
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
@@ -36,9 +41,12 @@
 #include "assets/files/image_file.h"
 #include "assets/files/text.h"
 #include "assets/importer.h"
+#include "assets/model/animation.h"
 #include "assets/model/skinning.h"
 #include "assets/model/weight_check.h"
 #include "ik/body/limbs.h"
+#include "ik/body/mirror.h"
+#include "ik/core/kinematics.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"
 
@@ -100,12 +108,72 @@ struct PreparedPose {
   // --anim I+J+…: the clips played together (their combination is the character's clip
   // clip_time.clip, after the model's own); empty for one clip or none.
   std::vector<int> together;
+  // The constraints as an edit (EditForRequests), under the --session's edit when one is given.
+  EditState edit;
+  bool edited = false;  // a --session or --mirror changed the pose
+  // The session's clip is the generated range of motion (appended to the model's clips).
+  bool range_of_motion = false;
 };
+
+// --session: the file read (the model comes from it unless MODEL is given).
+int ReadSessionArg(PoseArgs* args, std::optional<SessionFile>* file) {
+  if (args->session_path.empty()) return kExitOk;
+  SessionFile f;
+  std::string error;
+  if (!ReadSessionFile(args->session_path, &f, &error)) return BadInput(error);
+  if (args->model_path.empty()) {
+    args->model_path = f.model_path;
+    args->raw_units = args->raw_units || f.raw_units;
+  }
+  *file = std::move(f);
+  return kExitOk;
+}
+
+// The session's edit with the command line's constraints added (chains appended, limits and
+// morph weights over the session's; --body replaces its body options).
+EditState MergedEdit(const EditState& session, const EditState& cli, const PoseArgs& args) {
+  EditState edit = session;
+  edit.chains.insert(edit.chains.end(), cli.chains.begin(), cli.chains.end());
+  for (const auto& [joint, limit] : cli.limits.entries()) edit.limits.Set(joint, limit);
+  for (const auto& [key, weight] : cli.morph_weights) edit.morph_weights[key] = weight;
+  if (!args.body.empty()) edit.body_options = cli.body_options;
+  return edit;
+}
+
+// --save-session FILE: the model, the edit, the clip and the time as a session.
+int SaveSessionArg(const PoseArgs& args, const PreparedPose& prepared) {
+  if (args.save_session_path.empty()) return kExitOk;
+  const std::string& path = args.save_session_path;
+  if (!IsSessionPath(path)) {
+    return BadInput("--save-session " + path + ": a session file's name ends in .skelview");
+  }
+  std::string error;
+  if (!assets::CheckOutputsSpareInputs(prepared.model, {path}, &error)) {
+    return BadInput("--save-session " + path + ": " + error);
+  }
+  Session session;
+  session.model_path = args.model_path;
+  session.raw_units = args.raw_units;
+  session.edit = prepared.edit;
+  const int file_clips = prepared.character.file_clip_count();
+  session.playback.clip = prepared.clip_time.clip < file_clips ? prepared.clip_time.clip : -1;
+  session.range_of_motion = prepared.range_of_motion;
+  session.playback.together = prepared.together;
+  if (!prepared.together.empty()) session.playback.clip = prepared.together[0];
+  session.playback.time = prepared.clip_time.time;
+  if (!WriteSessionFile(path, SessionJson(prepared.model, session, path), &error)) {
+    return Failure(error);
+  }
+  return kExitOk;
+}
 
 // Loads the model and evaluates the requested pose; returns an exit code (kExitOk to go on).
 // `server` (batch commands: one file of many) forks the import worker, and then warnings and
 // errors name the file.
-int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* server = nullptr) {
+int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* server = nullptr) {
+  PoseArgs args = given;
+  std::optional<SessionFile> session_file;
+  if (int code = ReadSessionArg(&args, &session_file); code != kExitOk) return code;
   assets::Model* model = &prepared->model;
   ClipTime* clip_time = &prepared->clip_time;
   ConstraintRequests* requests = &prepared->requests;
@@ -123,8 +191,36 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
   } else {
     PrintWarnings(*model);
   }
+  Session session;
+  if (session_file) {
+    SessionProblems problems;
+    if (!AttachSession(*session_file, *model, nullptr, &session, &problems, &error)) {
+      return BadInput(error);
+    }
+    for (const std::string& line : problems.lines) {
+      std::cerr << "skelview: warning: "
+                << assets::MessageLine(session_file->path + ": could not reattach " + line) << "\n";
+    }
+  }
   prepared->character = Character(*model);
   const Character& character = prepared->character;
+  if (session_file && !args.anim && !args.time && session.range_of_motion) {
+    model->clips.push_back(MakeModelRangeOfMotion(character, session.edit.limits).clip);
+    prepared->range_of_motion = true;
+  }
+  if (session_file && !args.anim && !args.time) {  // the session's clip and time
+    if (session.range_of_motion) {
+      clip_time->clip = character.file_clip_count() - 1;
+    } else if (session.playback.together.size() > 1) {
+      clip_time->clip = prepared->character.PlayTogether(session.playback.together);
+      prepared->together = session.playback.together;
+    } else {
+      clip_time->clip = session.playback.clip;
+    }
+    if (const assets::Clip* clip = character.clip(clip_time->clip)) {
+      clip_time->time = std::clamp(session.playback.time, 0.0f, clip->duration);
+    }
+  }
   if (args.anim || args.time) {
     if (!ResolveAnim(args, &prepared->character, &clip_time->clip, &error)) {
       return BadInput(error);
@@ -141,8 +237,25 @@ int PreparePose(const PoseArgs& args, PreparedPose* prepared, ImportServer* serv
       std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
   if (!ParseConstraints(args, character, requests, &error)) return BadInput(file + error);
-  EvaluatePose(character, *clip_time, *requests, state);
-  return kExitOk;
+  prepared->edit = EditForRequests(character, *requests);
+  for (const MorphOverride& o : requests->morph) {
+    prepared->edit.morph_weights[{o.mesh, o.target}] = o.weight;
+  }
+  if (session_file) {  // the session's edit with the constraints, through the frame pipeline
+    prepared->edit = MergedEdit(session.edit, prepared->edit, args);
+    EditedFrame frame;
+    EvaluateEditedFrame(character, *clip_time, prepared->edit, &frame, state);
+    prepared->edited = true;
+  } else {
+    EvaluatePose(character, *clip_time, *requests, state);
+  }
+  if (args.mirror) {  // the final pose, mirrored
+    const ik::MirrorMap map = ik::BuildMirrorMap(model->skeleton, character.limbs());
+    ik::MirrorPose(map, model->skeleton, state->pose, &state->pose);
+    ik::LocalToModel(model->skeleton, state->pose, &state->models);
+    prepared->edited = true;
+  }
+  return SaveSessionArg(args, *prepared);
 }
 
 }  // namespace
@@ -197,6 +310,15 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
   // as a control sequence.
   auto shown = [](const std::string& name) { return assets::Escaped(name); };
   Appendf(&text, "model:     %s\n", shown(model.source).c_str());
+  if (!model.avatar.empty()) {
+    const assets::AvatarMeta& avatar = model.avatar;
+    auto or_none = [&](const std::string& s) { return s.empty() ? "(not given)" : shown(s); };
+    Appendf(&text, "avatar:    %s, %zu humanoid bones\n", avatar.format.c_str(),
+            skeleton.humanoid().size());
+    Appendf(&text, "  title:   %s\n", or_none(avatar.title).c_str());
+    Appendf(&text, "  author:  %s\n", or_none(avatar.author).c_str());
+    Appendf(&text, "  licence: %s\n", or_none(avatar.license).c_str());
+  }
   Appendf(&text, "meshes:    %zu (%zu vertices, %zu triangles)\n", model.meshes.size(),
           model.vertex_count(), model.triangle_count());
   for (const assets::Mesh& mesh : model.meshes) {
@@ -267,7 +389,12 @@ int RunInfo(const std::string& model_path, bool json, bool allow_outside_files, 
     Appendf(&text, "  %-9s %s / %s / %s  (by %s)\n", limb.label.c_str(),
             shown(skeleton.name(limb.chain.start)).c_str(),
             shown(skeleton.name(limb.chain.mid)).c_str(),
-            shown(skeleton.name(limb.chain.end)).c_str(), limb.by_name ? "name" : "symmetry");
+            shown(skeleton.name(limb.chain.end)).c_str(), ik::LimbFoundByName(limb.found_by));
+    if (limb.target >= 0 || limb.pole >= 0) {
+      Appendf(&text, "            rig controls: target %s, pole %s\n",
+              limb.target >= 0 ? shown(skeleton.name(limb.target)).c_str() : "(none)",
+              limb.pole >= 0 ? shown(skeleton.name(limb.pole)).c_str() : "(none)");
+    }
   }
   return Print(text);
 }
@@ -570,8 +697,152 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
   return DrawAndWrite(&*gl.renderer, &*gl.target, prepared, plan, options, out_path);
 }
 
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
+namespace {
+
+std::string Millimetres(float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f", double(value));
+  return text;
+}
+
+// The foot lock of clip `clip` at `fps` on `ground`: its contacts, plan and report; false with the
+// message (no legs).
+bool LockFeet(const Character& character, int clip, float fps, const Ground& ground,
+              ClipContacts* contacts, std::shared_ptr<const FootLockPlan>* plan,
+              FootLockReport* report, std::string* error) {
+  if (!FindClipContacts(character, clip, fps, contacts, error)) return false;
+  FootLockOptions options;
+  options.ground = ground;
+  *plan = PlanFootLock(character, *contacts, options);
+  *report = ReportFootLock(character, *contacts, ground, *plan);
+  return true;
+}
+
+Json NumbersJson(const FeetNumbers& n) {
+  Json j = Json::object();
+  j["max_skate_mm"] = n.max_skate_mm;
+  j["mean_skate_mm"] = n.mean_skate_mm;
+  j["penetration_mm"] = n.penetration_mm;
+  j["float_mm"] = n.float_mm;
+  j["knee_step_deg"] = n.knee_step_deg;
+  return j;
+}
+
+std::string NumbersLine(const FootLockReport& r) {
+  return "skate max " + Millimetres(r.after.max_skate_mm) + " mm, mean " +
+         Millimetres(r.after.mean_skate_mm) + " mm (was " + Millimetres(r.before.max_skate_mm) +
+         ", " + Millimetres(r.before.mean_skate_mm) + "); penetration " +
+         Millimetres(r.after.penetration_mm) + " mm (was " + Millimetres(r.before.penetration_mm) +
+         "), float " + Millimetres(r.after.float_mm) + " mm (was " +
+         Millimetres(r.before.float_mm) + "); knee jump " + Millimetres(r.knee_jump_deg) +
+         " deg/frame";
+}
+
+}  // namespace
+
+int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground_spec, bool json) {
+  Ground ground;
+  std::string error;
+  if (ground_spec && !ParseGroundSpec(*ground_spec, &ground, &error)) return BadInput(error);
+  PoseArgs pose_args = args;
+  if (!pose_args.anim) pose_args.anim = 0;
+  PreparedPose prepared;
+  if (int code = PreparePose(pose_args, &prepared); code != kExitOk) return code;
+  const Character& character = prepared.character;
+  const assets::Model& model = prepared.model;
+  const int clip = prepared.clip_time.clip;
+  const std::string& clip_name = character.clip(clip)->name;
+  BakePlan bake;
+  if (!PlanBake(character, clip, &bake, &error)) return BadInput(error);
+  ClipContacts contacts;
+  std::shared_ptr<const FootLockPlan> plan;
+  FootLockReport report;
+  if (!LockFeet(character, clip, bake.fps, ground, &contacts, &plan, &report, &error)) {
+    return BadInput(error);
+  }
+  const FeetSamples& s = contacts.source;
+  // Each contact's mean height above the ground in the source.
+  auto height_mm = [&](size_t leg, const ik::FootContact& c) {
+    double sum = 0.0;
+    for (int f = c.first; f <= c.last; ++f)
+      sum += double(ground.HeightAbove(s.ankle[leg][static_cast<size_t>(f)]));
+    return static_cast<float>(sum / double(c.last - c.first + 1)) * 1000.0f;
+  };
+  if (json) {
+    Json doc = Json::object();
+    Json feet = Json::array();
+    for (size_t i = 0; i < s.legs.size(); ++i) {
+      Json foot = Json::object();
+      foot["joint"] = model.skeleton.name(s.legs[i].chain.end);
+      Json list = Json::array();
+      for (size_t k = 0; k < contacts.contacts[i].size(); ++k) {
+        const ik::FootContact& c = contacts.contacts[i][k];
+        Json entry = Json::object();
+        entry["start"] = s.Time(c.first);
+        entry["end"] = s.Time(c.last);
+        entry["skate_mm"] = report.before.skate_mm[i][k];
+        entry["height_mm"] = height_mm(i, c);
+        entry["locked_skate_mm"] = report.after.skate_mm[i][k];
+        list.push_back(entry);
+      }
+      foot["contacts"] = list;
+      foot["leg"] = s.legs[i].label;
+      feet.push_back(foot);
+    }
+    doc["feet"] = feet;
+    doc["max_skate_mm"] = report.before.max_skate_mm;
+    doc["clip"] = clip_name;
+    doc["fps"] = s.fps;
+    doc["in_place"] = contacts.in_place;
+    doc["travel"] = Json::array({contacts.travel.x, contacts.travel.y, contacts.travel.z});
+    doc["ground"] = ground.spec;
+    doc["before"] = NumbersJson(report.before);
+    doc["after"] = NumbersJson(report.after);
+    doc["knee_jump_deg"] = report.knee_jump_deg;
+    return Print(DumpJson(doc, 2) + "\n");
+  }
+  std::string out;
+  char fps[32];
+  std::snprintf(fps, sizeof(fps), "%g", double(s.fps));
+  char speed[64];
+  std::snprintf(speed, sizeof(speed), "%.3g", double(glm::length(contacts.travel)));
+  out += "clip " + std::to_string(clip) + " '" + assets::ShownArgument(clip_name) + "' at " + fps +
+         " fps, " +
+         (contacts.in_place ? "in place (travel " + std::string(speed) + " units/s)"
+                            : std::string("in the world")) +
+         ", ground " + assets::ShownArgument(ground.spec) + "\n";
+  for (size_t i = 0; i < s.legs.size(); ++i) {
+    out += assets::ShownArgument(model.skeleton.name(s.legs[i].chain.end)) + ": " +
+           std::to_string(contacts.contacts[i].size()) + " contacts\n";
+    for (size_t k = 0; k < contacts.contacts[i].size(); ++k) {
+      const ik::FootContact& c = contacts.contacts[i][k];
+      Appendf(&out, "  %.3f-%.3f s  skate %.1f mm (locked %.1f mm)  height %.1f mm\n",
+              double(s.Time(c.first)), double(s.Time(c.last)), double(report.before.skate_mm[i][k]),
+              double(report.after.skate_mm[i][k]), double(height_mm(i, c)));
+    }
+  }
+  out += "locked: " + NumbersLine(report) + "\n";
+  return Print(out);
+}
+
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake, bool rom,
+              const CleanupArgs& cleanup) {
+  if (rom && bake) return BadInput("--rom and --bake: choose one (--rom writes its own clip)");
+  if (args.mirror && (bake || rom)) {
+    return BadInput("--mirror applies to one pose: not with --bake or --rom");
+  }
   if (out_path.empty()) return BadInput("export needs -o OUT.glb");
+  if (cleanup.lock_feet && !bake) return BadInput("--lock-feet: needs --bake (it fixes a clip)");
+  if (cleanup.ground && !cleanup.lock_feet) {
+    return BadInput("--ground: needs --lock-feet (the ground planted feet stand on)");
+  }
+  Ground ground;
+  {
+    std::string error;
+    if (cleanup.ground && !ParseGroundSpec(*cleanup.ground, &ground, &error)) {
+      return BadInput(error);
+    }
+  }
   {
     const std::string ext = std::filesystem::path(out_path).extension().string();
     std::string lower = ext;
@@ -621,15 +892,27 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
     const assets::Clip& clip = *character.clip(clip_time.clip);
     BakePlan plan;
     assets::Clip baked_clip;
-    ok = PlanBake(character, clip_time.clip, &plan, &error) &&
-         BakeClip(character, clip_time.clip, plan.fps, EditForRequests(character, requests),
-                  BakeProgress(), &baked_clip);
+    EditState edit = prepared.edit;
+    FootLockReport report;
+    ok = PlanBake(character, clip_time.clip, &plan, &error);
+    if (ok && cleanup.lock_feet) {
+      // The feet locked on the clip the bake samples (the character's: clips played together
+      // included), at the bake's rate.
+      ClipContacts contacts;
+      ok = LockFeet(character, clip_time.clip, plan.fps, ground, &contacts, &edit.foot_lock,
+                    &report, &error);
+    }
+    ok = ok && BakeClip(character, clip_time.clip, plan.fps, edit, BakeProgress(), &baked_clip);
     if (!ok) {
       failure = assets::ExportFailure::kRefused;
     } else {
       assets::Model baked = exported;
       baked.clips[static_cast<size_t>(baked_index)] = std::move(baked_clip);
       ok = assets::ExportGltf(baked, out_path, &error, &failure);
+    }
+    if (ok && cleanup.lock_feet) {
+      std::cerr << "skelview: " << assets::MessageLine("locked feet: " + NumbersLine(report))
+                << "\n";
     }
     if (ok) {
       if (!plan.note.empty()) {
@@ -642,8 +925,26 @@ int RunExport(const PoseArgs& args, const std::string& out_path, bool bake) {
                                        out_path)
                 << "\n";
     }
+  } else if (rom) {
+    const RangeOfMotion generated = MakeModelRangeOfMotion(character, prepared.edit.limits);
+    if (generated.motions.empty()) {
+      return BadInput(
+          assets::MessageLine(model.source + ": --rom: no legs, arms or spine found to move"));
+    }
+    assets::Model with_rom = exported;
+    with_rom.clips = {generated.clip};
+    ok = assets::ExportGltf(with_rom, out_path, &error, &failure);
+    if (ok) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.1f", double(generated.clip.duration));
+      std::cerr << "skelview: "
+                << assets::MessageLine("wrote '" + generated.clip.name + "' (" +
+                                       std::to_string(generated.motions.size()) + " motions, " +
+                                       seconds + " s) into " + out_path)
+                << "\n";
+    }
   } else if (clip_time.clip >= 0 || !requests.ik.empty() || !requests.aim.empty() ||
-             !requests.fabrik.empty()) {
+             !requests.fabrik.empty() || prepared.edited) {
     // The pose with its blend-shape weights (the clip's at --time, with --morph); no clips.
     ok = assets::ExportGltf(exported, state.pose, out_path, &error, &failure, &state.morph_weights);
   } else {

@@ -40,7 +40,20 @@ int RunPose(const PoseArgs& args, bool vertices, const std::string& skinning);
 // frame rate, the rest pose unchanged. render and export refuse (2) an output that is one of the
 // model's input files (assets::CheckOutputsSpareInputs) or has an extension they do not write;
 // a failed write is 1, and the previous file stays as it was.
-int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false);
+// `rom`: the model with a generated range-of-motion clip (MakeModelRangeOfMotion) as its clip.
+// `--lock-feet` and `--ground SPEC` (export --bake): the baked clip with its feet locked during
+// their contacts, standing on the ground (app/core/foot_lock.h).
+struct CleanupArgs {
+  bool lock_feet = false;
+  std::optional<std::string> ground;
+};
+int RunExport(const PoseArgs& args, const std::string& out_path, bool bake = false,
+              bool rom = false, const CleanupArgs& cleanup = {});
+
+// `skelview contacts`: per foot of the detected legs, the contacts of clip --anim (default 0) and
+// how much the foot slides in each, before and after the foot lock, on `ground` (the authored
+// floor when absent); text, or JSON with `json`.
+int RunContacts(const PoseArgs& args, const std::optional<std::string>& ground, bool json);
 
 // `skelview bench`: a crowd of `characters` animated characters with IK on their limbs, updated
 // (sample + IK + FK + palette, on this thread) and drawn offscreen for `frames` frames; prints the

@@ -103,7 +103,7 @@ bool SameChain(const ik::TwoBoneChain& a, const ik::TwoBoneChain& b) {
 }  // namespace
 
 bool EditState::operator==(const EditState& o) const {
-  if (morph_weights != o.morph_weights) return false;
+  if (morph_weights != o.morph_weights || foot_lock != o.foot_lock) return false;
   const ik::FullBodyOptions& mine = body_options;
   const ik::FullBodyOptions& theirs = o.body_options;
   if (mine.hips_translation_weight != theirs.hips_translation_weight ||
@@ -114,7 +114,8 @@ bool EditState::operator==(const EditState& o) const {
     return false;
   }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
-      !(contacts == o.contacts) || !SameLimits(limits, o.limits)) {
+      joint_translations != o.joint_translations || !(contacts == o.contacts) ||
+      !SameLimits(limits, o.limits)) {
     return false;
   }
   for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();
@@ -308,6 +309,13 @@ std::vector<ChainSettings> DefaultChains(const Character& character) {
     settings.chain = limb.chain;
     settings.hinge = character.HingeByDefault(limb.chain);
     settings.pinned = glm::vec3(skeleton.rest_models()[limb.chain.end][3]);
+    // The rig's own IK controls: the pinned target starts at its target control, and its pole
+    // control bends the limb toward where the rig's author put it.
+    if (limb.target >= 0) settings.pinned = glm::vec3(skeleton.rest_models()[limb.target][3]);
+    if (limb.pole >= 0) {
+      settings.use_pole = true;
+      settings.pole = glm::vec3(skeleton.rest_models()[limb.pole][3]);
+    }
     chains.push_back(settings);
   }
   const ik::BodyRig* rig = character.body_rig();

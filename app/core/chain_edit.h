@@ -6,6 +6,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,15 +90,22 @@ struct SceneContacts {
   bool operator==(const SceneContacts& other) const;
 };
 
+struct FootLockPlan;  // app/core/foot_lock.h
+
 // Everything undo/redo restores.
 struct EditState {
   std::vector<ChainSettings> chains;
   std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
+  // joint → local translation replacing the animated one (a pasted pose's moved joints)
+  std::map<int, glm::vec3> joint_translations;
   SceneContacts contacts;
   ik::JointLimits limits;            // per joint, relative to its rest rotation; none unless set
   ik::FullBodyOptions body_options;  // how much the hips and spine help (full-body IK)
   // (mesh, target) → morph weight set by hand, replacing the clip's or default weight.
   std::map<std::pair<int, int>, float> morph_weights;
+  // The foot lock of one clip (app/core/foot_lock.h), applied to that clip's frames before the
+  // chains; none when null.
+  std::shared_ptr<const FootLockPlan> foot_lock;
 
   bool operator==(const EditState& other) const;
   bool operator!=(const EditState& other) const { return !(*this == other); }
@@ -209,9 +217,9 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
                         std::vector<glm::mat4>* models);
 
 // One frame as the viewer computes it, for a character and the user's edits: EvaluateFrame with
-// the edit (sample the clip or the rest pose, apply the joint rotations, forward kinematics, lower
-// the hips to the ground, build the chain requests on that un-solved pose and solve them). `frame`
-// keeps the un-solved pose and the requests; the solved pose goes to *state.
+// the edit (sample the clip or the rest pose, apply the joint rotations, forward kinematics, the
+// foot lock, lower the hips to the ground, build the chain requests on that un-solved pose and
+// solve them). `frame` keeps the un-solved pose and the requests; the solved pose goes to *state.
 void EvaluateEditedFrame(const Character& character, const ClipTime& clip_time,
                          const EditState& edit, EditedFrame* frame, PoseState* state);
 

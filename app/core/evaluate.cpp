@@ -5,6 +5,7 @@
 
 #include "app/core/body_solve.h"
 #include "app/core/chain_edit.h"
+#include "app/core/foot_lock.h"
 #include "assets/files/text.h"
 #include "assets/model/animation.h"
 #include "assets/model/morph.h"
@@ -222,6 +223,9 @@ const ConstraintRequests& BeginFrame(const Character& character, const FrameSour
     for (const auto& [joint, rotation] : edit->joint_rotations) {
       if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].rotation = rotation;
     }
+    for (const auto& [joint, translation] : edit->joint_translations) {  // a pasted pose's
+      if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].translation = translation;
+    }
   }
   // 3. Forward kinematics.
   if (source.placement) {
@@ -232,6 +236,11 @@ const ConstraintRequests& BeginFrame(const Character& character, const FrameSour
   // 4. The edit's requests, built on the un-solved pose (the hips lowered to the ground first).
   const ConstraintRequests* requests = source.requests ? source.requests : &NoRequests();
   if (edit) {
+    // The edit's foot lock, for the clip it was planned on (app/core/foot_lock.h).
+    if (edit->foot_lock && edit->foot_lock->clip == source.clip_time.clip) {
+      ApplyFootLock(*edit->foot_lock, skeleton, source.clip_time.time, source.placement,
+                    &state->pose, &state->models);
+    }
     LowerHipsToGround(skeleton, edit->chains, edit->contacts, &state->pose, &state->models);
     BuildRequests(character, *edit, state->models, source.clip_time.time, frame);
     requests = &frame->requests;

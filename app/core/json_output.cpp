@@ -285,9 +285,24 @@ Json InfoJson(const assets::Model& model) {
                      {"start", skeleton.name(limb.chain.start)},
                      {"mid", skeleton.name(limb.chain.mid)},
                      {"end", skeleton.name(limb.chain.end)},
-                     {"found_by", limb.by_name ? "name" : "symmetry"}});
+                     {"found_by", ik::LimbFoundByName(limb.found_by)},
+                     // The rig's own IK control joints offered as the limb's target and pole.
+                     {"target", limb.target >= 0 ? Json(skeleton.name(limb.target)) : Json()},
+                     {"pole", limb.pole >= 0 ? Json(skeleton.name(limb.pole)) : Json()}});
   }
   info["limbs"] = std::move(limbs);
+  // An avatar file's description and declared humanoid bones (VRM); null for other files.
+  if (model.avatar.empty()) {
+    info["avatar"] = nullptr;
+  } else {
+    Json humanoid = Json::object();
+    for (const ik::HumanoidBone& b : skeleton.humanoid()) humanoid[b.bone] = skeleton.name(b.joint);
+    info["avatar"] = {{"format", model.avatar.format},
+                      {"title", model.avatar.title},
+                      {"author", model.avatar.author},
+                      {"license", model.avatar.license},
+                      {"humanoid", std::move(humanoid)}};
+  }
   info["warnings"] = model.warnings;
   return info;
 }

@@ -40,6 +40,12 @@ struct PoseArgs {
   std::vector<std::string> move;    // raw --move values
   std::string body;                 // raw --body value ("" when not given)
   std::vector<std::string> morph;   // raw --morph values
+  // --session FILE: the session's model (unless MODEL is given), its edit (chains, targets, pins,
+  // limits, rotations, morph weights) under the constraints above, and its clip and time unless
+  // --anim or --time say otherwise.
+  std::string session_path;
+  std::string save_session_path;  // --save-session FILE: the pose's constraints as a session
+  bool mirror = false;            // --mirror: the final pose mirrored left to right
 };
 
 // Loads `path` (in an import worker process, or in this one when SKELVIEW_IMPORT_INPROCESS=1), or

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "app/core/session.h"
 #include "assets/formats.h"
 
 namespace app {
@@ -56,7 +57,10 @@ bool ListDirectory(const std::string& directory, bool show_all_files, bool show_
     entry.is_directory = it->is_directory(type_error);
     if (!entry.is_directory) {
       if (!it->is_regular_file(type_error)) continue;
-      if (!show_all_files && !assets::HasSupportedExtension(entry.name)) continue;
+      if (!show_all_files && !assets::HasSupportedExtension(entry.name) &&
+          !IsSessionPath(entry.name)) {
+        continue;
+      }
       entry.size = it->file_size(type_error);
     }
     entries->push_back(std::move(entry));
@@ -148,7 +152,7 @@ bool FileBrowser::Draw(std::string* chosen) {
     }
     ImGui::PopID();
   }
-  if (entries_.empty() && error_.empty()) ImGui::TextDisabled("(no model files here)");
+  if (entries_.empty() && error_.empty()) ImGui::TextDisabled("(no model or session files here)");
   ImGui::EndChild();
   if (!enter.empty()) Enter(enter);
   if (ImGui::Checkbox("All files", &show_all_files_)) Refresh();

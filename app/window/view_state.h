@@ -30,6 +30,9 @@ struct LoadedModel {
   Character character;
   renderer::GpuModel gpu;
   SceneExtent extent;
+  // The generated "Range of motion" clip's index in model.clips (it joins the file's clips when
+  // Animation ▸ Generate range of motion makes it), or -1.
+  int rom_clip = -1;
   GhostCache ghosts;  // onion skins and the trail of this model
   // Follow root: where the root joint was in the last frame shown (model space), while following.
   bool root_seen = false;
@@ -89,6 +92,14 @@ struct ExportDialog {
   float progress = 0.0f;
 };
 
+// File ▸ Save session as...'s dialog.
+struct SessionDialog {
+  bool open = false;
+  char path[1024] = "skelview.skelview";  // proposed next to the model when the dialog opens
+  // The file at `path` exists: the dialog asks before replacing it (while path == replace_path).
+  std::string replace_path;
+};
+
 // Asking before edits that were not exported are thrown away (quitting, opening another file).
 struct ConfirmDiscard {
   bool open = false;
@@ -97,7 +108,7 @@ struct ConfirmDiscard {
   std::string path;  // kOpen: the file to open ("": the built-in character)
   // Where its buttons are shown (window coordinates; -1 until the popup is shown in place, after
   // the frames it spends measuring itself), for the trace.
-  glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f};
+  glm::vec2 discard_px{-1.0f}, cancel_px{-1.0f}, save_px{-1.0f};
 };
 
 // Exponential moving average for the status line, so the numbers are readable.
@@ -123,6 +134,8 @@ struct PanelLayout {
   // The axis gizmo in the view's top-right corner, window coordinates.
   glm::vec2 axis_gizmo_center{0.0f};
   float axis_gizmo_radius = 0.0f;
+  // The menu bar's Animation menu: its title's centre (window coordinates), for the trace.
+  glm::vec2 animation_menu_px{-1.0f};
 };
 
 // The timeline's own state: shown or not, its units, the drag in progress.

@@ -17,6 +17,10 @@ struct ViewerArgs {
   std::string size;          // "WxH", "" for the default
   std::string show;          // --show LIST for this run ("" for the saved display)
   bool no_settings = false;  // --no-settings: start from the defaults and save nothing
+  // --session FILE (or a MODEL ending in .skelview): the session to open; with a MODEL too, the
+  // session is attached to that model instead of its own.
+  std::string session_path;
+  bool no_watch = false;  // --no-watch: do not reload the model when its file changes on disk
 };
 
 // Runs the window until it is closed (or Ctrl+Q). Returns the exit code: 0 after a normal quit,

@@ -15,11 +15,25 @@
 #include "assets/files/text.h"
 #include "assets/model/animation.h"
 #include "assets/model/skinning.h"
+#include "ik/body/limbs.h"
 #include "renderer/offscreen.h"
 
 namespace app {
 
 namespace {
+
+// Every chain's label, end joint, target mode and target now, for load_done.
+Json ChainTargetsJson(const assets::Model& model, const EditState& edit, const EditedFrame& frame) {
+  Json chains = Json::array();
+  for (int i = 0; i < static_cast<int>(edit.chains.size()); ++i) {
+    const ChainSettings& c = edit.chains[size_t(i)];
+    chains.push_back({{"label", c.label},
+                      {"end", model.skeleton.name(c.chain.end)},
+                      {"mode", TargetModeName(c.mode)},
+                      {"target", ToJson(ChainTargetNow(model.skeleton, edit, frame, i))}});
+  }
+  return chains;
+}
 
 // The box about the posed vertices with weight problem `kind` (assets::WeightProblem), skinned on
 // the CPU with the pose and morph weights of `state`, at least a twentieth of the model wide (a
@@ -126,14 +140,38 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kEdited:
         recorder_.Changed(edit_);
         break;
+      case RequestKind::kSaveSession:
+        SaveSession(request.text, request.index == 1);
+        break;
+      case RequestKind::kOpenSaveSession:
+        OpenSessionDialog();
+        break;
+      case RequestKind::kSaveAndContinue:
+        SaveAndContinue();
+        break;
+      case RequestKind::kCopyPose:
+        CopyPoseNow();
+        break;
+      case RequestKind::kPastePose:
+        PastePoseNow(request.option);
+        break;
+      case RequestKind::kMirrorPose:
+        MirrorPoseNow();
+        break;
+      case RequestKind::kMirrorTarget:
+        MirrorTargetNow(request.index);
+        break;
+      case RequestKind::kGenerateRangeOfMotion:
+        GenerateRangeOfMotion();
+        break;
     }
   }
 }
 
 bool Viewer::Open(const std::string& path, std::string* error) {
   auto loaded = std::make_unique<LoadedModel>();
-  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, args_.pose.raw_units,
-                          &loaded->model, error)) {
+  if (!LoadModelOrBuiltin(path, args_.pose.allow_outside_files, load_raw_units_, &loaded->model,
+                          error)) {
     return false;
   }
   auto gpu = renderer::GpuModel::Create(loaded->model, error);
@@ -147,6 +185,9 @@ bool Viewer::Open(const std::string& path, std::string* error) {
 }
 
 void Viewer::StartOpen(const std::string& path) {
+  if (IsSessionPath(path)) return StartOpenSession(path);
+  // A file opened by itself (not a session's model, not a reload): with the command line's units.
+  if (!pending_session_ && !pending_reload_) load_raw_units_ = args_.pose.raw_units;
   if (path.empty()) {
     std::string error;
     if (Open("", &error)) ShowMessage("opened the built-in character", MessageLevel::kNote);
@@ -157,7 +198,7 @@ void Viewer::StartOpen(const std::string& path) {
   trace_.Write(LoadStartedEvent(path));
   ImportLimits limits;
   limits.allow_outside_files = args_.pose.allow_outside_files;
-  limits.raw_units = args_.pose.raw_units;
+  limits.raw_units = load_raw_units_;
   if (!loading_->Start(path, limits)) PollLoading();
 }
 
@@ -180,7 +221,11 @@ void Viewer::PollLoading() {
       for (const std::string& warning : current_->model.warnings) {
         ShowMessage(warning, MessageLevel::kWarning);
       }
-      trace_.Write(LoadDoneEvent(current_->model, edit_.chains.size()));
+      Json done = LoadDoneEvent(current_->model, edit_.chains.size());
+      done["targets"] = ChainTargetsJson(current_->model, edit_, frame_);
+      if (load_done_extra_) done.update(*load_done_extra_);
+      load_done_extra_.reset();
+      trace_.Write(done);
       loading_.reset();
       return;
     }
@@ -189,6 +234,8 @@ void Viewer::PollLoading() {
     error = loading_->error();
   }
   loading_.reset();
+  pending_session_.reset();
+  pending_reload_.reset();
   ShowMessage(error, MessageLevel::kError);
   trace_.Write(LoadFailedEvent(path, error, current_->model.source));
 }
@@ -215,8 +262,11 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
   drag_ = Drag::kNone;
+  mirror_ = ik::BuildMirrorMap(current_->model.skeleton, current_->character.limbs());
+  model_watch_.Watch(args_.no_watch ? std::string() : path);
   Update(0.0);
   FrameCamera();
+  AttachPending(path);
 }
 
 void Viewer::PlayTogether() {
@@ -309,6 +359,7 @@ void Viewer::ResetAllTargets() {
 
 void Viewer::ResetPose() {
   edit_.joint_rotations.clear();
+  edit_.joint_translations.clear();
   Update(0.0);  // the effectors of the pose without the edited rotations
   ResetAllTargets();
 }
@@ -395,6 +446,7 @@ void Viewer::RequestQuit() {
 }
 
 void Viewer::RequestOpen(const std::string& path) {
+  pending_reload_.reset();  // what the user opens wins over a reload under way
   if (!Unsaved()) return StartOpen(path);
   confirm_ = ConfirmDiscard();
   confirm_.open = true;
@@ -465,6 +517,7 @@ void Viewer::WriteReadyTrace() {
   ui["font_px"] = ImGui::GetFontSize();
   ui["panel_width"] = layout_.panel_width;
   ui["timeline"] = display_.show_timeline;
+  ui["animation_menu_px"] = {layout_.animation_menu_px.x, layout_.animation_menu_px.y};
   ready["camera"] = CameraJson(CurrentCamera());
   // Where each bone's head is on screen, for tests that click bones.
   std::vector<BoneSegment> bones;

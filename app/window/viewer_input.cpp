@@ -70,6 +70,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   // The unsaved-edits question has the keyboard: D discards, Escape cancels.
   if (confirm_.open) {
     if (code == SDLK_d && !ctrl) DiscardEdits();
+    if (code == SDLK_s && !ctrl) SaveAndContinue();
     if (code == SDLK_ESCAPE) confirm_.open = false;
     return;
   }
@@ -85,6 +86,10 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   if (ctrl && code == SDLK_r) RequestOpen(current_path_);
   if (ctrl && code == SDLK_o) file_browser_.Open(OpenFolder());
   if (ctrl && code == SDLK_e) OpenExportDialog();
+  if (ctrl && code == SDLK_s) shift ? OpenSessionDialog() : void(SaveSession("", false));
+  if (ctrl && code == SDLK_c) CopyPoseNow();
+  if (ctrl && code == SDLK_v) PastePoseNow(shift);
+  if (ctrl && code == SDLK_m) MirrorPoseNow();
   if (ctrl && code == SDLK_l) log_.open = !log_.open;
   // Blender's numpad views (the top-row digits too, for keyboards without a numpad): 1 front,
   // 3 right, 7 top, with Ctrl the opposite side; 5 switches perspective and orthographic.
@@ -132,6 +137,9 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       break;
     case SDLK_t:
       display_.show_timeline = !display_.show_timeline;
+      break;
+    case SDLK_m:  // Shift+M: the active chain's target onto the other side
+      if (shift) MirrorTargetNow(-1);
       break;
     case SDLK_SPACE:
       TogglePlaying(current_->character, &playback_);

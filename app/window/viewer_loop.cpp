@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <clocale>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/core/args.h"
@@ -49,6 +51,12 @@ Viewer::~Viewer() {
 }
 
 bool Viewer::Init(int* exit_code) {
+  // Xlib writes a UTF-8 window title (the em dash of "NAME* — skelview") to _NET_WM_NAME only
+  // under a UTF-8 character type: the user's, else C.UTF-8. Only LC_CTYPE: numbers keep the "C"
+  // format everywhere.
+  if (const char* ctype = std::setlocale(LC_CTYPE, ""); !ctype || MB_CUR_MAX == 1) {
+    std::setlocale(LC_CTYPE, "C.UTF-8");
+  }
   std::string error;
   int width = 1280, height = 800;
   if (!args_.size.empty() && (!ParseSize(args_.size, &width, &height, &error) ||
@@ -69,12 +77,34 @@ bool Viewer::Init(int* exit_code) {
       height = settings_.window_height;
     }
   }
+  // A session (--session FILE, or a MODEL ending in .skelview) opens its model, unless a MODEL
+  // is given too; it is attached once the model is in (Adopt).
+  load_raw_units_ = args_.pose.raw_units;
+  std::string session_path = args_.session_path;
+  if (session_path.empty() && IsSessionPath(args_.pose.model_path)) {
+    session_path = args_.pose.model_path;
+    args_.pose.model_path.clear();
+  }
+  if (!session_path.empty()) {
+    SessionFile file;
+    if (!ReadSessionFile(session_path, &file, &error)) {
+      return InitFailed(error, kExitBadInput, exit_code);
+    }
+    if (args_.pose.model_path.empty()) {
+      args_.pose.model_path = file.model_path;
+      load_raw_units_ = file.raw_units;
+    } else {
+      file.model_path = args_.pose.model_path;  // the session attached to this model instead
+    }
+    pending_session_ = std::move(file);
+  }
   // A bad model still opens the window (as from a file manager): it says why in the message log,
   // File ▸ Open works, and quitting exits 2 so that scripts see the failure.
   auto loaded = std::make_unique<LoadedModel>();
   std::string load_error;
-  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files,
-                          args_.pose.raw_units, &loaded->model, &load_error)) {
+  if (!LoadModelOrBuiltin(args_.pose.model_path, args_.pose.allow_outside_files, load_raw_units_,
+                          &loaded->model, &load_error)) {
+    pending_session_.reset();
     first_load_failed_ = true;
     loaded->model = assets::Model();
     loaded->model.source = kNothingLoaded;
@@ -190,8 +220,13 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
       edit_.chains.push_back(chain);
     }
   }
-  edit_.limits = extra.limits;
-  edit_.body_options = extra.body_options;
+  // Over a session's limits and body options, not instead of them.
+  for (const auto& [joint, limit] : extra.limits.entries()) edit_.limits.Set(joint, limit);
+  if (!args_.pose.body.empty()) edit_.body_options = extra.body_options;
+  if (args_.pose.mirror) {  // --mirror: the pose with these constraints, mirrored
+    Update(0.0);
+    MirrorWholePose(model.skeleton, mirror_, state_.pose, &edit_);
+  }
   recorder_.Reset(edit_);  // the command line's constraints are where undo stops
   saved_edit_ = edit_;     // ... and not edits of the user's to ask about
   return true;
@@ -238,6 +273,7 @@ int Viewer::Run() {
 
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
+  PollModelFile();
   PollExport();
   SDL_Event event;
   int events = 0;
@@ -282,9 +318,11 @@ void Viewer::RunFrame(double dt_seconds) {
     trace_.Write(Json{{"event", "confirm"},
                       {"then", quit ? "quit" : "open"},
                       {"path", confirm_.path},
+                      {"save", {confirm_.save_px.x, confirm_.save_px.y}},
                       {"discard", {confirm_.discard_px.x, confirm_.discard_px.y}},
                       {"cancel", {confirm_.cancel_px.x, confirm_.cancel_px.y}}});
   }
+  UpdateTitle();
   // Every change to the edit is either part of a running edit or already an undo step.
   assert(recorder_.running() || edit_ == recorder_.committed());
   // The view is centred in (and F frames into) the part the panels leave free.
@@ -299,6 +337,15 @@ void Viewer::RunFrame(double dt_seconds) {
       camera_.ortho = settings_.camera->ortho;
       applied_lift_ = GroundLiftNow();  // saved as seen, with the model on the ground or not
     }
+    if (session_camera_pending_ && session_camera_) {  // a session's camera, as it was saved
+      camera_.yaw = session_camera_->yaw;
+      camera_.pitch = session_camera_->pitch;
+      camera_.distance = session_camera_->distance;
+      camera_.target = session_camera_->target;
+      camera_.ortho = session_camera_->ortho;
+      applied_lift_ = GroundLiftNow();
+    }
+    session_camera_pending_ = false;
   }
   Update(std::min(dt_seconds, 0.1));  // the pose follows the settings
 
@@ -318,8 +365,11 @@ void Viewer::RunFrame(double dt_seconds) {
 void Viewer::DrawUi() {
   requests_.clear();
   const assets::Model& model = current_->model;
-  const MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(),
-                          recorder_.redo_count(), camera_.ortho};
+  MenuBarInput menu{recent_.paths(), current_path_, recorder_.undo_count(), recorder_.redo_count(),
+                    camera_.ortho};
+  menu.can_paste = !pose_clipboard_.empty();
+  menu.has_active_chain = selection_.active_chain >= 0;
+  menu.has_clip_source = !current_->model.skeleton.empty();
   DrawMenuBar(menu, {&display_, &ui_, &help_open_, &log_}, &layout_, &requests_);
   FrameInput in{model, current_->character, current_->extent, frame_, state_};
   in.weight_problems = &current_->weight_problems, in.knee_jumps = &current_->knee_jumps;
@@ -335,6 +385,7 @@ void Viewer::DrawUi() {
   DrawViewOverlays();
   if (loading_) DrawLoading(*loading_, &requests_);
   DrawExportDialog(playback_.clip >= 0, &export_dialog_, &requests_);
+  DrawSessionDialog(&session_dialog_, &requests_);
   DrawConfirmDiscard(&confirm_, &requests_);
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});

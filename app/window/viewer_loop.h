@@ -10,8 +10,11 @@
 
 #include "app/core/bake.h"
 #include "app/core/chain_edit.h"
+#include "app/core/file_watch.h"
 #include "app/core/import_process.h"
+#include "app/core/mirror_edit.h"
 #include "app/core/playback.h"
+#include "app/core/session.h"
 #include "app/core/settings.h"
 #include "app/core/trace.h"
 #include "app/core/trace_events.h"
@@ -151,6 +154,32 @@ class Viewer {
   void WriteCameraTrace(const char* by);  // `by`: orbit, pan, zoom, frame  // every chain's target
                                           // (undo, redo, reset)
 
+  // viewer_session.cpp: sessions, reloading when the model's file changes, the window's title,
+  // copying, pasting and mirroring poses and targets.
+  Session CurrentSession() const;
+  // File ▸ Save session: writes `path` ("": the open session's file, else the dialog asks where);
+  // a file already there is replaced only with `replace` (else the dialog asks). True when written.
+  bool SaveSession(const std::string& path, bool replace);
+  void OpenSessionDialog();  // proposes <model>.skelview next to the model
+  void SaveAndContinue();    // the unsaved-edits question answered "save"
+  // Opens a session file: reads it, then opens its model in the background (the built-in
+  // character at once); the session is attached when the model is adopted (AttachPending).
+  void StartOpenSession(const std::string& path);
+  // After Adopt: attaches the session or the reload that was waiting for this model.
+  void AttachPending(const std::string& loaded_path);
+  // Puts an attached session into the view: the edit, the clip, camera, display and selection.
+  void ApplySession(const Session& session);
+  void PollModelFile();  // reloads when the model's file changed on disk (not with --no-watch)
+  void UpdateTitle();    // "NAME* — skelview", only when it changes
+  void CopyPoseNow();
+  void PastePoseNow(bool flipped);
+  void MirrorPoseNow();
+  void MirrorTargetNow(int chain);
+  // Animation ▸ Generate range of motion: the clip made (once per load, as one of the model's
+  // clips), chosen and played. EnsureRangeOfMotion returns its index (-1: nothing to move).
+  void GenerateRangeOfMotion();
+  int EnsureRangeOfMotion();
+
   ViewerArgs args_;
   Settings settings_;         // as loaded (what --show overrides for this run stays saved)
   DisplaySpec show_display_;  // --show, when given
@@ -223,6 +252,33 @@ class Viewer {
   bool quit_ = false;
   bool first_load_failed_ = false;  // the command line's model was bad: quitting exits 2
   bool screenshot_requested_ = false;
+
+  // Sessions and reloading (viewer_session.cpp).
+  std::string session_path_;  // the session file open or last saved ("": none)
+  SessionDialog session_dialog_;
+  // Saving from the unsaved-edits question: once the session is written, quit or open as asked.
+  std::optional<ConfirmDiscard> after_save_;
+  bool load_raw_units_ = false;  // --raw-units, or the session's, for the load under way
+  // A session whose model is loading: attached when it is adopted.
+  std::optional<SessionFile> pending_session_;
+  // The session to attach once the model is in (opening a session, or reloading: then with the
+  // previous skeleton, whose changes are reported and whose renamed joints are followed).
+  struct PendingReload {
+    SessionFile state;  // the view as it was, and the edit last saved (to stay unsaved or not)
+    SessionFile saved;
+    ik::Skeleton before;
+    std::string path;
+  };
+  std::optional<Json> load_done_extra_;  // what AttachPending adds to the load_done event
+  std::optional<PendingReload> pending_reload_;
+  bool session_camera_pending_ = false;  // the first frame takes the session's camera
+  std::optional<SessionCamera> session_camera_;
+  FileWatch model_watch_;
+  ik::MirrorMap mirror_;  // the model's, once per load
+  PoseClipboard pose_clipboard_;
+  long title_generation_ = 0;  // bumped when the file named in the title changes
+  long title_shown_ = -1;
+  bool title_unsaved_ = false;
 };
 
 }  // namespace app

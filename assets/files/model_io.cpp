@@ -550,6 +550,15 @@ void WriteModel(Writer* writer, const Model& model) {
   w.Bytes(&model.influences, sizeof(InfluenceStats));
   w.U32(static_cast<uint32_t>(model.source_files.size()));
   for (const std::string& file : model.source_files) w.String(file);
+  const AvatarMeta& avatar = model.avatar;
+  for (const std::string* text : {&avatar.format, &avatar.title, &avatar.author, &avatar.license}) {
+    w.String(*text);
+  }
+  w.U32(static_cast<uint32_t>(s.humanoid().size()));
+  for (const ik::HumanoidBone& b : s.humanoid()) {
+    w.String(b.bone);
+    w.I32(b.joint);
+  }
 }
 
 }  // namespace
@@ -696,6 +705,23 @@ bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, s
     }
   }
   if (r.failed()) return fail(r.error());
+
+  // The avatar's description and the skeleton's humanoid map (checked by SetHumanoid).
+  AvatarMeta& avatar = model.avatar;
+  for (std::string* text : {&avatar.format, &avatar.title, &avatar.author, &avatar.license}) {
+    *text = r.String("avatar description");
+  }
+  const size_t humanoid = r.Count(8, "humanoid bones");
+  std::vector<ik::HumanoidBone> bones(humanoid);
+  for (size_t i = 0; i < humanoid && !r.failed(); ++i) {
+    bones[i].bone = r.String("humanoid bone");
+    bones[i].joint = r.I32("humanoid joint");
+  }
+  if (r.failed()) return fail(r.error());
+  std::string humanoid_error;
+  if (!model.skeleton.SetHumanoid(std::move(bones), &humanoid_error)) {
+    return fail("corrupted model data: " + humanoid_error);
+  }
   if (r.remaining() != 0) {
     return fail("corrupted model data: " + std::to_string(r.remaining()) +
                 " unexpected bytes after the end");

@@ -13,7 +13,8 @@ namespace assets {
 
 // Every field of `model` as bytes: the magic "SKVMODEL", a format version, then the source,
 // skeleton (names, parents, rest transforms, inverse binds), is_bone, meshes (with their weight
-// flags), materials, textures, clips, warnings, influence counts and source files. Little-endian;
+// flags), materials, textures, clips, warnings, influence counts, source files, the avatar
+// description and the skeleton's humanoid map. Little-endian;
 // floats bit-exact, so DeserializeModel gives back an equal Model. Size is about the size of the
 // model's arrays plus a few bytes per name.
 std::string SerializeModel(const Model& model);
@@ -50,6 +51,6 @@ bool SerializeModelTo(const Model& model, const ByteSink& sink);
 bool DeserializeModelFrom(const ByteSource& source, uint64_t size, Model* out, std::string* error);
 
 // Version written by SerializeModel; DeserializeModel accepts exactly this one.
-inline constexpr uint32_t kModelFormatVersion = 6;
+inline constexpr uint32_t kModelFormatVersion = 7;
 
 }  // namespace assets

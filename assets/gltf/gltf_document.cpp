@@ -203,7 +203,7 @@ bool Document::Parse(const std::string& path, const std::vector<uint8_t>& bytes,
   file_size = std::max<uint64_t>(file_size, bytes.size());
   const bool magic = bytes.size() >= 4 && ReadLe32(bytes.data()) == kGlbMagic;
   const std::string ext = ToLower(std::filesystem::path(path).extension().string());
-  glb = magic || ext == ".glb";
+  glb = magic || ext == ".glb" || ext == ".vrm";  // a VRM avatar is a .glb
   const uint8_t* json_begin = bytes.data();
   size_t json_size = bytes.size();
   if (glb) {

@@ -52,6 +52,7 @@ class Builder : public ModelBuilder {
     ConvertMaterials();
     MapClips();
     if (!BuildSkeleton(descs_, error)) return false;
+    TakeAvatar();
     WarnRepairs();
     return true;
   }
@@ -70,6 +71,8 @@ class Builder : public ModelBuilder {
                 std::vector<int>* slot_of, std::string* error);
   void ConvertMaterials();
   void MapClips();
+  // A VRM avatar's meta, and its humanoid map onto the joints.
+  void TakeAvatar();
 
   Contents& c_;
   std::vector<ik::JointDesc> descs_;
@@ -441,6 +444,32 @@ void Builder::MapClips() {
       }
     }
     model_->clips.push_back(std::move(clip));
+  }
+}
+
+void Builder::TakeAvatar() {
+  if (!c_.has_avatar) return;
+  model_->avatar = c_.avatar.meta;
+  std::vector<ik::HumanoidBone> bones;
+  std::string outside;
+  size_t left_out = 0;
+  for (const vrm::HumanBone& b : c_.avatar.bones) {
+    const size_t g = static_cast<size_t>(b.node);
+    if (b.node < 0 || g >= joint_of_node_.size() || joint_of_node_[g] < 0) {
+      if (left_out++ == 0) outside = Quoted(b.bone);
+      continue;
+    }
+    bones.push_back({b.bone, joint_of_node_[g]});
+  }
+  if (left_out > 0) {
+    warnings_.push_back(Plural(left_out, "humanoid bone", "humanoid bones") + " of the " +
+                        c_.avatar.meta.format + " avatar on no node of the scene left out (e.g. " +
+                        outside + ")");
+  }
+  std::string problem;
+  if (!model_->skeleton.SetHumanoid(std::move(bones), &problem)) {
+    warnings_.push_back("the " + c_.avatar.meta.format +
+                        " humanoid bone map is not used: " + problem);
   }
 }
 

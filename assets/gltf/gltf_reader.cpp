@@ -277,12 +277,17 @@ bool NormalizeNodeRotations(Document* d, std::vector<std::string>* warnings) {
 // --- extensions and mesh holders ---------------------------------------------------------------
 
 // The extensions a file may require: what skelview decodes itself (quantized attributes, meshopt
-// buffers, Draco meshes, specular-glossiness base colour). Fails naming every other one, as glTF
-// asks of a loader that cannot honour a required extension.
+// buffers, Draco meshes, specular-glossiness base colour, WebP textures, a VRM avatar's meta and
+// humanoid map). Fails naming every other one, as glTF asks of a loader that cannot honour a
+// required extension.
 const std::set<std::string>& HonouredExtensions() {
-  static const std::set<std::string> kHonoured = {
-      "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression",
-      "KHR_materials_pbrSpecularGlossiness"};
+  static const std::set<std::string> kHonoured = {"KHR_mesh_quantization",
+                                                  "EXT_meshopt_compression",
+                                                  "KHR_draco_mesh_compression",
+                                                  "KHR_materials_pbrSpecularGlossiness",
+                                                  "EXT_texture_webp",
+                                                  "VRM",
+                                                  "VRMC_vrm"};
   return kHonoured;
 }
 
@@ -392,7 +397,7 @@ std::vector<int> TakeOutMeshHolders(Document* d) {
 
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes) {
   const std::string ext = ToLower(std::filesystem::path(path).extension().string());
-  return ext == ".gltf" || ext == ".glb" || StartsWithGlbMagic(bytes);
+  return ext == ".gltf" || ext == ".glb" || ext == ".vrm" || StartsWithGlbMagic(bytes);
 }
 
 bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t file_size,
@@ -438,6 +443,11 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
       return true;
     };
     WarnUnreadExtensions(d.root, &out->warnings);
+    // A VRM avatar: its meta and humanoid map, read from the JSON (vrm.h).
+    if (vrm::ReadAvatar(d.root, &out->avatar)) {
+      out->has_avatar = true;
+      for (const std::string& w : out->avatar.warnings) out->warnings.push_back(w);
+    }
     if (!CheckRequiredExtensions(d.root, error) ||
         !d.UnpackMeshopt(DecodeBudget(file_size + d.ExternalBufferBytes()), error) ||
         !d.ValidateLayout(kMaxAccessorElements, error) || !CheckReferences(d, error) ||

@@ -10,6 +10,7 @@
 
 #include "assets/files/load_progress.h"
 #include "assets/files/model_files.h"
+#include "assets/gltf/vrm.h"
 #include "assets/model/model.h"
 #include "ik/core/transform.h"
 
@@ -132,9 +133,12 @@ struct Contents {
   // the joints it was written with, and their meshes read all the same. Other files keep every node
   // as a joint.
   std::vector<int> mesh_holders;
+  // A VRM avatar's meta and humanoid map (extensions.VRM or VRMC_vrm), when the file declares one.
+  bool has_avatar = false;
+  vrm::Avatar avatar;
 };
 
-// True for a path ending in .gltf or .glb (any case) or bytes starting with the binary magic.
+// True for a path ending in .gltf, .glb or .vrm (any case) or bytes starting with the binary magic.
 bool LooksLikeGltf(const std::string& path, const std::vector<uint8_t>& bytes);
 
 // Reads a glTF file of `file_size` bytes whose start is in `bytes`: all of a .gltf, and of a .glb
@@ -163,7 +167,9 @@ bool Prepare(const std::string& path, const std::vector<uint8_t>& bytes, uint64_
 // default for primitives without one) with their base colour textures decoded (within the pixel
 // limits, or only checked against them when !texture_pixels: then no textures are kept; a texture
 // that cannot be loaded is a warning), and the clips mapped onto the joints and
-// meshes (not yet prepared: see FinishClips). Warnings go to *warnings. Fails, with the reason,
+// meshes (not yet prepared: see FinishClips). A VRM avatar's meta becomes Model::avatar and its
+// humanoid map the skeleton's (bones on nodes outside the scene left out, with a warning).
+// Warnings go to *warnings. Fails, with the reason,
 // on non-finite or huge transforms, positions or inverse binds, an empty scene, or a cancel.
 bool BuildModel(const std::string& path, Contents* contents, bool texture_pixels,
                 LoadProgress* progress, ModelFiles* files, Model* model,

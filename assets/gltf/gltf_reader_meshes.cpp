@@ -480,6 +480,23 @@ bool ReadSkins(Document* d, Contents* out, std::string* error) {
   return true;
 }
 
+namespace {
+
+// The image a texture shows: its EXT_texture_webp source (skelview decodes WebP), else its plain
+// `source` (the fallback such files may give for viewers without WebP); -1 when neither is an
+// image of the file.
+int TextureImage(const json& texture, size_t image_count) {
+  const json* extensions = Member(texture, "extensions");
+  const json* webp = extensions ? Member(*extensions, "EXT_texture_webp") : nullptr;
+  for (const json* holder : {webp, &texture}) {
+    const auto source = holder ? IndexMember(*holder, "source") : std::nullopt;
+    if (source && *source < static_cast<int64_t>(image_count)) return static_cast<int>(*source);
+  }
+  return -1;
+}
+
+}  // namespace
+
 // Materials and the images they use (BuildModel keeps those some mesh uses).
 void ReadMaterials(Document* d, Contents* out) {
   const json& textures = ArrayMember(d->root, "textures");
@@ -507,8 +524,7 @@ void ReadMaterials(Document* d, Contents* out) {
   auto image_of = [&](const json* texture_info) -> int {
     const auto texture = texture_info ? IndexMember(*texture_info, "index") : std::nullopt;
     if (!texture || *texture >= static_cast<int64_t>(textures.size())) return -1;
-    const auto source = IndexMember(textures[static_cast<size_t>(*texture)], "source");
-    return source && *source < static_cast<int64_t>(images.size()) ? static_cast<int>(*source) : -1;
+    return TextureImage(textures[static_cast<size_t>(*texture)], images.size());
   };
   auto color_of = [](const json* factor, glm::vec4* color) {
     if (!factor || !factor->is_array() || factor->size() != 4) return;

@@ -163,6 +163,16 @@ struct InfluenceStats {
   uint64_t dropped = 0;     // influences dropped past the eighth, summed over those vertices
 };
 
+// What an avatar file says about itself (VRM's meta), for the user: who made it and under which
+// licence it may be used. All empty for other files.
+struct AvatarMeta {
+  std::string format;   // "VRM 0.x" or "VRM 1.0"; empty: not an avatar file
+  std::string title;    // VRM 0.x meta.title, VRM 1.0 meta.name
+  std::string author;   // VRM 0.x meta.author, VRM 1.0 meta.authors (joined with ", ")
+  std::string license;  // VRM 0.x meta.licenseName (with otherLicenseUrl), 1.0 meta.licenseUrl
+  bool empty() const { return format.empty(); }
+};
+
 struct Model {
   std::string source;  // file path, or "<built-in>"
   ik::Skeleton skeleton;
@@ -180,6 +190,8 @@ struct Model {
   // checked against it so that an export or render never overwrites what the model is made of.
   // Empty for the built-in character.
   std::vector<std::string> source_files;
+  // The avatar's description, for VRM files (the humanoid bone map is skeleton.humanoid()).
+  AvatarMeta avatar;
 
   size_t vertex_count() const;
   size_t triangle_count() const;

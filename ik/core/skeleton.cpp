@@ -2,6 +2,7 @@
 #include "ik/core/skeleton.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace ik {
@@ -81,6 +82,37 @@ std::optional<Skeleton> Skeleton::Build(std::vector<JointDesc> joints, std::stri
     }
   }
   return s;
+}
+
+bool Skeleton::SetHumanoid(std::vector<HumanoidBone> bones, std::string* error) {
+  std::set<std::string_view> roles;
+  std::vector<char> has_role(static_cast<size_t>(joint_count()), 0);
+  for (const HumanoidBone& b : bones) {
+    std::string problem;
+    if (b.bone.empty()) {
+      problem = "a humanoid bone has no name";
+    } else if (b.joint < 0 || b.joint >= joint_count()) {
+      problem = "humanoid bone '" + b.bone + "' is on joint " + std::to_string(b.joint) +
+                ", which does not exist";
+    } else if (!roles.insert(b.bone).second) {
+      problem = "humanoid bone '" + b.bone + "' is listed twice";
+    } else if (has_role[static_cast<size_t>(b.joint)]) {
+      problem = "joint '" + names_[static_cast<size_t>(b.joint)] + "' has two humanoid roles";
+    }
+    if (!problem.empty()) {
+      if (error) *error = problem;
+      return false;
+    }
+    has_role[static_cast<size_t>(b.joint)] = 1;
+  }
+  humanoid_ = std::move(bones);
+  return true;
+}
+
+int Skeleton::HumanoidJoint(std::string_view bone) const {
+  for (const HumanoidBone& b : humanoid_)
+    if (b.bone == bone) return b.joint;
+  return -1;
 }
 
 int Skeleton::Find(std::string_view name) const {

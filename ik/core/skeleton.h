@@ -21,6 +21,14 @@ struct JointDesc {
                                           // When absent, the inverse of the rest model matrix.
 };
 
+// A joint's declared humanoid role, as an avatar format's humanoid bone map gives it (VRM's
+// `humanoid.humanBones`): the role by its VRM name ("hips", "leftUpperLeg", "rightHand", ...).
+struct HumanoidBone {
+  std::string bone;
+  int joint = -1;
+  bool operator==(const HumanoidBone& o) const { return bone == o.bone && joint == o.joint; }
+};
+
 class Skeleton {
  public:
   Skeleton() = default;
@@ -57,6 +65,15 @@ class Skeleton {
   int depth_first_position(int joint) const { return depth_first_position_[joint]; }
   int subtree_size(int joint) const { return subtree_end_[joint] - joint; }
 
+  // The rig's declared humanoid bones (a VRM avatar's humanoid map), in the file's order; empty
+  // for rigs that declare none. Limb detection takes its arms and legs from them first.
+  const std::vector<HumanoidBone>& humanoid() const { return humanoid_; }
+  // Sets the humanoid map. False, with the reason and the map left as it was, when a joint is not
+  // one of this skeleton's, a role is empty or listed twice, or a joint has two roles.
+  bool SetHumanoid(std::vector<HumanoidBone> bones, std::string* error);
+  // The joint declared for a humanoid role, or -1.
+  int HumanoidJoint(std::string_view bone) const;
+
   // Index of the first joint with this exact name, or -1.
   int Find(std::string_view name) const;
   // True when `ancestor` is `joint` or one of its ancestors.
@@ -75,6 +92,7 @@ class Skeleton {
   std::vector<int> depth_first_;
   std::vector<int> depth_first_position_;
   bool subtree_contiguous_ = true;
+  std::vector<HumanoidBone> humanoid_;
 };
 
 // A pose: one local transform per joint of a skeleton.

@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include "app/core/chain_results.h"
+#include "app/window/panels/chain_parts.h"
 #include "app/window/panels/panels.h"
 #include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
@@ -63,6 +64,18 @@ TEST(ChainMeters, SoftCurveOnlyWhileSoftIkIsOn) {
   scene.edit.chains[0].soft = 0.2f;
   scene.Evaluate();
   EXPECT_TRUE(SoftCurveShown(&scene));
+}
+
+TEST(ChainMeters, LengthsOfGltfAndVrmFilesAreInMetres) {
+  assets::Model model;
+  for (const char* source : {"<built-in>", "a.glb", "b.GLTF", "avatar.vrm", "C.VRM"}) {
+    model.source = source;
+    EXPECT_STREQ(app::LengthUnits(model), "m") << source;
+  }
+  for (const char* source : {"a.fbx", "b.dae", "vrm"}) {
+    model.source = source;
+    EXPECT_STREQ(app::LengthUnits(model), "units") << source;
+  }
 }
 
 }  // namespace

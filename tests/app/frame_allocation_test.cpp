@@ -7,6 +7,8 @@
 #include <imgui_internal.h>
 
 #include "app/core/chain_results.h"
+#include "app/core/foot_lock.h"
+#include "app/core/ground.h"
 #include "app/window/panels/panel_util.h"
 #include "app/window/panels/panels.h"
 #include "assets/builtin/builtin_character.h"
@@ -66,6 +68,43 @@ TEST(FrameAllocation, AWarmFrameOfEveryKindOfEditAllocatesNothing) {
   ASSERT_EQ(state.fabrik.size(), 1u);
   ASSERT_EQ(state.aim.size(), 1u);
   ASSERT_TRUE(frame.requests.ik[0].options.hinge);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
+              for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
+            }),
+            0);
+}
+
+// Issue 30: the foot lock is a stage of the pipeline (applied after the un-solved pose's forward
+// kinematics); a warm frame of a locked walk, playing or idle, allocates nothing either.
+TEST(FrameAllocation, AWarmFrameWithTheFeetLockedAllocatesNothing) {
+  const assets::Model model = assets::MakeBuiltinCharacter();
+  const app::Character character(model);
+  const int walk = model.FindClip("Walk");
+  ASSERT_GE(walk, 0);
+  app::ClipContacts contacts;
+  std::string error;
+  ASSERT_TRUE(app::FindClipContacts(character, walk, 30.0f, &contacts, &error)) << error;
+  app::EditState edit;
+  edit.chains = app::DefaultChains(character);
+  app::FootLockOptions options;
+  ASSERT_TRUE(app::ParseGroundSpec("ramp,degrees=8", &options.ground, &error)) << error;
+  edit.foot_lock = app::PlanFootLock(character, contacts, options);
+  app::EditedFrame frame, plain_frame;
+  app::PoseState state, plain;
+  auto frame_at = [&](float t) {
+    app::EvaluateEditedFrame(character, app::ClipTime{walk, t}, edit, &frame, &state);
+    g_sink = state.models.data();
+  };
+  for (int f = 0; f < 3; ++f) frame_at(0.1f * float(f));  // the buffers grow
+  // The lock ran: on the ramp the feet are not where the plain walk puts them.
+  app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.2f}, app::EditState(), &plain_frame,
+                           &plain);
+  frame_at(0.2f);
+  const int foot = contacts.source.legs[0].chain.end;
+  EXPECT_GT(glm::distance(glm::vec3(state.models[size_t(foot)][3]),
+                          glm::vec3(plain.models[size_t(foot)][3])),
+            1e-3f);
   EXPECT_EQ(testsupport::AllocationsIn([&] {
               for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
               for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle

@@ -111,6 +111,11 @@ void ExpectSameModel(const Model& a, const Model& b) {
   EXPECT_EQ(a.influences.over_eight, b.influences.over_eight);
   EXPECT_EQ(a.influences.dropped, b.influences.dropped);
   EXPECT_EQ(a.source_files, b.source_files);
+  EXPECT_EQ(a.avatar.format, b.avatar.format);
+  EXPECT_EQ(a.avatar.title, b.avatar.title);
+  EXPECT_EQ(a.avatar.author, b.avatar.author);
+  EXPECT_EQ(a.avatar.license, b.avatar.license);
+  EXPECT_EQ(sa.humanoid(), sb.humanoid());
 }
 
 Model RoundTrip(const Model& model) {
@@ -198,6 +203,8 @@ Model EveryFeature() {
   model.clips.push_back(empty);
   model.warnings = {"first warning", "second: with \"quotes\""};
   model.source_files = {"/models/hero.gltf", "/models/hero.bin", "/models/t\xC3\xA9x.png"};
+  model.avatar = {"VRM 1.0", "H\xC3\xA9ro", "A, B", "https://vrm.dev/licenses/1.0/"};
+  EXPECT_TRUE(model.skeleton.SetHumanoid({{"hips", 0}, {"spine", 2}}, &error)) << error;
   return model;
 }
 
@@ -442,6 +449,24 @@ TEST(ModelIo, OutOfRangeIndicesAreRefused) {
     EXPECT_FALSE(DeserializeModel(SerializeModel(m), &out, &error));
     EXPECT_THAT(error, HasSubstr("texture"));
   }
+}
+
+TEST(ModelIo, ABadHumanoidMapIsRefused) {
+  // The map is the stream's last part: its last joint index is the last four bytes.
+  const std::string bytes = SerializeModel(EveryFeature());
+  std::string bad = bytes;
+  bad[bad.size() - 4] = 7;  // "spine" on joint 7 of 3
+  Model out;
+  std::string error;
+  EXPECT_FALSE(DeserializeModel(bad, &out, &error));
+  EXPECT_EQ(error,
+            "corrupted model data: humanoid bone 'spine' is on joint 7, which does not exist");
+  bad = bytes;
+  bad[bad.size() - 4] = 0;  // the hips' joint again
+  EXPECT_FALSE(DeserializeModel(bad, &out, &error));
+  EXPECT_EQ(error, "corrupted model data: joint 'root' has two humanoid roles");
+  ASSERT_TRUE(DeserializeModel(bytes, &out, &error)) << error;
+  EXPECT_EQ(out.skeleton.HumanoidJoint("spine"), 2);
 }
 
 TEST(ModelIo, NonFiniteValuesAreRefused) {

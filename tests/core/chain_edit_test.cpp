@@ -72,7 +72,7 @@ void ExpectSymmetricHumanoid(const std::string& relative, const glm::vec3& left)
                left),
       0.2f);
   for (const ik::Limb& l : limbs) {
-    EXPECT_FALSE(l.by_name);
+    EXPECT_EQ(l.found_by, ik::LimbFoundBy::kSymmetry);
     std::string why;
     EXPECT_TRUE(l.chain.Validate(model.skeleton, &why)) << why;
   }
@@ -133,6 +133,49 @@ TEST(DefaultChains, DetectedLimbsAreEnabledWithAOneWayKnee) {
     EXPECT_EQ(c.mode, app::TargetMode::kFollow);
     EXPECT_EQ(c.offset, glm::vec3(0.0f));
     EXPECT_TRUE(c.hinge) << c.label << ": the built-in character's knees and elbows are bent";
+  }
+}
+
+TEST(DefaultChains, ARigsOwnIkControlsBecomeTheLegsPinnedTargetAndPole) {
+  // A leg pair below the hips, and beside the hips (children of the root bone) a foot control at
+  // each ankle and a pole in front of each knee.
+  std::vector<ik::JointDesc> joints;
+  auto add = [&](const std::string& name, int parent, glm::vec3 offset) {
+    ik::JointDesc j;
+    j.name = name;
+    j.parent = parent;
+    j.rest.translation = offset;
+    joints.push_back(j);
+    return static_cast<int>(joints.size()) - 1;
+  };
+  const int root = add("Root", -1, {0, 0, 0});
+  const int hips = add("Hips", root, {0, 1.0f, 0});
+  const int spine = add("Spine", hips, {0, 0.3f, 0});
+  add("Head", spine, {0, 0.4f, 0});
+  for (const float x : {1.0f, -1.0f}) {
+    const std::string side = x > 0 ? "L" : "R";
+    const int up = add("Thigh_" + side, hips, {0.1f * x, -0.05f, 0});
+    const int low = add("Shin_" + side, up, {0, -0.45f, 0.03f});
+    add("Shin_" + side + "_end", low, {0, -0.42f, -0.03f});
+    add("FootCtrl_" + side, root, {0.1f * x, 0.1f, 0.01f});
+    add("KneePole_" + side, root, {0.1f * x, 0.5f, 0.6f});
+  }
+  std::string error;
+  auto skeleton = ik::Skeleton::Build(joints, &error);
+  ASSERT_TRUE(skeleton) << error;
+  assets::Model model;
+  model.skeleton = *skeleton;
+  const app::Character character(model);
+  const auto chains = app::DefaultChains(character);
+  ASSERT_GE(chains.size(), 2u);
+  const ik::Skeleton& s = model.skeleton;
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string side = i == 0 ? "L" : "R";
+    SCOPED_TRACE(chains[i].label);
+    EXPECT_EQ(s.name(chains[i].chain.start), "Thigh_" + side);
+    EXPECT_EQ(chains[i].pinned, glm::vec3(s.rest_models()[s.Find("FootCtrl_" + side)][3]));
+    EXPECT_TRUE(chains[i].use_pole);
+    EXPECT_EQ(chains[i].pole, glm::vec3(s.rest_models()[s.Find("KneePole_" + side)][3]));
   }
 }
 

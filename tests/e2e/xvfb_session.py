@@ -255,9 +255,10 @@ class Viewer:
 
     def find_window(self, timeout=EVENT_TIMEOUT):
         """The viewer's window id once it is mapped (viewable), as a decimal string."""
+        # By its class: the title names the open file ("hero.glb* — skelview").
         def lookup():
             self.alive()
-            proc = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^skelview$"],
+            proc = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "^skelview$"],
                                   env=self.xvfb.env(), capture_output=True, text=True, timeout=30)
             ids = proc.stdout.split()  # exit 1 and nothing printed while there is none yet
             return ids[0] if ids else None

@@ -114,6 +114,31 @@ TEST(Skeleton, ChildrenSubtreesAncestryAndDepth) {
   EXPECT_FALSE(mixed->subtree_contiguous());
 }
 
+TEST(Skeleton, HumanoidMapIsCheckedBeforeItIsKept) {
+  auto s = ik::Skeleton::Build({{"r", -1, {}, {}}, {"a", 0, {}, {}}, {"b", 1, {}, {}}}, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->humanoid().empty());
+  EXPECT_EQ(s->HumanoidJoint("hips"), -1);
+  std::string error;
+  ASSERT_TRUE(s->SetHumanoid({{"hips", 0}, {"spine", 2}}, &error)) << error;
+  EXPECT_EQ(s->HumanoidJoint("spine"), 2);
+  EXPECT_EQ(s->HumanoidJoint("chest"), -1);
+  const std::vector<ik::HumanoidBone> kept = s->humanoid();
+  // Each bad map is refused with its reason, and the map set before stays.
+  EXPECT_FALSE(s->SetHumanoid({{"hips", 0}, {"spine", 3}}, &error));
+  EXPECT_EQ(error, "humanoid bone 'spine' is on joint 3, which does not exist");
+  EXPECT_FALSE(s->SetHumanoid({{"hips", -1}}, &error));
+  EXPECT_FALSE(s->SetHumanoid({{"hips", 0}, {"hips", 1}}, &error));
+  EXPECT_EQ(error, "humanoid bone 'hips' is listed twice");
+  EXPECT_FALSE(s->SetHumanoid({{"hips", 1}, {"spine", 1}}, &error));
+  EXPECT_EQ(error, "joint 'a' has two humanoid roles");
+  EXPECT_FALSE(s->SetHumanoid({{"", 1}}, &error));
+  EXPECT_EQ(s->humanoid(), kept);
+  // A copy keeps it.
+  const ik::Skeleton copy = *s;
+  EXPECT_EQ(copy.HumanoidJoint("hips"), 0);
+}
+
 TEST(Kinematics, LocalToModelMatchesTheRecursiveDefinition) {
   std::mt19937 rng(2);
   for (bool depth_first : {true, false}) {

@@ -1,4 +1,5 @@
-// Limb detection on synthetic skeletons of each naming convention and on unnamed symmetric rigs.
+// Limb detection on synthetic skeletons of each naming convention, on unnamed symmetric rigs, and
+// from declared humanoid maps (VRM).
 #include "ik/body/limbs.h"
 
 #include <gmock/gmock.h>
@@ -13,6 +14,7 @@ namespace {
 
 using ik::JointDesc;
 using ik::Limb;
+using ik::LimbFoundBy;
 using ik::LimbKind;
 using ik::LimbSide;
 
@@ -121,7 +123,7 @@ TEST(DetectLimbs, MixamoNames) {
   const auto d = Describe(s, limbs);
   EXPECT_EQ(d.at("LeftLeg"), "mixamorig:LeftUpLeg/mixamorig:LeftLeg/mixamorig:LeftFoot");
   EXPECT_EQ(d.at("RightArm"), "mixamorig:RightArm/mixamorig:RightForeArm/mixamorig:RightHand");
-  for (const Limb& l : limbs) EXPECT_TRUE(l.by_name);
+  for (const Limb& l : limbs) EXPECT_EQ(l.found_by, LimbFoundBy::kName);
 }
 
 TEST(DetectLimbs, BlenderNames) {
@@ -226,7 +228,7 @@ TEST(DetectLimbs, UnnamedJointsBySymmetry) {
   EXPECT_EQ(d.at("RightLeg"), n.up_leg[1] + "/" + n.leg[1] + "/" + n.foot[1]);
   EXPECT_EQ(d.at("LeftArm"), n.arm[0] + "/" + n.fore_arm[0] + "/" + n.hand[0]);
   EXPECT_EQ(d.at("RightArm"), n.arm[1] + "/" + n.fore_arm[1] + "/" + n.hand[1]);
-  for (const Limb& l : limbs) EXPECT_FALSE(l.by_name);
+  for (const Limb& l : limbs) EXPECT_EQ(l.found_by, LimbFoundBy::kSymmetry);
 }
 
 TEST(DetectLimbs, UnnamedFigureFacingMinusZGetsSidesFromItsToes) {
@@ -342,9 +344,298 @@ TEST(DetectLimbs, IkTargetsAndFingersAreNotEnds) {
   std::string error;
   const auto s = ik::Skeleton::Build(joints, &error);
   ASSERT_TRUE(s) << error;
-  const auto d = Describe(*s, ik::DetectLimbs(*s));
+  const std::vector<Limb> limbs = ik::DetectLimbs(*s);
+  const auto d = Describe(*s, limbs);
   EXPECT_EQ(d.at("LeftLeg"), "LeftUpLeg/LeftLeg/LeftFoot");
   EXPECT_EQ(d.at("LeftArm"), "LeftArm/LeftForeArm/LeftHand");
+  // The IK foot, 2 cm from the left foot and outside the leg, is offered as its target.
+  ASSERT_EQ(limbs[0].label, "LeftLeg");
+  ASSERT_GE(limbs[0].target, 0);
+  EXPECT_EQ(s->name(limbs[0].target), "LeftFootIK");
+  EXPECT_EQ(limbs[0].pole, -1);
+  for (size_t i = 1; i < limbs.size(); ++i) EXPECT_EQ(limbs[i].target, -1) << limbs[i].label;
+}
+
+// --- the humanoid map (VRM avatars) -----------------------------------------------------------
+
+// VRM's names for the limb roles, by side (0 left, 1 right) and joint (upper, lower, end).
+const char* const kLegRoles[2][3] = {{"leftUpperLeg", "leftLowerLeg", "leftFoot"},
+                                     {"rightUpperLeg", "rightLowerLeg", "rightFoot"}};
+const char* const kArmRoles[2][3] = {{"leftUpperArm", "leftLowerArm", "leftHand"},
+                                     {"rightUpperArm", "rightLowerArm", "rightHand"}};
+
+// Names that lie: the figure's left limbs are called Right*, its right limbs Left*, its hands
+// are called feet and its feet hands, and a toe and a finger carry the words of an end joint.
+Names LyingNames() {
+  return Names{"Hips",
+               "Spine",
+               "Chest",
+               "Neck",
+               "Head",
+               {"RightUpperArm", "LeftUpperArm"},
+               {"RightLowerArm", "LeftLowerArm"},
+               {"RightHand", "LeftHand"},
+               {"RightFootToe", "LeftFootToe"},
+               {"RightHip", "LeftHip"},
+               {"RightThigh", "LeftThigh"},
+               {"RightShin", "LeftShin"},
+               {"RightFoot", "LeftFoot"},
+               {"RightHandTip", "LeftHandTip"},
+               {"", ""}};
+}
+
+// The humanoid map of a Humanoid() skeleton built from `names`, by where each joint really is.
+std::vector<ik::HumanoidBone> TrueRoles(const ik::Skeleton& s, const Names& names, bool legs,
+                                        bool arms) {
+  std::vector<ik::HumanoidBone> map = {{"hips", s.Find(names.hips)}};
+  for (int side = 0; side < 2; ++side) {
+    if (legs) {
+      map.push_back({kLegRoles[side][0], s.Find(names.up_leg[side])});
+      map.push_back({kLegRoles[side][1], s.Find(names.leg[side])});
+      map.push_back({kLegRoles[side][2], s.Find(names.foot[side])});
+    }
+    if (arms) {
+      map.push_back({kArmRoles[side][0], s.Find(names.arm[side])});
+      map.push_back({kArmRoles[side][1], s.Find(names.fore_arm[side])});
+      map.push_back({kArmRoles[side][2], s.Find(names.hand[side])});
+    }
+  }
+  return map;
+}
+
+TEST(DetectLimbs, HumanoidMapIsTakenOverNamesThatWouldFoolDetection) {
+  const Names n = LyingNames();
+  ik::Skeleton s = Humanoid(n);
+  // Without the map the names win, and they are wrong: the figure's left leg is found as its
+  // right arm (the joints are named RightUpperArm/RightLowerArm/RightHand).
+  const auto fooled = Describe(s, ik::DetectLimbs(s));
+  ASSERT_TRUE(fooled.count("RightArm"));
+  EXPECT_EQ(fooled.at("RightArm"), "RightUpperArm/RightLowerArm/RightHand");
+  std::string error;
+  ASSERT_TRUE(s.SetHumanoid(TrueRoles(s, n, true, true), &error)) << error;
+  const std::vector<Limb> limbs = ik::DetectLimbs(s);
+  ASSERT_EQ(limbs.size(), 4u);
+  for (const Limb& l : limbs) EXPECT_EQ(l.found_by, LimbFoundBy::kHumanoid) << l.label;
+  EXPECT_EQ(limbs[0].label, "LeftLeg");
+  EXPECT_EQ(limbs[0].kind, LimbKind::kLeg);
+  EXPECT_EQ(limbs[0].side, LimbSide::kLeft);
+  const auto d = Describe(s, limbs);
+  EXPECT_EQ(d.at("LeftLeg"), "RightUpperArm/RightLowerArm/RightHand");
+  EXPECT_EQ(d.at("RightLeg"), "LeftUpperArm/LeftLowerArm/LeftHand");
+  EXPECT_EQ(d.at("LeftArm"), "RightThigh/RightShin/RightFoot");
+  EXPECT_EQ(d.at("RightArm"), "LeftThigh/LeftShin/LeftFoot");
+  EXPECT_STREQ(ik::LimbFoundByName(limbs[0].found_by), "humanoid");
+}
+
+TEST(DetectLimbs, LimbsTheHumanoidMapLacksAreFoundAsBefore) {
+  Names n{"Hips",
+          "Spine",
+          "Chest",
+          "Neck",
+          "Head",
+          {"LeftUpLeg", "RightUpLeg"},
+          {"LeftLeg", "RightLeg"},
+          {"LeftFoot", "RightFoot"},
+          {"LeftToe", "RightToe"},
+          {"LeftShoulder", "RightShoulder"},
+          {"LeftArm", "RightArm"},
+          {"LeftForeArm", "RightForeArm"},
+          {"LeftHand", "RightHand"},
+          {"LeftHandThumb1", "RightHandThumb1"},
+          {"", ""}};
+  ik::Skeleton s = Humanoid(n);
+  std::string error;
+  ASSERT_TRUE(s.SetHumanoid(TrueRoles(s, n, true, false), &error)) << error;
+  const std::vector<Limb> limbs = ik::DetectLimbs(s);
+  ASSERT_EQ(limbs.size(), 4u);
+  EXPECT_EQ(limbs[0].found_by, LimbFoundBy::kHumanoid);
+  EXPECT_EQ(limbs[1].found_by, LimbFoundBy::kHumanoid);
+  EXPECT_EQ(limbs[2].found_by, LimbFoundBy::kName);
+  EXPECT_EQ(limbs[3].found_by, LimbFoundBy::kName);
+  const auto d = Describe(s, limbs);
+  EXPECT_EQ(d.at("LeftArm"), "LeftArm/LeftForeArm/LeftHand");
+  EXPECT_EQ(d.at("RightLeg"), "RightUpLeg/RightLeg/RightFoot");
+}
+
+TEST(DetectLimbs, AHumanoidChainThatIsNoChainIsNotTaken) {
+  const Names n = LyingNames();
+  ik::Skeleton s = Humanoid(n);
+  std::vector<ik::HumanoidBone> map = TrueRoles(s, n, true, true);
+  // Each leg's lower joint on the other leg's knee (not below its upper joint), and the right
+  // arm's hand on the head.
+  for (ik::HumanoidBone& b : map) {
+    if (b.bone == "leftLowerLeg") b.joint = s.Find(n.leg[1]);
+    if (b.bone == "rightLowerLeg") b.joint = s.Find(n.leg[0]);
+    if (b.bone == "rightHand") b.joint = s.Find(n.head);
+  }
+  std::string error;
+  ASSERT_TRUE(s.SetHumanoid(map, &error)) << error;
+  const std::vector<Limb> limbs = ik::DetectLimbs(s);
+  int humanoid = 0;
+  for (const Limb& l : limbs) {
+    if (l.found_by != LimbFoundBy::kHumanoid) continue;
+    ++humanoid;
+    EXPECT_EQ(l.kind, LimbKind::kArm);
+    EXPECT_EQ(l.side, LimbSide::kLeft);
+  }
+  EXPECT_EQ(humanoid, 1);
+  // The legs and the right arm come from the names or the symmetry, never reusing the left
+  // arm's joints.
+  const auto d = Describe(s, limbs);
+  EXPECT_EQ(d.at("LeftArm"), "RightThigh/RightShin/RightFoot");
+  for (const Limb& l : limbs) {
+    if (l.found_by == LimbFoundBy::kHumanoid) continue;
+    for (int j : {l.chain.start, l.chain.mid, l.chain.end}) {
+      EXPECT_NE(s.name(j), "RightThigh");
+      EXPECT_NE(s.name(j), "RightShin");
+      EXPECT_NE(s.name(j), "RightFoot");
+    }
+  }
+}
+
+// --- rigs built another way (a Blender export with IK control bones) ----------------------------
+
+struct BlenderRigOptions {
+  // Names of the IK controls: "Foot.L" and "Pole.L" style, or Blender's default "Bone.003" names
+  // (recognised by where they hang and sit only).
+  bool named_controls = true;
+  // The controls' parent: the root bone (beside the hips), or the armature node itself.
+  bool controls_on_armature = false;
+  // The left arm raised (no longer the right arm's mirror image).
+  bool left_arm_raised = false;
+};
+
+// The rig of the issue: Armature → Root bone → Hips → legs (UpperLeg → LowerLeg → an end joint,
+// no foot) and spine → arms whose lower arm forks straight into four palm/finger chains and a
+// thumb (no wrist joint); the foot IK controls and knee poles hang beside the hips. Figure faces
+// +Z, left at +X, in T-pose, 1.8 m tall.
+ik::Skeleton BlenderRig(const BlenderRigOptions& o = {}) {
+  std::vector<JointDesc> joints;
+  auto add = [&](const std::string& name, int parent, glm::vec3 offset) {
+    JointDesc j;
+    j.name = name;
+    j.parent = parent;
+    j.rest.translation = offset;
+    joints.push_back(j);
+    return static_cast<int>(joints.size()) - 1;
+  };
+  const int armature = add("Armature", -1, {0, 0, 0});
+  const int root = add("Root", armature, {0, 0, -0.05f});
+  const int hips = add("Hips", root, {0, 1.0f, 0.05f});
+  const int spine = add("Spine", hips, {0, 0.12f, 0});
+  const int spine2 = add("Spine.001", spine, {0, 0.25f, 0});
+  const int neck = add("Neck", spine2, {0, 0.2f, 0});
+  add("Head", neck, {0, 0.1f, 0});
+  int unnamed = 0;
+  for (int s = 0; s < 2; ++s) {
+    const float x = s == 0 ? 1.0f : -1.0f;
+    const std::string side = s == 0 ? ".L" : ".R";
+    const int up = add("UpperLeg" + side, hips, {0.1f * x, -0.05f, 0});
+    const int low = add("LowerLeg" + side, up, {0, -0.45f, 0.03f});
+    add("LowerLeg" + side + "_end", low, {0, -0.42f, -0.03f});
+    const int shoulder = add("Shoulder" + side, spine2, {0.05f * x, 0.15f, 0});
+    const bool raised = s == 0 && o.left_arm_raised;
+    const int upper = add("UpperArm" + side, shoulder,
+                          raised ? glm::vec3(0.1f, 0.05f, 0) : glm::vec3(0.12f * x, 0, 0));
+    const int lower = add("LowerArm" + side, upper,
+                          raised ? glm::vec3(0.1f, 0.22f, 0.05f) : glm::vec3(0.25f * x, 0, 0));
+    const glm::vec3 along =
+        raised ? glm::normalize(glm::vec3(0.3f, 0.9f, 0.3f)) : glm::vec3(x, 0, 0);
+    const glm::vec3 across = glm::vec3(0, 0, 1);
+    // Four palms from the wrist (the lower arm's tail), index to little finger, then the thumb.
+    for (int f = 0; f < 4; ++f) {
+      const std::string finger = "Palm" + std::to_string(f + 1) + side;
+      const float spread = 0.03f - 0.02f * static_cast<float>(f);
+      const int palm = add(finger, lower, 0.25f * along + spread * across);
+      const int f1 = add("Finger" + std::to_string(f + 1) + side, palm, 0.09f * along);
+      const int f2 = add("Finger" + std::to_string(f + 1) + side + ".001", f1, 0.07f * along);
+      add("Finger" + std::to_string(f + 1) + side + ".001_end", f2, 0.05f * along);
+    }
+    const int thumb = add("Thumb" + side, lower, 0.22f * along + 0.05f * across);
+    const int t2 = add("Thumb" + side + ".001", thumb, 0.04f * along + 0.03f * across);
+    add("Thumb" + side + ".001_end", t2, 0.03f * along);
+    // The controls: the foot control at the ankle (where the leg's end joint is), the knee pole
+    // half a metre in front of the knee.
+    const int parent = o.controls_on_armature ? armature : root;
+    const glm::vec3 base = o.controls_on_armature ? glm::vec3(0) : glm::vec3(0, 0, -0.05f);
+    auto control_name = [&](const std::string& name) {
+      return o.named_controls ? name + side : "Bone.00" + std::to_string(++unnamed);
+    };
+    add(control_name("Foot"), parent, glm::vec3(0.1f * x, 0.08f, 0) - base);
+    add(control_name("Pole"), parent, glm::vec3(0.1f * x, 0.5f, 0.55f) - base);
+  }
+  std::string error;
+  auto skeleton = ik::Skeleton::Build(joints, &error);
+  EXPECT_TRUE(skeleton) << error;
+  return skeleton ? *skeleton : ik::Skeleton();
+}
+
+// Names of a limb's target and pole ("-" for none).
+std::string Controls(const ik::Skeleton& s, const Limb& l) {
+  return (l.target >= 0 ? s.name(l.target) : "-") + "," + (l.pole >= 0 ? s.name(l.pole) : "-");
+}
+
+TEST(DetectLimbs, BlenderRigWithFootControlsAndForearmsForkingIntoFingers) {
+  for (bool on_armature : {false, true}) {
+    SCOPED_TRACE(on_armature ? "controls on the armature" : "controls on the root bone");
+    BlenderRigOptions o;
+    o.controls_on_armature = on_armature;
+    const ik::Skeleton s = BlenderRig(o);
+    const std::vector<Limb> limbs = ik::DetectLimbs(s);
+    const auto d = Describe(s, limbs);
+    ASSERT_EQ(limbs.size(), 4u) << ::testing::PrintToString(d);
+    // The legs are the real ones (no foot joint: they end at the end joint), never the root
+    // bone down to the foot control.
+    EXPECT_EQ(d.at("LeftLeg"), "UpperLeg.L/LowerLeg.L/LowerLeg.L_end");
+    EXPECT_EQ(d.at("RightLeg"), "UpperLeg.R/LowerLeg.R/LowerLeg.R_end");
+    // The arms end where the lower arm forks, at the middle palm; one per side.
+    EXPECT_EQ(d.at("LeftArm"), "UpperArm.L/LowerArm.L/Palm2.L");
+    EXPECT_EQ(d.at("RightArm"), "UpperArm.R/LowerArm.R/Palm2.R");
+    for (const Limb& l : limbs) {
+      EXPECT_EQ(l.found_by, LimbFoundBy::kSymmetry) << l.label;
+      for (int j : {l.chain.start, l.chain.mid, l.chain.end}) {
+        EXPECT_FALSE(s.IsAncestorOrSelf(j, s.Find("Hips"))) << l.label << ": " << s.name(j);
+      }
+    }
+    // The controls are offered as the legs' targets and poles, the arms have none.
+    EXPECT_EQ(Controls(s, limbs[0]), "Foot.L,Pole.L");
+    EXPECT_EQ(Controls(s, limbs[1]), "Foot.R,Pole.R");
+    EXPECT_EQ(Controls(s, limbs[2]), "-,-");
+    EXPECT_EQ(Controls(s, limbs[3]), "-,-");
+  }
+}
+
+TEST(DetectLimbs, UnnamedControlBonesBesideTheBodyAreRecognisedByWhereTheySit) {
+  BlenderRigOptions o;
+  o.named_controls = false;
+  const ik::Skeleton s = BlenderRig(o);
+  const std::vector<Limb> limbs = ik::DetectLimbs(s);
+  const auto d = Describe(s, limbs);
+  ASSERT_EQ(limbs.size(), 4u) << ::testing::PrintToString(d);
+  EXPECT_EQ(d.at("LeftLeg"), "UpperLeg.L/LowerLeg.L/LowerLeg.L_end");
+  // Bone.001/.002 are the left foot control and pole, Bone.003/.004 the right ones.
+  EXPECT_EQ(Controls(s, limbs[0]), "Bone.001,Bone.002");
+  EXPECT_EQ(Controls(s, limbs[1]), "Bone.003,Bone.004");
+}
+
+TEST(DetectLimbs, TwoFingersOfOneHandAreNeverTheLeftAndRightArms) {
+  // The left arm raised: the arms no longer mirror each other, but the left hand's index and
+  // little finger chains (and its other palms) do, across a plane through the hand.
+  BlenderRigOptions o;
+  o.left_arm_raised = true;
+  const ik::Skeleton s = BlenderRig(o);
+  const std::vector<Limb> limbs = ik::DetectLimbs(s);
+  const auto d = Describe(s, limbs);
+  EXPECT_EQ(d.at("LeftLeg"), "UpperLeg.L/LowerLeg.L/LowerLeg.L_end");
+  EXPECT_EQ(d.at("RightLeg"), "UpperLeg.R/LowerLeg.R/LowerLeg.R_end");
+  // No finger chain of either hand is taken for an arm.
+  for (const Limb& l : limbs) {
+    for (const char* hand : {"LowerArm.L", "LowerArm.R"}) {
+      for (int j : {l.chain.start, l.chain.mid, l.chain.end}) {
+        EXPECT_FALSE(s.IsAncestorOrSelf(s.Find(hand), j)) << l.label << ": " << s.name(j);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -250,6 +250,12 @@ def main():
          lambda d: ["has clips (a pose export has none)"] if d.get("animations") else []),
         ("built-in baked with IK", ["export", "-o", o("baked.glb"), "--anim", "0",
                                     "--bake", "--ik", "LeftFoot=0.1,0.3,0.2"], None),
+        ("built-in walk with its feet locked", ["export", "-o", o("locked.glb"), "--anim", "0",
+                                                "--bake", "--lock-feet"],
+         lambda d: [] if len(d.get("animations", [])) == 2 else ["lost a clip"]),
+        ("built-in walk locked on a ramp", ["export", "-o", o("locked-ramp.glb"), "--anim", "0",
+                                            "--bake", "--lock-feet", "--ground", "ramp,degrees=8"],
+         lambda d: [] if len(d.get("animations", [])) == 2 else ["lost a clip"]),
         ("generated rig", ["export", rig, "-o", o("rig.glb")], lambda d: rich_contents(d, True)),
         ("generated rig as .gltf", ["export", rig, "-o", o("rig.gltf")],
          lambda d: rich_contents(d, True)),
@@ -269,6 +275,10 @@ def main():
             cases.append((name + " as .gltf, baked", ["export", model, "-o", o(name + ".gltf"),
                                                       "--anim", "0", "--bake",
                                                       "--allow-outside-files"], None))
+            if name == "CesiumMan":
+                cases.append((name + " baked with its feet locked",
+                              ["export", model, "-o", o(name + "-locked.glb"), "--anim", "0",
+                               "--bake", "--lock-feet", "--allow-outside-files"], None))
         else:
             print(f"note: {model} is missing; that case is not run")
     failures = []

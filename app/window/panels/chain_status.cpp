@@ -19,7 +19,10 @@ const char* LengthUnits(const assets::Model& model) {
     }
     return true;
   };
-  return source == "<built-in>" || ends_with(".glb") || ends_with(".gltf") ? "m" : "units";
+  // glTF and VRM (glTF with the avatar extensions) are in metres.
+  return source == "<built-in>" || ends_with(".glb") || ends_with(".gltf") || ends_with(".vrm")
+             ? "m"
+             : "units";
 }
 
 std::string Length(float value, const char* units) {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the popup's window: shown yet, or still measuring
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/window/panels/panel_util.h"
@@ -70,6 +71,41 @@ void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out) {
   ImGui::End();
 }
 
+void DrawSessionDialog(SessionDialog* dialog, Requests* out) {
+  if (!dialog->open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(460.0f, 0.0f), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Save session", &dialog->open, ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::TextDisabled("the model, chains, targets, limits, pose, clip, camera and display");
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  const bool enter = ImGui::InputText("##session path", dialog->path, sizeof(dialog->path),
+                                      ImGuiInputTextFlags_EnterReturnsTrue);
+  Tip("Where to write the session (NAME.skelview, human-readable JSON).");
+  const bool asking = !dialog->replace_path.empty() && dialog->replace_path == dialog->path;
+  if (asking) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ToneColor(Tone::kWarning));
+    ImGui::TextWrapped("%s already exists. Replace it?", dialog->path);
+    ImGui::PopStyleColor();
+    if (ImGui::Button("Replace") || enter) {
+      Ask(out, RequestKind::kSaveSession, dialog->path, false, /*index=*/1);
+    }
+    Tip("Write over the existing file (Enter).");
+  } else {
+    if (ImGui::Button("Save") || enter) Ask(out, RequestKind::kSaveSession, dialog->path);
+    Tip("Write the session (Enter).");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) dialog->open = false;
+  Tip("Close without writing.");
+  ImGui::End();
+}
+
 void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   // A modal popup: while it asks, the panels, the view and the wheel take no input
   // (ImGui then wants the mouse everywhere, which keeps clicks out of the scene).
@@ -79,7 +115,15 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.0f, 0.0f), ImGuiCond_Always);
+  // Wide enough for the four buttons on one line (at any UI scale and font).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float buttons = 3.0f * style.ItemSpacing.x + 2.0f * style.WindowPadding.x;
+  for (const char* label :
+       {"Save session (S)", "Export...", "Discard and open (D)", "Cancel (Esc)"}) {
+    buttons += ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
+  }
+  ImGui::SetNextWindowSize(ImVec2(std::max(ImGui::GetFontSize() * 30.0f, buttons + 2.0f), 0.0f),
+                           ImGuiCond_Always);
   if (!ImGui::BeginPopupModal(
           kConfirmDiscardName, nullptr,
           ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings)) {
@@ -97,13 +141,17 @@ void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out) {
   const ImGuiWindow* popup = ImGui::GetCurrentWindow();
   const bool shown_in_place = !popup->Appearing && !popup->Hidden;
   ImGui::TextWrapped(
-      "The pose, IK and limit edits of this model have not been exported. %s "
+      "The pose, IK and limit edits of this model have not been saved. %s "
       "discards them.",
       quit ? "Quitting" : "Opening another file");
   const auto centre = [] {
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     return glm::vec2(0.5f * (min.x + max.x), 0.5f * (min.y + max.y));
   };
+  if (ImGui::Button("Save session (S)")) Ask(out, RequestKind::kSaveAndContinue);
+  if (shown_in_place) confirm->save_px = centre();
+  Tip("Save the edits in a session file (.skelview), then quit or open (S).");
+  ImGui::SameLine();
   if (ImGui::Button("Export...")) {
     confirm->open = false;
     Ask(out, RequestKind::kOpenExport);

@@ -24,6 +24,10 @@ void DrawFileMenu(const MenuBarInput& in, Requests* out) {
   if (ImGui::MenuItem("Reload", "Ctrl+R", false, !in.current_path.empty())) {
     Ask(out, RequestKind::kOpen, in.current_path);
   }
+  if (ImGui::MenuItem("Save session", "Ctrl+S")) Ask(out, RequestKind::kSaveSession);
+  if (ImGui::MenuItem("Save session as...", "Ctrl+Shift+S")) {
+    Ask(out, RequestKind::kOpenSaveSession);
+  }
   if (ImGui::MenuItem("Export glTF...", "Ctrl+E")) Ask(out, RequestKind::kOpenExport);
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot", "F12")) Ask(out, RequestKind::kScreenshot);
@@ -53,6 +57,29 @@ void DrawMessagesBadge(MessageLog* log) {
   if (ImGui::MenuItem(label)) log->open = !log->open;
   if (unseen) ImGui::PopStyleColor();
   Tip("Every message of this session with its time (Ctrl+L).");
+}
+
+// Edit's pose items: copy and paste (flipped), mirror the pose or the active chain's target.
+void DrawPoseItems(const MenuBarInput& in, Requests* out) {
+  ImGui::Separator();
+  if (ImGui::MenuItem("Copy pose", "Ctrl+C")) Ask(out, RequestKind::kCopyPose);
+  Tip("Copy the pose shown (every joint, by name).");
+  if (ImGui::MenuItem("Paste pose", "Ctrl+V", false, in.can_paste)) {
+    Ask(out, RequestKind::kPastePose);
+  }
+  Tip("Set every joint the copied pose names to it (one undo step).");
+  if (ImGui::MenuItem("Paste pose flipped", "Ctrl+Shift+V", false, in.can_paste)) {
+    Ask(out, RequestKind::kPastePose, {}, /*option=*/true);
+  }
+  Tip("The copied pose mirrored left to right.");
+  if (ImGui::MenuItem("Mirror pose", "Ctrl+M")) Ask(out, RequestKind::kMirrorPose);
+  Tip("Mirror the pose shown left to right, its pinned targets and poles with it. Sides come "
+      "from the joint names, else from the rig's symmetry.");
+  if (ImGui::MenuItem("Mirror target to other side", "Shift+M", false, in.has_active_chain)) {
+    Ask(out, RequestKind::kMirrorTarget);
+  }
+  Tip("Give the active chain's counterpart on the other side this target, mirrored, and its "
+      "options.");
 }
 
 // View ▸ Interface: the UI scale (automatic or fixed) and the theme.
@@ -87,6 +114,7 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     ImGui::Separator();
     if (ImGui::MenuItem("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
     if (ImGui::MenuItem("Reset pose")) Ask(out, RequestKind::kResetPose);
+    DrawPoseItems(in, out);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -125,6 +153,20 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     ImGui::Separator();
     ImGui::MenuItem("Timeline", "T", &display->show_timeline);
     DrawInterfaceMenu(state.ui);
+    ImGui::EndMenu();
+  }
+  const bool animation_open = ImGui::BeginMenu("Animation");
+  {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    layout->animation_menu_px = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)};
+  }
+  if (animation_open) {
+    if (ImGui::MenuItem("Generate range of motion", nullptr, false, in.has_clip_source)) {
+      Ask(out, RequestKind::kGenerateRangeOfMotion);
+    }
+    Tip("A clip that puts each detected leg, arm and the spine through its range, one after "
+        "another (joint limits where set), for checking the skinning with the weights and "
+        "problem views.");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

@@ -42,6 +42,15 @@ enum class RequestKind {
   kEditBegan,
   kEditEnded,
   kEdited,
+  // Sessions, poses and mirroring (viewer_session.cpp).
+  kSaveSession,            // write the session to `text`; index 1: replacing is confirmed
+  kOpenSaveSession,        // File ▸ Save session as...: the dialog, a name proposed by the model
+  kSaveAndContinue,        // the unsaved-edits question answered "save": save, then quit or open
+  kCopyPose,               // Edit ▸ Copy pose
+  kPastePose,              // Edit ▸ Paste pose; `option`: flipped left↔right
+  kMirrorPose,             // Edit ▸ Mirror pose
+  kMirrorTarget,           // chain `index`'s target (-1: the active chain's) onto the other side
+  kGenerateRangeOfMotion,  // Animation ▸ Generate range of motion
 };
 
 struct Request {
@@ -78,7 +87,10 @@ struct MenuBarInput {
   const std::string& current_path;  // "" for the built-in character: nothing to reload
   size_t undo_count = 0;
   size_t redo_count = 0;
-  bool ortho = false;  // the camera's projection, ticked in View ▸ Orthographic
+  bool ortho = false;             // the camera's projection, ticked in View ▸ Orthographic
+  bool can_paste = false;         // a pose was copied (Edit ▸ Paste pose)
+  bool has_active_chain = false;  // Edit ▸ Mirror target to other side
+  bool has_clip_source = false;   // limbs to put through a range of motion
 };
 // What the menu bar opens and toggles besides requests.
 struct MenuBarState {
@@ -192,8 +204,11 @@ float TimelineHeight();  // window coordinates, at the current font size
 // Windows of their own.
 void DrawLoading(const ImportProcess& loading, Requests* out);
 void DrawExportDialog(bool has_clip, ExportDialog* dialog, Requests* out);
-// While confirm->open, a modal question: the edits are not exported; Export... (kOpenExport),
-// Discard (D key; kDiscardEdits) or Cancel (Escape). Records where its buttons are.
+// File ▸ Save session as...: the path (a name ending in .skelview), replacing a file after asking.
+void DrawSessionDialog(SessionDialog* dialog, Requests* out);
+// While confirm->open, a modal question: the edits are not saved; Save session (S key;
+// kSaveAndContinue), Export... (kOpenExport), Discard (D key; kDiscardEdits) or Cancel (Escape).
+// Records where its buttons are.
 inline constexpr const char* kConfirmDiscardName = "Unsaved edits";
 void DrawConfirmDiscard(ConfirmDiscard* confirm, Requests* out);
 // The newest message for eight seconds (not while the log window is open).

@@ -1,0 +1,470 @@
+// Foot contacts of a clip, the foot lock, and its numbers.
+#include "app/core/foot_lock.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+
+namespace app {
+
+namespace {
+
+constexpr float kMillimetres = 1000.0f;  // model units are metres
+constexpr float kRadiansToDegrees = 57.2957795f;
+
+glm::vec3 Position(const glm::mat4& m) { return glm::vec3(m[3]); }
+
+glm::quat Rotation(const glm::mat4& m) {
+  glm::mat3 r(m);
+  for (int k = 0; k < 3; ++k) {
+    const float length = glm::length(r[k]);
+    if (length > 0.0f) r[k] /= length;
+  }
+  return glm::normalize(glm::quat_cast(r));
+}
+
+float Smoothstep(float x) {
+  x = std::clamp(x, 0.0f, 1.0f);
+  return x * x * (3.0f - 2.0f * x);
+}
+
+// The shortest rotation taking unit vector `from` onto unit vector `to`.
+glm::quat Turn(const glm::vec3& from, const glm::vec3& to) {
+  const float d = glm::dot(from, to);
+  if (d > 0.999999f) return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  glm::vec3 axis = glm::cross(from, to);
+  const float length = glm::length(axis);
+  if (length < 1e-6f) return glm::angleAxis(3.14159265f, glm::vec3(1.0f, 0.0f, 0.0f));
+  return glm::angleAxis(std::acos(std::clamp(d, -1.0f, 1.0f)), axis / length);
+}
+
+// The lowest common ancestor of the legs' start joints' parents (the hips), or -1.
+int LegsRoot(const ik::Skeleton& skeleton, const std::vector<ik::Limb>& legs) {
+  int common = -1;
+  bool first = true;
+  for (const ik::Limb& leg : legs) {
+    const int parent = skeleton.parent(leg.chain.start);
+    if (first) {
+      common = parent;
+      first = false;
+    } else {
+      while (common >= 0 && !skeleton.IsAncestorOrSelf(common, parent)) {
+        common = skeleton.parent(common);
+      }
+    }
+  }
+  return common;
+}
+
+float KneeDegrees(const glm::vec3& hip, const glm::vec3& knee, const glm::vec3& ankle) {
+  const glm::vec3 u = knee - hip, v = ankle - knee;
+  const float lu = glm::length(u), lv = glm::length(v);
+  if (!(lu > 0.0f) || !(lv > 0.0f)) return 0.0f;
+  return std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0f, 1.0f)) * kRadiansToDegrees;
+}
+
+// The foot's path relative to the clip's travel.
+std::vector<glm::vec3> Relative(const FeetSamples& s, size_t leg, const glm::vec3& travel) {
+  std::vector<glm::vec3> out(s.ankle[leg].size());
+  for (size_t f = 0; f < out.size(); ++f) {
+    out[f] = s.ankle[leg][f] + travel * s.Time(static_cast<int>(f));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ik::Limb> Legs(const Character& character) {
+  std::vector<ik::Limb> legs;
+  for (const ik::Limb& limb : character.limbs()) {
+    if (limb.kind == ik::LimbKind::kLeg) legs.push_back(limb);
+  }
+  return legs;
+}
+
+void SampleFeet(const Character& character, int clip, float fps, const EditState& edit,
+                const std::vector<ik::Limb>& legs, FeetSamples* out) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  FeetSamples s;
+  s.clip = clip;
+  s.fps = fps;
+  s.duration = character.clip(clip)->duration;
+  s.frames = s.duration > 0.0f
+                 ? std::max(1, static_cast<int>(std::ceil(double(s.duration) * double(fps) - 1e-4)))
+                 : 0;
+  s.legs = legs;
+  s.root_joint = LegsRoot(skeleton, legs);
+  std::vector<glm::mat4> rest;
+  ik::LocalToModel(skeleton, ik::Pose::Rest(skeleton), &rest);
+  const size_t n = legs.size(), samples = static_cast<size_t>(s.frames) + 1;
+  for (const ik::Limb& leg : legs) {
+    s.leg_length.push_back(
+        glm::distance(Position(rest[leg.chain.start]), Position(rest[leg.chain.mid])) +
+        glm::distance(Position(rest[leg.chain.mid]), Position(rest[leg.chain.end])));
+  }
+  for (auto* track : {&s.hip, &s.knee, &s.ankle}) track->assign(n, {});
+  s.rotation.assign(n, {});
+  for (size_t i = 0; i < n; ++i) {
+    for (auto* track : {&s.hip, &s.knee, &s.ankle}) (*track)[i].reserve(samples);
+    s.rotation[i].reserve(samples);
+  }
+  EditedFrame frame;
+  PoseState state;
+  for (int f = 0; f <= s.frames; ++f) {
+    EvaluateEditedFrame(character, ClipTime{clip, s.Time(f)}, edit, &frame, &state);
+    for (size_t i = 0; i < n; ++i) {
+      const ik::TwoBoneChain& c = legs[i].chain;
+      s.hip[i].push_back(Position(state.models[c.start]));
+      s.knee[i].push_back(Position(state.models[c.mid]));
+      s.ankle[i].push_back(Position(state.models[c.end]));
+      s.rotation[i].push_back(Rotation(state.models[c.end]));
+    }
+    s.root.push_back(s.root_joint >= 0 ? Position(state.models[s.root_joint]) : glm::vec3(0.0f));
+  }
+  *out = std::move(s);
+}
+
+bool FindClipContacts(const Character& character, int clip, float fps, ClipContacts* out,
+                      std::string* error) {
+  if (character.clip(clip) == nullptr) {
+    *error = "--anim " + std::to_string(clip) + ": the model has " +
+             std::to_string(character.clip_count()) + " clips";
+    return false;
+  }
+  const std::vector<ik::Limb> legs = Legs(character);
+  if (legs.empty()) {
+    *error =
+        "no legs detected in the model (feet need a hip-knee-foot chain found by name or by "
+        "left/right symmetry; see `skelview info`)";
+    return false;
+  }
+  ClipContacts c;
+  SampleFeet(character, clip, fps, EditState(), legs, &c.source);
+  const FeetSamples& s = c.source;
+  float leg_length = 0.0f;
+  for (float l : s.leg_length) leg_length += l / float(s.leg_length.size());
+  std::vector<std::vector<float>> heights(legs.size());
+  for (size_t i = 0; i < legs.size(); ++i) {
+    for (const glm::vec3& p : s.ankle[i]) heights[i].push_back(p.y);
+  }
+  c.travel = ik::TravelVelocity(s.ankle, heights, s.root, fps, leg_length);
+  c.in_place = glm::length(c.travel) > 0.0f;
+  c.contacts.resize(legs.size());
+  c.planted_height.assign(legs.size(), 0.0f);
+  for (size_t i = 0; i < legs.size(); ++i) {
+    c.contacts[i] =
+        ik::FindFootContacts(Relative(s, i, c.travel), heights[i], fps, s.leg_length[i]);
+    double sum = 0.0;
+    int count = 0;
+    for (const ik::FootContact& contact : c.contacts[i]) {
+      sum += double(contact.height) * double(contact.last - contact.first + 1);
+      count += contact.last - contact.first + 1;
+    }
+    c.planted_height[i] =
+        count > 0
+            ? static_cast<float>(sum / count)
+            : (heights[i].empty() ? 0.0f : *std::min_element(heights[i].begin(), heights[i].end()));
+  }
+  *out = std::move(c);
+  return true;
+}
+
+std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
+                                                 const ClipContacts& contacts,
+                                                 const FootLockOptions& options) {
+  const ik::Skeleton& skeleton = character.skeleton();
+  const FeetSamples& s = contacts.source;
+  const Ground& ground = options.ground;
+  auto plan = std::make_shared<FootLockPlan>();
+  plan->clip = s.clip;
+  plan->fps = s.fps;
+  plan->frames = s.frames;
+  plan->duration = s.duration;
+  plan->hips = s.root_joint;
+  const size_t n = s.legs.size(), samples = static_cast<size_t>(s.frames) + 1;
+  const int blend = std::max(1, static_cast<int>(std::lround(options.blend_seconds * s.fps)));
+  const bool carry = !ground.IsAuthoredFloor();
+  std::vector<glm::mat4> rest;
+  ik::LocalToModel(skeleton, ik::Pose::Rest(skeleton), &rest);
+  // Per leg and frame: the ground offset the foot is carried by (the swing blends between the
+  // offsets of the contacts around it, so that the foot clears the ground without a jump).
+  std::vector<std::vector<float>> carried(n, std::vector<float>(samples, 0.0f));
+  plan->keys.assign(n, std::vector<FootLockPlan::Key>(samples));
+  for (size_t i = 0; i < n; ++i) {
+    const ik::TwoBoneChain& chain = s.legs[i].chain;
+    plan->legs.push_back(chain);
+    plan->bend_axes.push_back(character.BendAxis(chain));  // the rig facts' rest bend axis
+    const std::vector<ik::FootContact>& list = contacts.contacts[i];
+    const std::vector<glm::vec3> relative = Relative(s, i, contacts.travel);
+    const glm::quat rest_rotation = Rotation(rest[chain.end]);
+    // Each contact's lock: where the foot landed (relative to the travel), its flat sole, and
+    // the ground offset under it.
+    struct Lock {
+      glm::vec3 landed;
+      glm::quat flat;
+      float height;
+      float offset;
+    };
+    std::vector<Lock> locks;
+    for (const ik::FootContact& c : list) {
+      Lock lock;
+      lock.landed = relative[static_cast<size_t>(c.first)];
+      // The sole flat: the rest pose's foot (standing on the floor) turned about +Y by the
+      // landing foot's heading.
+      const glm::quat turn =
+          s.rotation[i][static_cast<size_t>(c.first)] * glm::inverse(rest_rotation);
+      const glm::vec3 forward = turn * glm::vec3(0.0f, 0.0f, 1.0f);
+      const float yaw =
+          std::hypot(forward.x, forward.z) > 1e-4f ? std::atan2(forward.x, forward.z) : 0.0f;
+      lock.flat = glm::angleAxis(yaw, glm::vec3(0.0f, 1.0f, 0.0f)) * rest_rotation;
+      lock.height = c.height;
+      const glm::vec3 at = lock.landed - contacts.travel * s.Time(c.first);
+      lock.offset = carry ? ground.HeightAt(at.x, at.z) : 0.0f;
+      locks.push_back(lock);
+    }
+    for (size_t f = 0; f < samples; ++f) {
+      const int frame = static_cast<int>(f);
+      const glm::vec3 animated = s.ankle[i][f];
+      // The strongest contact here (1 inside, fading over `blend` frames either side).
+      float w = 0.0f;
+      int which = -1;
+      int previous = -1, next = -1;
+      for (size_t k = 0; k < list.size(); ++k) {
+        const ik::FootContact& c = list[k];
+        float wk = 0.0f;
+        if (frame >= c.first && frame <= c.last) {
+          wk = 1.0f;
+        } else if (frame < c.first) {
+          wk = Smoothstep(1.0f - float(c.first - frame) / float(blend + 1));
+          if (next < 0) next = static_cast<int>(k);
+        } else {
+          wk = Smoothstep(1.0f - float(frame - c.last) / float(blend + 1));
+          previous = static_cast<int>(k);
+        }
+        if (wk > w) {
+          w = wk;
+          which = static_cast<int>(k);
+        }
+      }
+      // The carried (swing) position and rotation.
+      float offset = 0.0f;
+      if (carry) {
+        if (which >= 0 && w >= 1.0f) {
+          offset = locks[static_cast<size_t>(which)].offset;
+        } else if (previous >= 0 && next >= 0) {
+          const ik::FootContact& a = list[static_cast<size_t>(previous)];
+          const ik::FootContact& b = list[static_cast<size_t>(next)];
+          const float u = Smoothstep(float(frame - a.last) / float(std::max(1, b.first - a.last)));
+          offset = (1.0f - u) * locks[static_cast<size_t>(previous)].offset +
+                   u * locks[static_cast<size_t>(next)].offset;
+        } else if (previous >= 0 || next >= 0) {
+          offset = locks[static_cast<size_t>(previous >= 0 ? previous : next)].offset;
+        } else {
+          offset = ground.HeightAt(animated.x, animated.z);
+        }
+      }
+      carried[i][f] = offset;
+      glm::vec3 swing = animated + glm::vec3(0.0f, offset, 0.0f);
+      if (carry) {
+        // The swing foot clears the ground.
+        const float floor = ground.HeightAt(swing.x, swing.z) + contacts.planted_height[i];
+        swing.y = std::max(swing.y, floor);
+      }
+      FootLockPlan::Key& key = plan->keys[i][f];
+      key.solve = carry || w > 0.0f;
+      key.target = swing;
+      key.rotation = s.rotation[i][f];
+      if (which >= 0 && w > 0.0f) {
+        // Inside the contact: the planted foot. Either side of it: the correction the lock makes
+        // at the contact's first (or last) frame, fading out, on top of the moving foot — so
+        // that the knee keeps the source's motion and only the small correction blends.
+        const ik::FootContact& c = list[static_cast<size_t>(which)];
+        const Lock& lock = locks[static_cast<size_t>(which)];
+        auto planted_at = [&](int g, glm::quat* sole) {
+          const glm::vec3 at = lock.landed - contacts.travel * s.Time(g);
+          *sole = Turn(glm::vec3(0.0f, 1.0f, 0.0f), ground.NormalAt(at.x, at.z)) * lock.flat;
+          return ground.PointAbove(at.x, at.z, lock.height);
+        };
+        glm::quat sole;
+        if (w >= 1.0f) {
+          key.target = planted_at(frame, &sole);
+          key.rotation = sole;
+        } else {
+          const int edge = frame < c.first ? c.first : c.last;
+          const size_t e = static_cast<size_t>(edge);
+          const glm::vec3 planted = planted_at(edge, &sole);
+          const glm::vec3 swing_edge = s.ankle[i][e] + glm::vec3(0.0f, lock.offset, 0.0f);
+          const glm::quat turn = sole * glm::inverse(s.rotation[i][e]);
+          key.target = swing + w * (planted - swing_edge);
+          key.rotation = glm::normalize(glm::slerp(glm::quat(1.0f, 0.0f, 0.0f, 0.0f), turn, w) *
+                                        s.rotation[i][f]);
+        }
+      }
+    }
+  }
+  // The hips: carried with the lower foot's ground, and lowered further where a planted foot
+  // is out of the leg's reach; smoothed over the blend so that the knees do not pop.
+  std::vector<float> offset(samples, 0.0f);
+  for (size_t f = 0; f < samples; ++f) {
+    float base = 0.0f;
+    if (carry && n > 0) {
+      base = carried[0][f];
+      for (size_t i = 1; i < n; ++i) base = std::min(base, carried[i][f]);
+    }
+    float extra = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+      const FootLockPlan::Key& key = plan->keys[i][f];
+      if (!key.solve) continue;
+      const glm::vec3 hip = s.hip[i][f] + glm::vec3(0.0f, base, 0.0f);
+      const glm::vec3 d = key.target - hip;
+      const float reach = 0.998f * s.leg_length[i];
+      if (glm::length(d) <= reach) continue;
+      const float across = std::hypot(d.x, d.z);
+      const float down = across < reach ? std::sqrt(reach * reach - across * across) : 0.0f;
+      extra = std::min(extra, key.target.y + down - hip.y);
+    }
+    offset[f] = base + extra;
+  }
+  // Min over the window, then the mean over it: never higher than needed, and smooth.
+  const int w = blend;
+  std::vector<float> low(samples);
+  for (size_t f = 0; f < samples; ++f) {
+    float m = offset[f];
+    for (int k = -w; k <= w; ++k) {
+      const long g = static_cast<long>(f) + k;
+      if (g >= 0 && g < static_cast<long>(samples)) m = std::min(m, offset[static_cast<size_t>(g)]);
+    }
+    low[f] = m;
+  }
+  plan->hips_offset.assign(samples, 0.0f);
+  for (size_t f = 0; f < samples; ++f) {
+    double sum = 0.0;
+    int count = 0;
+    for (int k = -w; k <= w; ++k) {
+      const long g = static_cast<long>(f) + k;
+      if (g >= 0 && g < static_cast<long>(samples)) {
+        sum += double(low[static_cast<size_t>(g)]);
+        ++count;
+      }
+    }
+    plan->hips_offset[f] = static_cast<float>(sum / count);
+  }
+  if (plan->hips < 0) std::fill(plan->hips_offset.begin(), plan->hips_offset.end(), 0.0f);
+  return plan;
+}
+
+void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float time,
+                   const glm::mat4* placement, ik::Pose* pose, std::vector<glm::mat4>* models) {
+  if (plan.keys.empty() || plan.hips_offset.empty() || !std::isfinite(time)) return;
+  // Frame f is at f / fps, the last one at the duration (as BakeClip samples).
+  const float before_last = float(std::max(plan.frames - 1, 0)) / plan.fps;
+  int f0 = 0;
+  float u = 0.0f;
+  if (plan.frames > 0 && time >= before_last) {
+    f0 = plan.frames - 1;
+    const float span = plan.duration - before_last;
+    u = span > 0.0f ? std::clamp((time - before_last) / span, 0.0f, 1.0f) : 1.0f;
+  } else {
+    const float at = std::max(time * plan.fps, 0.0f);
+    f0 = std::min(static_cast<int>(std::floor(at)), plan.frames);
+    u = at - float(f0);
+  }
+  const int f1 = std::min(f0 + 1, plan.frames);
+  const size_t a = static_cast<size_t>(f0), b = static_cast<size_t>(f1);
+  const float dy = (1.0f - u) * plan.hips_offset[a] + u * plan.hips_offset[b];
+  if (dy != 0.0f && plan.hips >= 0) {
+    const int parent = skeleton.parent(plan.hips);
+    // Model-space +Y; a root's translation is in the placement's frame, any other's in its
+    // parent's (placed).
+    glm::vec3 offset(0.0f, dy, 0.0f);
+    if (parent >= 0) {
+      const glm::vec3 placed = placement ? glm::mat3(*placement) * offset : offset;
+      offset = glm::inverse(glm::mat3((*models)[parent])) * placed;
+    }
+    if (ik::IsFinite(offset)) {
+      pose->locals[plan.hips].translation += offset;
+      if (parent < 0 && placement) {
+        ik::LocalToModel(skeleton, *pose, *placement, models);  // a placed root
+      } else {
+        ik::LocalToModelFrom(skeleton, *pose, plan.hips, models);
+      }
+    }
+  }
+  for (size_t i = 0; i < plan.legs.size(); ++i) {
+    const FootLockPlan::Key& k0 = plan.keys[i][a];
+    const FootLockPlan::Key& k1 = plan.keys[i][b];
+    if (!k0.solve && !k1.solve) continue;
+    ik::TwoBoneTarget target;
+    glm::vec3 position = glm::mix(k0.target, k1.target, u);
+    glm::quat rotation = glm::slerp(k0.rotation, k1.rotation, u);
+    if (placement) {
+      position = glm::vec3(*placement * glm::vec4(position, 1.0f));
+      rotation = glm::normalize(Rotation(*placement) * rotation);
+    }
+    target.position = position;
+    target.rotation = rotation;
+    ik::TwoBoneIkOptions options;
+    options.bend_axis_local = plan.bend_axes[i];
+    options.end_orientation = ik::EndOrientation::kTarget;
+    ik::SolveTwoBoneIkPose(skeleton, plan.legs[i], target, options, pose, models);
+  }
+}
+
+FeetNumbers MeasureFeet(const FeetSamples& s, const ClipContacts& contacts, const Ground& ground) {
+  FeetNumbers out;
+  double sum = 0.0;
+  int count = 0;
+  out.skate_mm.resize(s.legs.size());
+  for (size_t i = 0; i < s.legs.size() && i < contacts.contacts.size(); ++i) {
+    const std::vector<glm::vec3> relative = Relative(s, i, contacts.travel);
+    for (const ik::FootContact& c : contacts.contacts[i]) {
+      const float skate = ik::ContactSkate(relative, c.first, c.last) * kMillimetres;
+      out.skate_mm[i].push_back(skate);
+      out.max_skate_mm = std::max(out.max_skate_mm, skate);
+      sum += double(skate);
+      ++count;
+      for (int f = c.first; f <= c.last; ++f) {
+        const float d =
+            (ground.HeightAbove(s.ankle[i][static_cast<size_t>(f)]) - contacts.planted_height[i]) *
+            kMillimetres;
+        out.penetration_mm = std::max(out.penetration_mm, -d);
+        out.float_mm = std::max(out.float_mm, d);
+      }
+    }
+    for (size_t f = 1; f < s.ankle[i].size(); ++f) {
+      const float step =
+          std::fabs(KneeDegrees(s.hip[i][f], s.knee[i][f], s.ankle[i][f]) -
+                    KneeDegrees(s.hip[i][f - 1], s.knee[i][f - 1], s.ankle[i][f - 1]));
+      out.knee_step_deg = std::max(out.knee_step_deg, step);
+    }
+  }
+  out.mean_skate_mm = count > 0 ? static_cast<float>(sum / count) : 0.0f;
+  return out;
+}
+
+FootLockReport ReportFootLock(const Character& character, const ClipContacts& contacts,
+                              const Ground& ground,
+                              const std::shared_ptr<const FootLockPlan>& plan) {
+  FootLockReport report;
+  const FeetSamples& before = contacts.source;
+  report.before = MeasureFeet(before, contacts, ground);
+  EditState edit;
+  edit.foot_lock = plan;
+  FeetSamples after;
+  SampleFeet(character, before.clip, before.fps, edit, before.legs, &after);
+  report.after = MeasureFeet(after, contacts, ground);
+  for (size_t i = 0; i < before.legs.size(); ++i) {
+    for (size_t f = 1; f < before.ankle[i].size() && f < after.ankle[i].size(); ++f) {
+      auto step = [&](const FeetSamples& x) {
+        return KneeDegrees(x.hip[i][f], x.knee[i][f], x.ankle[i][f]) -
+               KneeDegrees(x.hip[i][f - 1], x.knee[i][f - 1], x.ankle[i][f - 1]);
+      };
+      report.knee_jump_deg = std::max(report.knee_jump_deg, std::fabs(step(after) - step(before)));
+    }
+  }
+  return report;
+}
+
+}  // namespace app

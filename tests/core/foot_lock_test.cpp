@@ -1,0 +1,285 @@
+// Foot contacts of clips, the foot lock and the ground: on a walk made here to skate, on the
+// built-in walk, on slopes and stairs, and on the shared CesiumMan's walk.
+#include "app/core/foot_lock.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <glm/gtc/matrix_transform.hpp>
+#include <string>
+
+#include "app/core/bake.h"
+#include "app/core/evaluate.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/importer.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
+#include "tests/test_paths.h"
+
+namespace {
+
+const assets::Model& Builtin() {
+  static const assets::Model model = assets::MakeBuiltinCharacter();
+  return model;
+}
+
+// The built-in walk given root motion (the hips travel at the walking speed, so planted feet
+// stand still in the world) and a sway of the hips from side to side, 25 mm each way, that the
+// planted feet follow: 15-25 mm of skate per step.
+assets::Model SkatingWalk() {
+  assets::Model model = Builtin();
+  assets::Clip& walk = model.clips[0];
+  const int hips = model.skeleton.Find("Hips");
+  for (assets::JointAnimation& channel : walk.channels) {
+    if (channel.joint != hips) continue;
+    for (size_t k = 0; k < channel.translation.times.size(); ++k) {
+      const float t = channel.translation.times[k];
+      channel.translation.values[k] +=
+          glm::vec3(0.025f * std::sin(2.0f * 3.14159265f * t), 0.0f, 0.5f * t);
+    }
+  }
+  assets::PrepareClip(&walk);
+  return model;
+}
+
+struct Locked {
+  app::ClipContacts contacts;
+  std::shared_ptr<const app::FootLockPlan> plan;
+  app::FootLockReport report;
+};
+
+Locked Lock(const assets::Model& model, int clip, const app::Ground& ground = {}) {
+  const app::Character character(model);
+  Locked out;
+  app::BakePlan bake;
+  std::string error;
+  EXPECT_TRUE(app::PlanBake(character, clip, &bake, &error)) << error;
+  EXPECT_TRUE(app::FindClipContacts(character, clip, bake.fps, &out.contacts, &error)) << error;
+  app::FootLockOptions options;
+  options.ground = ground;
+  out.plan = app::PlanFootLock(character, out.contacts, options);
+  out.report = app::ReportFootLock(character, out.contacts, ground, out.plan);
+  return out;
+}
+
+app::Ground Parse(const std::string& spec) {
+  app::Ground ground;
+  std::string error;
+  EXPECT_TRUE(app::ParseGroundSpec(spec, &ground, &error)) << error;
+  return ground;
+}
+
+TEST(FootLock, BuiltinWalkHasAContactOnEveryStep) {
+  const Locked l = Lock(Builtin(), 0);
+  EXPECT_TRUE(l.contacts.in_place);
+  EXPECT_NEAR(glm::length(l.contacts.travel), 0.5f, 0.01f);  // the walk's speed
+  ASSERT_EQ(l.contacts.source.legs.size(), 2u);
+  // Left heel strike at 0 s, right at 0.5 s, each planted for 0.6 s of the 1 s loop.
+  const float fps = l.contacts.source.fps;
+  auto covers = [&](size_t leg, float from, float to) {
+    for (const ik::FootContact& c : l.contacts.contacts[leg]) {
+      if (float(c.first) / fps <= from && float(c.last) / fps >= to) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(covers(0, 0.05f, 0.55f));  // left
+  EXPECT_TRUE(covers(1, 0.55f, 0.95f));  // right
+  EXPECT_TRUE(covers(1, 0.0f, 0.05f));   // right, the end of the step before the loop
+  // The walk's feet do not slide relative to its travel.
+  EXPECT_LT(l.report.before.max_skate_mm, 3.0f);
+}
+
+TEST(FootLock, SkatingWalkIsLockedToUnderOneMillimetrePerContact) {
+  const assets::Model model = SkatingWalk();
+  const Locked l = Lock(model, 0);
+  EXPECT_FALSE(l.contacts.in_place);  // root motion: measured in the world
+  int steps = 0;
+  for (const auto& leg : l.report.before.skate_mm) {
+    for (float skate : leg) steps += skate >= 15.0f ? 1 : 0;
+  }
+  EXPECT_GE(steps, 2) << "the generated walk should skate 15-30 mm per step";
+  EXPECT_LE(l.report.before.max_skate_mm, 30.0f);
+  for (const auto& leg : l.report.after.skate_mm) {
+    for (float skate : leg) EXPECT_LE(skate, 1.0f);
+  }
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+  EXPECT_LE(l.report.knee_jump_deg, 5.0f);
+}
+
+TEST(FootLock, BakedLockedClipPlaysTheLock) {
+  // The bake (the one frame pipeline with the plan in the edit) gives the locked frames.
+  const assets::Model model = SkatingWalk();
+  const Locked l = Lock(model, 0);
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  assets::Model baked = model;
+  baked.clips[0] = app::BakeClip(app::Character(model), 0, l.contacts.source.fps, edit);
+  app::FeetSamples samples;
+  app::SampleFeet(app::Character(baked), 0, l.contacts.source.fps, app::EditState(),
+                  l.contacts.source.legs, &samples);
+  const app::FeetNumbers numbers = app::MeasureFeet(samples, l.contacts, app::Ground());
+  EXPECT_LE(numbers.max_skate_mm, 1.0f);
+  EXPECT_GT(l.report.before.max_skate_mm, 15.0f);
+  EXPECT_EQ(baked.clips[1].name, model.clips[1].name);  // the other clip kept
+}
+
+TEST(FootLock, LockOnlyMovesTheClipItWasPlannedFor) {
+  const Locked l = Lock(Builtin(), 0);
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  app::EditedFrame frame;
+  app::PoseState locked, plain;
+  const app::Character character(Builtin());
+  app::EvaluateEditedFrame(character, app::ClipTime{1, 0.3f}, edit, &frame, &locked);
+  app::EvaluateEditedFrame(character, app::ClipTime{1, 0.3f}, app::EditState(), &frame, &plain);
+  for (size_t j = 0; j < plain.models.size(); ++j) EXPECT_EQ(locked.models[j], plain.models[j]);
+}
+
+// A placed frame (a crowd member's) with the lock is the unplaced locked frame, placed: the plan's
+// targets are in model space.
+TEST(FootLock, PlacedFrameIsTheLockedFramePlaced) {
+  const Locked l = Lock(SkatingWalk(), 0, Parse("ramp,degrees=10"));
+  const assets::Model model = SkatingWalk();
+  const app::Character character(model);
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  const glm::mat4 placement = glm::translate(glm::mat4(1.0f), glm::vec3(2.0f, 0.5f, -1.0f)) *
+                              glm::mat4_cast(glm::angleAxis(0.7f, glm::vec3(0.0f, 1.0f, 0.0f)));
+  for (float t : {0.1f, 0.45f, 0.8f}) {
+    app::FrameSource source;
+    source.clip_time = app::ClipTime{0, t};
+    source.edit = &edit;
+    app::EditedFrame frame;
+    app::PoseState unplaced, placed;
+    app::EvaluateFrame(character, source, &frame, &unplaced);
+    source.placement = &placement;
+    app::EvaluateFrame(character, source, &frame, &placed);
+    for (size_t j = 0; j < unplaced.models.size(); ++j) {
+      const glm::vec3 want(placement * unplaced.models[j][3]);
+      EXPECT_LT(glm::distance(glm::vec3(placed.models[j][3]), want), 1e-4f) << t << " " << j;
+    }
+  }
+}
+
+TEST(FootLock, PlantedFeetStandOnARampWithTheSoleAlongIt) {
+  const app::Ground ramp = Parse("ramp,degrees=10");
+  const assets::Model model = SkatingWalk();
+  const Locked l = Lock(model, 0, ramp);
+  // The source, authored on flat ground, sinks into the ramp and floats over it.
+  EXPECT_GT(l.report.before.penetration_mm + l.report.before.float_mm, 20.0f);
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+  // The sole turned to the ramp's normal: the rest pose's up axis of each planted foot.
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  app::FeetSamples after;
+  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
+                  &after);
+  std::vector<glm::mat4> rest;
+  ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &rest);
+  const glm::vec3 normal = ramp.NormalAt(0.0f, 0.0f);
+  for (size_t i = 0; i < after.legs.size(); ++i) {
+    const glm::quat rest_foot = glm::quat_cast(glm::mat3(rest[after.legs[i].chain.end]));
+    for (const ik::FootContact& c : l.contacts.contacts[i]) {
+      const glm::quat turn =
+          after.rotation[i][size_t(c.first + c.last) / 2] * glm::inverse(rest_foot);
+      const glm::vec3 up = turn * glm::vec3(0.0f, 1.0f, 0.0f);
+      EXPECT_GT(glm::dot(up, normal), std::cos(1.0f * 3.14159265f / 180.0f)) << i;
+    }
+  }
+}
+
+TEST(FootLock, RaisedGroundRaisesTheHips) {
+  const Locked l = Lock(SkatingWalk(), 0, Parse("plane,y=0.2"));
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+  for (float offset : l.plan->hips_offset) EXPECT_NEAR(offset, 0.2f, 0.01f);
+}
+
+TEST(FootLock, LoweredGroundDropsTheHipsSoFeetReachIt) {
+  const Locked l = Lock(SkatingWalk(), 0, Parse("plane,y=-0.15"));
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+  for (float offset : l.plan->hips_offset) EXPECT_LT(offset, -0.14f);
+}
+
+TEST(FootLock, ModelWithoutLegsIsRefused) {
+  assets::Model model = Builtin();
+  std::vector<ik::JointDesc> joints(1);
+  joints[0].name = "Only";
+  std::string error;
+  model.skeleton = *ik::Skeleton::Build(joints, &error);
+  model.is_bone.assign(1, true);
+  model.meshes.clear();
+  app::ClipContacts contacts;
+  EXPECT_FALSE(app::FindClipContacts(app::Character(model), 0, 30.0f, &contacts, &error));
+  EXPECT_NE(error.find("no legs"), std::string::npos) << error;
+}
+
+TEST(FootLock, CesiumManWalkHasAContactOnEveryStep) {
+  const std::string path =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(path, "CesiumMan.glb");
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const Locked l = Lock(*loaded.model, 0);
+  ASSERT_EQ(l.contacts.source.legs.size(), 2u);
+  // Its 2 s walk takes one step per foot: the left foot's mid-clip, the right foot's across the
+  // loop (its end and its start).
+  const float fps = l.contacts.source.fps;
+  EXPECT_EQ(l.contacts.contacts[0].size(), 1u);
+  ASSERT_GE(l.contacts.contacts[1].size(), 1u);
+  EXPECT_LT(float(l.contacts.contacts[1].front().first) / fps, 0.3f);
+  EXPECT_GT(float(l.contacts.contacts[1].back().last) / fps, 1.7f);
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+}
+
+TEST(Ground, Shapes) {
+  EXPECT_FLOAT_EQ(Parse("plane").HeightAt(3.0f, -2.0f), 0.0f);
+  EXPECT_TRUE(Parse("plane").IsAuthoredFloor());
+  EXPECT_FLOAT_EQ(Parse("plane,y=0.25").HeightAt(1.0f, 1.0f), 0.25f);
+  const app::Ground ramp = Parse("ramp,degrees=45");
+  EXPECT_NEAR(ramp.HeightAt(5.0f, 2.0f), 2.0f, 1e-5f);  // rises along +Z
+  EXPECT_NEAR(glm::length(ramp.NormalAt(0.0f, 0.0f)), 1.0f, 1e-6f);
+  EXPECT_NEAR(ramp.HeightAbove(ramp.PointAbove(0.3f, 0.4f, 0.09f)), 0.09f, 1e-5f);
+  const app::Ground stairs = Parse("stairs,step=0.15,depth=0.3");
+  EXPECT_FLOAT_EQ(stairs.HeightAt(0.0f, 0.1f), 0.0f);
+  EXPECT_FLOAT_EQ(stairs.HeightAt(0.0f, 0.35f), 0.15f);
+  EXPECT_FLOAT_EQ(stairs.HeightAt(0.0f, 0.95f), 0.45f);
+}
+
+TEST(Ground, MeshIsItsHighestTriangle) {
+  app::Ground g;
+  g.kind = app::Ground::Kind::kMesh;
+  // Two squares: y = 0 over [-1,1]², and a tilted one rising to 0.5 over x in [0, 1].
+  auto square = [&](float x0, float x1, float y0, float y1) {
+    const glm::vec3 a(x0, y0, -1), b(x1, y1, -1), c(x1, y1, 1), d(x0, y0, 1);
+    for (const glm::vec3& p : {a, b, c, a, c, d}) g.triangles.push_back(p);
+  };
+  square(-1.0f, 1.0f, 0.0f, 0.0f);
+  square(0.0f, 1.0f, 0.0f, 0.5f);
+  std::string error;
+  ASSERT_TRUE(app::BuildGroundGrid(&g, &error)) << error;
+  EXPECT_NEAR(g.HeightAt(-0.5f, 0.2f), 0.0f, 1e-6f);
+  EXPECT_NEAR(g.HeightAt(0.5f, 0.2f), 0.25f, 1e-6f);
+  EXPECT_GT(g.NormalAt(0.5f, 0.2f).y, 0.8f);
+  EXPECT_LT(g.NormalAt(0.5f, 0.2f).x, -0.3f);
+  EXPECT_FLOAT_EQ(g.HeightAt(5.0f, 5.0f), 0.0f);  // outside: y = 0
+}
+
+TEST(Ground, BadSpecsNameTheOption) {
+  // The mesh loader's worker is the skelview binary, not this test: load here.
+  setenv("SKELVIEW_IMPORT_INPROCESS", "1", 1);
+  for (const char* spec :
+       {"", "hill", "plane,y=", "plane,z=1", "ramp", "ramp,degrees=85", "ramp,degrees=nan",
+        "stairs,step=0.1", "stairs,step=0.1,depth=0", "plane,y=1,y=2", "missing-file.glb"}) {
+    app::Ground g;
+    std::string error;
+    EXPECT_FALSE(app::ParseGroundSpec(spec, &g, &error)) << spec;
+    EXPECT_EQ(error.rfind("--ground '", 0), 0u) << error;
+  }
+}
+
+}  // namespace
