@@ -22,19 +22,19 @@
 #include <memory>
 #include <utility>
 
-#include "assets/internal/collada_morphs.h"
-#include "assets/internal/declared_counts.h"
-#include "assets/internal/fbx_properties.h"
-#include "assets/internal/gltf_document.h"
-#include "assets/internal/gltf_reader.h"
-#include "assets/internal/import_clips.h"
-#include "assets/internal/load_progress.h"
-#include "assets/internal/messages.h"
-#include "assets/internal/model_files.h"
-#include "assets/internal/model_names.h"
-#include "assets/internal/scene_converter.h"
-#include "assets/internal/scene_frame.h"
-#include "assets/text.h"
+#include "assets/assimp/collada_morphs.h"
+#include "assets/assimp/declared_counts.h"
+#include "assets/assimp/fbx_properties.h"
+#include "assets/assimp/import_clips.h"
+#include "assets/assimp/scene_converter.h"
+#include "assets/assimp/scene_frame.h"
+#include "assets/files/load_progress.h"
+#include "assets/files/messages.h"
+#include "assets/files/model_files.h"
+#include "assets/files/text.h"
+#include "assets/gltf/gltf_document.h"
+#include "assets/gltf/gltf_reader.h"
+#include "assets/model_names.h"
 
 namespace assets {
 namespace {
@@ -587,18 +587,11 @@ LoadResult LoadModelUnchecked(const std::string& path, bool raw_units, bool text
 
 }  // namespace
 
-uint64_t DecodeBudget(uint64_t source_bytes) {
-  if (source_bytes > (kMaxDecodeBytes - kDecodeBudgetBase) / kDecodeBudgetPerByte) {
-    return kMaxDecodeBytes;
-  }
-  return kDecodeBudgetBase + kDecodeBudgetPerByte * source_bytes;
-}
-
 LoadResult LoadModel(const std::string& path) { return LoadModel(path, LoadOptions()); }
 
 LoadResult LoadModel(const std::string& path, const LoadOptions& options) {
   try {
-    LoadProgress progress(options);
+    LoadProgress progress(options.progress, options.cancelled);
     ModelFiles files(path, options.allow_outside_files);
     return LoadModelUnchecked(path, options.raw_units, options.texture_pixels, &progress, &files);
   } catch (const std::bad_alloc&) {

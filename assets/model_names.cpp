@@ -1,11 +1,11 @@
 // Names made valid UTF-8 at the end of an import.
-#include "assets/internal/model_names.h"
+#include "assets/model_names.h"
 
 #include <cstdio>
 #include <set>
 
-#include "assets/internal/messages.h"
-#include "assets/text.h"
+#include "assets/files/messages.h"
+#include "assets/files/text.h"
 
 namespace assets {
 

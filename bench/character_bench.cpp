@@ -14,8 +14,8 @@
 #include "app/core/chain_edit.h"
 #include "app/core/crowd.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 
 namespace {
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "ik/aim.h"
-#include "ik/fabrik.h"
-#include "ik/joint_limits.h"
-#include "ik/kinematics.h"
-#include "ik/skeleton.h"
+#include "ik/chains/aim.h"
+#include "ik/chains/fabrik.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/skeleton.h"
+#include "ik/limits/joint_limits.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "app/core/bake.h"
-#include "assets/builtin_character.h"
-#include "assets/exporter.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/export/exporter.h"
 #include "assets/importer.h"
 
 namespace {

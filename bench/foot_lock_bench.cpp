@@ -10,7 +10,7 @@
 
 #include "app/core/bake.h"
 #include "app/core/foot_lock.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

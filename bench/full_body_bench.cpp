@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "ik/full_body.h"
-#include "ik/kinematics.h"
+#include "ik/body/full_body.h"
+#include "ik/core/kinematics.h"
 #include "tests/ik/mixamo_rig.h"
 
 namespace {

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "ik/kinematics.h"
-#include "ik/skeleton.h"
-#include "ik/transform.h"
-#include "ik/two_bone_ik.h"
-#include "ik/two_bone_ik_batch.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/skeleton.h"
+#include "ik/core/transform.h"
+#include "ik/two_bone/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 
 namespace {
 

@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "assets/image_decode.h"
+#include "assets/files/image_decode.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
 
 namespace {
 

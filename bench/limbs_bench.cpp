@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ik/limbs.h"
-#include "ik/skeleton.h"
+#include "ik/body/limbs.h"
+#include "ik/core/skeleton.h"
 
 namespace {
 

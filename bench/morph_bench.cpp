@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "assets/skinning.h"
+#include "assets/model/skinning.h"
 
 namespace {
 

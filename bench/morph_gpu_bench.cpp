@@ -11,8 +11,8 @@
 
 #include "app/scene/camera.h"
 #include "app/scene/gl_context.h"
-#include "assets/morph.h"
-#include "ik/kinematics.h"
+#include "assets/model/morph.h"
+#include "ik/core/kinematics.h"
 #include "renderer/gl.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"

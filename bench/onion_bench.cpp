@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/core/ghost_poses.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
 
 namespace {

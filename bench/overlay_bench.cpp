@@ -12,7 +12,7 @@
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "renderer/gl.h"
 #include "renderer/offscreen.h"
 

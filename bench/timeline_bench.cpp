@@ -5,7 +5,7 @@
 #include <imgui.h>
 
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

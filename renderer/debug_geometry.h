@@ -6,7 +6,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "ik/skeleton.h"
+#include "ik/core/skeleton.h"
 
 namespace renderer {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 #include "renderer/vertex_layout.h"
 
 namespace renderer {

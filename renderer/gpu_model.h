@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "assets/model.h"
-#include "assets/morph.h"
+#include "assets/model/model.h"
+#include "assets/model/morph.h"
 #include "renderer/gl_object.h"
 #include "renderer/shader.h"
 

@@ -21,7 +21,7 @@
 #include "app/core/import_server.h"
 #include "app/core/pose_input.h"
 #include "app/core/rig_checks.h"
-#include "assets/file_output.h"
+#include "assets/files/file_output.h"
 
 namespace app {
 

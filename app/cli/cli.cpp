@@ -15,7 +15,7 @@
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/window/viewer.h"
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 

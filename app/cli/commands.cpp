@@ -35,18 +35,18 @@
 #include "app/scene/gl_context.h"
 #include "app/scene/legend.h"
 #include "app/scene/scene_draw.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
-#include "assets/exporter.h"
-#include "assets/file_output.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/export/exporter.h"
+#include "assets/files/file_output.h"
+#include "assets/files/image_file.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/skinning.h"
-#include "assets/text.h"
-#include "assets/weight_check.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
-#include "ik/mirror.h"
-#include "renderer/image_file.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "assets/model/weight_check.h"
+#include "ik/body/limbs.h"
+#include "ik/body/mirror.h"
+#include "ik/core/kinematics.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"
 
@@ -550,7 +550,7 @@ int DrawAndWrite(renderer::Renderer* renderer, renderer::OffscreenTarget* target
     renderer->DrawShapes(overlays.marks, pixels, renderer::DepthMode::kOnTop);
   }
   const std::vector<uint8_t> pixels = target->ReadPixels();
-  if (!renderer::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
+  if (!assets::WriteImage(out_path, width, height, pixels, &error)) return Failure(error);
   return kExitOk;
 }
 
@@ -668,7 +668,7 @@ int RunRender(const PoseArgs& args, const std::string& out_path, const std::stri
                     "': expected front, back, left, right, top or bottom");
   }
   if (out_path.empty()) return BadInput("render needs -o OUT.png");
-  if (const std::string problem = renderer::ImageExtensionProblem(out_path); !problem.empty()) {
+  if (const std::string problem = assets::ImageExtensionProblem(out_path); !problem.empty()) {
     return BadInput("-o " + assets::ShownPath(out_path) + ": " + problem);
   }
   const bool batch = out_path.find(kNamePattern) != std::string::npos;
@@ -988,7 +988,7 @@ int RunBench(const BenchArgs& args) {
   int width = 0, height = 0;
   std::string error;
   if (!ParseSize(args.size, &width, &height, &error)) return BadInput(error);
-  if (const std::string problem = renderer::ImageExtensionProblem(args.out_path);
+  if (const std::string problem = assets::ImageExtensionProblem(args.out_path);
       !args.out_path.empty() && !problem.empty()) {
     return BadInput("-o " + assets::ShownPath(args.out_path) + ": " + problem);
   }
@@ -1066,7 +1066,7 @@ int RunBench(const BenchArgs& args) {
     draw_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - draw_start).count());
   }
   if (args.draw && !args.out_path.empty()) {
-    if (!renderer::WriteImage(args.out_path, width, height, target->ReadPixels(), &error)) {
+    if (!assets::WriteImage(args.out_path, width, height, target->ReadPixels(), &error)) {
       return Failure(error);
     }
   }

@@ -10,7 +10,7 @@
 #include "app/core/args.h"
 #include "app/core/evaluate.h"
 #include "app/core/pose_input.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

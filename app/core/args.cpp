@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <map>
 
-#include "assets/exporter.h"
-#include "assets/text.h"
+#include "assets/export/exporter.h"
+#include "assets/files/text.h"
 
 namespace app {
 

@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "app/core/chain_edit.h"
-#include "assets/exporter.h"
-#include "assets/model.h"
+#include "assets/export/exporter.h"
+#include "assets/model/model.h"
 
 namespace app {
 

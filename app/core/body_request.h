@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ik/full_body.h"
+#include "ik/body/full_body.h"
 
 namespace app {
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "assets/text.h"
-#include "ik/kinematics.h"
+#include "assets/files/text.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

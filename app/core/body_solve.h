@@ -9,7 +9,7 @@
 
 #include "app/core/args.h"
 #include "app/core/evaluate.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "app/core/body_solve.h"
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -14,8 +14,8 @@
 #include "app/core/character.h"
 #include "app/core/contacts.h"
 #include "app/core/evaluate.h"
-#include "assets/model.h"
-#include "ik/two_bone_ik.h"
+#include "assets/model/model.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-#include "assets/animation.h"
+#include "assets/model/animation.h"
 
 namespace app {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "assets/model.h"
-#include "ik/full_body.h"
-#include "ik/limbs.h"
-#include "ik/two_bone_ik.h"
+#include "assets/model/model.h"
+#include "ik/body/full_body.h"
+#include "ik/body/limbs.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

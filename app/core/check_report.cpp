@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "app/core/json_output.h"
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "assets/animation.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -9,7 +9,7 @@
 
 #include "app/core/chain_edit.h"
 #include "app/core/character.h"
-#include "ik/two_bone_ik_batch.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 
 namespace app {
 

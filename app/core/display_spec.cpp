@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 

@@ -6,10 +6,10 @@
 #include "app/core/body_solve.h"
 #include "app/core/chain_edit.h"
 #include "app/core/foot_lock.h"
-#include "assets/animation.h"
-#include "assets/morph.h"
-#include "assets/text.h"
-#include "ik/kinematics.h"
+#include "assets/files/text.h"
+#include "assets/model/animation.h"
+#include "assets/model/morph.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -11,12 +11,12 @@
 #include "app/core/body_request.h"
 #include "app/core/character.h"
 #include "app/core/morph_spec.h"
-#include "assets/model.h"
-#include "ik/aim.h"
-#include "ik/fabrik.h"
-#include "ik/joint_limits.h"
-#include "ik/skeleton.h"
-#include "ik/two_bone_ik.h"
+#include "assets/model/model.h"
+#include "ik/chains/aim.h"
+#include "ik/chains/fabrik.h"
+#include "ik/core/skeleton.h"
+#include "ik/limits/joint_limits.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

@@ -79,7 +79,8 @@ std::optional<glm::vec3> ChainPole(const EditedFrame& frame, int chain) {
 }
 
 float SoftenedReach(float distance, float reach_min, float reach_max, float soft) {
-  // The same ease as the solver (ik/two_bone_ik_positions.cpp, EffectiveDistance), in double.
+  // The same ease as the solver (ik/two_bone/two_bone_ik_positions.cpp, EffectiveDistance), in
+  // double.
   double d = static_cast<double>(distance);
   const double hi = static_cast<double>(reach_max);
   const double s = static_cast<double>(std::clamp(soft, 0.0f, 1.0f)) * hi;

@@ -9,7 +9,7 @@
 
 #include "app/core/chain_edit.h"
 #include "app/core/evaluate.h"
-#include "ik/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
 
 namespace app {
 

@@ -1,8 +1,9 @@
-// Clip cleanup: the foot contacts of a clip (ik/foot_contacts.h on the feet of the detected legs),
-// the foot lock that holds each planted foot where it landed — on any ground (app/core/ground.h),
-// sole turned to it — with the closed-form two-bone solver, blending in and out of each contact
-// and moving the hips down (or up) where a planted foot could not be reached otherwise, and the
-// numbers that show what it did (skate, penetration and float, knee-angle steps).
+// Clip cleanup: the foot contacts of a clip (ik/body/foot_contacts.h on the feet of the detected
+// legs), the foot lock that holds each planted foot where it landed — on any ground
+// (app/core/ground.h), sole turned to it — with the closed-form two-bone solver, blending in and
+// out of each contact and moving the hips down (or up) where a planted foot could not be reached
+// otherwise, and the numbers that show what it did (skate, penetration and float, knee-angle
+// steps).
 //
 // The lock is part of the edit (EditState::foot_lock): the one frame pipeline (EvaluateFrame)
 // applies it right after the forward kinematics of the un-solved pose, so the window, `contacts`
@@ -18,9 +19,9 @@
 #include "app/core/chain_edit.h"
 #include "app/core/character.h"
 #include "app/core/ground.h"
-#include "assets/model.h"
-#include "ik/foot_contacts.h"
-#include "ik/limbs.h"
+#include "assets/model/model.h"
+#include "ik/body/foot_contacts.h"
+#include "ik/body/limbs.h"
 
 namespace app {
 

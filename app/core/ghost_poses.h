@@ -8,7 +8,7 @@
 
 #include "app/core/chain_edit.h"
 #include "app/core/playback.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

@@ -7,9 +7,9 @@
 
 #include "app/core/args.h"
 #include "app/core/pose_input.h"
-#include "assets/skinning.h"
-#include "assets/text.h"
-#include "ik/kinematics.h"
+#include "assets/files/text.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 
 namespace app {
 

@@ -24,9 +24,9 @@
 
 #include "app/core/import_server.h"
 #include "app/core/sandbox.h"
+#include "assets/files/model_io.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
-#include "assets/text.h"
 
 namespace app {
 

@@ -2,11 +2,11 @@
 // (or makes it allocate without bound, or hang) cannot take skelview down: the child is skelview
 // itself run as `skelview import-worker [--allow-outside-files] -- FILE` (the file after "--", so
 // that any name works, "-x.glb" and "--help" too), which loads the file and streams the Model back
-// through a pipe (its size, then assets/model_io.h's bytes) while reporting progress on another.
-// skelview reads the model on a thread of its own straight into the Model's arrays, so neither
-// side ever holds a second, serialised copy of a large model. The worker dies with skelview: it is
-// killed (SIGKILL) when the thread that started it ends, which for skelview is the main thread,
-// so a skelview killed by any signal does not leave it running.
+// through a pipe (its size, then assets/files/model_io.h's bytes) while reporting progress on
+// another. skelview reads the model on a thread of its own straight into the Model's arrays, so
+// neither side ever holds a second, serialised copy of a large model. The worker dies with
+// skelview: it is killed (SIGKILL) when the thread that started it ends, which for skelview is the
+// main thread, so a skelview killed by any signal does not leave it running.
 #pragma once
 
 #include <sys/types.h>
@@ -20,7 +20,7 @@
 #include <string>
 #include <thread>
 
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

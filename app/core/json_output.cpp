@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "assets/weight_check.h"
-#include "ik/limbs.h"
-#include "ik/transform.h"
+#include "assets/model/weight_check.h"
+#include "ik/body/limbs.h"
+#include "ik/core/transform.h"
 
 namespace app {
 

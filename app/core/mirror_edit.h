@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "app/core/chain_edit.h"
-#include "assets/model.h"
-#include "ik/mirror.h"
+#include "assets/model/model.h"
+#include "ik/body/mirror.h"
 
 namespace app {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 namespace {

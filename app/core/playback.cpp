@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "app/core/bake.h"
-#include "assets/animation.h"
+#include "assets/model/animation.h"
 
 namespace app {
 

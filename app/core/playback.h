@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app/core/character.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

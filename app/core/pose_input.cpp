@@ -6,9 +6,9 @@
 #include "app/core/args.h"
 #include "app/core/body_solve.h"
 #include "app/core/import_process.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/text.h"
 
 namespace app {
 

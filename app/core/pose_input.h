@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/core/evaluate.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
-#include "assets/animation.h"
-#include "ik/rotation.h"
+#include "assets/model/animation.h"
+#include "ik/core/rotation.h"
 
 namespace app {
 

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "app/core/character.h"
-#include "assets/model.h"
-#include "ik/full_body.h"
-#include "ik/joint_limits.h"
-#include "ik/limbs.h"
+#include "assets/model/model.h"
+#include "ik/body/full_body.h"
+#include "ik/body/limbs.h"
+#include "ik/limits/joint_limits.h"
 
 namespace app {
 

@@ -12,11 +12,11 @@
 #include <map>
 
 #include "app/core/evaluate.h"
-#include "assets/skinning.h"
-#include "assets/weight_check.h"
-#include "ik/full_body.h"
-#include "ik/kinematics.h"
-#include "ik/two_bone_ik.h"
+#include "assets/model/skinning.h"
+#include "assets/model/weight_check.h"
+#include "ik/body/full_body.h"
+#include "ik/core/kinematics.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

@@ -1,14 +1,14 @@
 // The rig checks of `skelview check`: what riggers get wrong, found in a loaded Model from the
 // facts skelview computes anyway — the importer's repairs and load warnings, skin-weight problems
-// (assets/weight_check.h), the body rig with its limbs and bend axes (ik/full_body.h), the two-bone
-// solver, clips and morph targets. Rules and severities: app/core/rig_rules.h.
+// (assets/model/weight_check.h), the body rig with its limbs and bend axes (ik/body/full_body.h),
+// the two-bone solver, clips and morph targets. Rules and severities: app/core/rig_rules.h.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "app/core/rig_rules.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "app/core/settings.h"
-#include "assets/file_output.h"
-#include "ik/rotation.h"
+#include "assets/files/file_output.h"
+#include "ik/core/rotation.h"
 
 namespace app {
 

@@ -47,7 +47,7 @@
 #include "app/core/display_spec.h"
 #include "app/core/json_output.h"
 #include "app/core/playback.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

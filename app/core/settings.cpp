@@ -12,8 +12,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "assets/file_output.h"
-#include "assets/text.h"
+#include "assets/files/file_output.h"
+#include "assets/files/text.h"
 
 namespace app {
 

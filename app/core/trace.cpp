@@ -9,8 +9,8 @@
 #include <iostream>
 
 #include "app/core/json_output.h"
-#include "assets/file_output.h"
-#include "assets/text.h"
+#include "assets/files/file_output.h"
+#include "assets/files/text.h"
 
 namespace app {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/core/ghost_poses.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 #include "renderer/renderer.h"
 
 namespace app {

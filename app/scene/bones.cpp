@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 
 namespace app {
 

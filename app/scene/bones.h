@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "assets/model.h"
-#include "ik/limbs.h"
+#include "assets/model/model.h"
+#include "ik/body/limbs.h"
 #include "renderer/debug_geometry.h"
 
 namespace app {

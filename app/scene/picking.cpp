@@ -6,7 +6,7 @@
 
 #include "app/scene/bones.h"
 #include "app/scene/gizmo.h"
-#include "assets/skinning.h"
+#include "assets/model/skinning.h"
 
 namespace app {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/scene/camera.h"
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace app {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "assets/skinning.h"
+#include "assets/model/skinning.h"
 #include "renderer/grid.h"
 
 namespace app {

@@ -11,8 +11,8 @@
 #include "app/scene/anim_overlays.h"
 #include "app/scene/bones.h"
 #include "app/scene/camera.h"
-#include "assets/model.h"
-#include "assets/skinning.h"
+#include "assets/model/model.h"
+#include "assets/model/skinning.h"
 #include "renderer/renderer.h"
 
 namespace app {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "app/core/settings.h"
-#include "assets/file_output.h"
+#include "assets/files/file_output.h"
 
 namespace app {
 

@@ -11,8 +11,8 @@
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"
-#include "assets/model.h"
-#include "assets/weight_check.h"
+#include "assets/model/model.h"
+#include "assets/model/weight_check.h"
 #include "renderer/gpu_model.h"
 
 namespace app {

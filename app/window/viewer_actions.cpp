@@ -11,11 +11,11 @@
 #include "app/core/chain_results.h"
 #include "app/core/pose_input.h"
 #include "app/window/viewer_loop.h"
-#include "assets/animation.h"
-#include "assets/skinning.h"
-#include "assets/text.h"
-#include "ik/limbs.h"
-#include "renderer/image_file.h"
+#include "assets/files/image_file.h"
+#include "assets/files/text.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/body/limbs.h"
 #include "renderer/offscreen.h"
 
 namespace app {
@@ -483,7 +483,7 @@ void Viewer::SaveScreenshot() {
   char name[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(name, sizeof(name), "skelview-%Y%m%d-%H%M%S.png", std::localtime(&now));
-  if (renderer::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
+  if (assets::WritePng(name, viewport_.width, viewport_.height, pixels, &error)) {
     ShowMessage(std::string("saved screenshot ") + name, MessageLevel::kNote);
     trace_.Write(ScreenshotEvent(name));
   } else {

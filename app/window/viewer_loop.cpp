@@ -20,9 +20,9 @@
 #include "app/core/pose_input.h"
 #include "app/window/heap_count.h"
 #include "app/window/termination.h"
-#include "assets/file_output.h"
-#include "assets/skinning.h"
-#include "assets/text.h"
+#include "assets/files/file_output.h"
+#include "assets/files/text.h"
+#include "assets/model/skinning.h"
 #include "renderer/offscreen.h"
 
 namespace app {

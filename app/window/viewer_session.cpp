@@ -10,7 +10,7 @@
 #include "app/core/chain_results.h"
 #include "app/core/range_of_motion.h"
 #include "app/window/viewer_loop.h"
-#include "assets/file_output.h"
+#include "assets/files/file_output.h"
 
 namespace app {
 

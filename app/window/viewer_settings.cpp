@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "app/window/viewer_loop.h"
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace app {
 

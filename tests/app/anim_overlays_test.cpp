@@ -7,16 +7,14 @@
 
 #include "app/scene/camera.h"
 #include "app/scene/scene_draw.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
-#include "assets/skinning.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 int CountColor(const renderer::DebugLines& lines, const glm::vec4& base) {
   int n = 0;

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "app/scene/anim_overlays.h"
-#include "app/window/heap_count.h"
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
@@ -150,9 +150,10 @@ TEST(AnimationPanel, IdleFramesWithOnionAndTrailOnAllocateNothing) {
   f.selected = f.model.skeleton.Find("LeftFoot");
   f.display.scene.trail_joint = f.selected;
   for (int i = 0; i < 5; ++i) f.ui.Frame(f.draw);  // ImGui's buffers grown
-  const long before = app::HeapAllocations();
-  for (int i = 0; i < 10; ++i) f.ui.Frame(f.draw);
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int i = 0; i < 10; ++i) f.ui.Frame(f.draw);
+            }),
+            0);
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "app/scene/picking.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
 #include "tests/test_paths.h"
 
 namespace {

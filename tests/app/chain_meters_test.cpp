@@ -7,7 +7,7 @@
 #include "app/core/chain_results.h"
 #include "app/window/panels/chain_parts.h"
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
 
 namespace {

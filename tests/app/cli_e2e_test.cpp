@@ -21,8 +21,9 @@
 #include "app/core/bake.h"
 #include "app/core/body_solve.h"
 #include "app/core/evaluate.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/run_process.h"
+#include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -45,17 +46,7 @@ std::string ReadFile(const std::string& path) {
   return bytes;
 }
 
-// Runs a command that must fail with bad input: exit code 2, one line on stderr containing
-// `expected`, nothing on stdout.
-void ExpectBadInput(const std::vector<std::string>& args, const std::string& expected) {
-  const testproc::Result r = testproc::Skelview(args, 20.0);
-  ASSERT_FALSE(r.timed_out);
-  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr(expected));
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.err.find("nan"), std::string::npos);
-}
+using testsupport::ExpectBadInput;
 
 json RunJson(const std::vector<std::string>& args) {
   const testproc::Result r = testproc::Skelview(args, 60.0);

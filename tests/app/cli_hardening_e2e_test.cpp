@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tests/run_process.h"
+#include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -67,14 +68,7 @@ testproc::Result Shell(const std::string& script, double timeout_seconds = 60.0)
                        {"SKELVIEW=" + testpaths::SkelviewBinary()});
 }
 
-// Exit 2 with one line on stderr containing `expected`.
-void ExpectBadInput(const testproc::Result& r, const std::string& expected) {
-  ASSERT_FALSE(r.timed_out);
-  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr(expected));
-  EXPECT_EQ(Lines(r.err), 1u) << r.err;
-}
+using testsupport::ExpectBadInput;
 
 // Exit 1 with one line on stderr containing `expected`.
 void ExpectWriteFailure(const testproc::Result& r, const std::string& expected) {

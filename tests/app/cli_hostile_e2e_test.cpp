@@ -22,10 +22,11 @@
 #include <thread>
 #include <vector>
 
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/text.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/run_process.h"
+#include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -55,10 +56,6 @@ std::string ReadFile(const std::string& path) {
   return bytes.str();
 }
 
-size_t Lines(const std::string& text) {
-  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 std::vector<std::string> FileNames(const std::string& dir) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -68,14 +65,7 @@ std::vector<std::string> FileNames(const std::string& dir) {
   return names;
 }
 
-// Exit 2 with one line on stderr containing `expected`.
-void ExpectBadInput(const testproc::Result& r, const std::string& expected) {
-  ASSERT_FALSE(r.timed_out) << "timed out";
-  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << "\n" << r.err;
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr(expected));
-  EXPECT_EQ(Lines(r.err), 1u) << r.err;
-}
+using testsupport::ExpectBadInput;
 
 void ExpectOk(const testproc::Result& r, const std::string& what) {
   ASSERT_FALSE(r.timed_out) << what << ": timed out";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/run_process.h"
+#include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -104,13 +105,7 @@ json RunJson(const std::vector<std::string>& args) {
   return json::parse(r.out, nullptr, /*allow_exceptions=*/false);
 }
 
-void ExpectBadInput(const std::vector<std::string>& args, const std::string& expected) {
-  const testproc::Result r = testproc::Skelview(args, 20.0);
-  ASSERT_TRUE(r.exited) << r.err;
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr(expected));
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
+using testsupport::ExpectBadInput;
 
 // Vertex `v` of mesh 0 from `pose --vertices`.
 std::vector<double> Vertex(const json& doc, size_t v) {

@@ -9,12 +9,12 @@
 #include "app/core/chain_results.h"
 #include "app/core/foot_lock.h"
 #include "app/core/ground.h"
-#include "app/window/heap_count.h"
 #include "app/window/panels/panel_util.h"
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
-#include "ik/joint_limits.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/limits/joint_limits.h"
 #include "tests/app/headless_ui.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
@@ -68,10 +68,11 @@ TEST(FrameAllocation, AWarmFrameOfEveryKindOfEditAllocatesNothing) {
   ASSERT_EQ(state.fabrik.size(), 1u);
   ASSERT_EQ(state.aim.size(), 1u);
   ASSERT_TRUE(frame.requests.ik[0].options.hinge);
-  const long before = app::HeapAllocations();
-  for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
-  for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
+              for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
+            }),
+            0);
 }
 
 // Issue 30: the foot lock is a stage of the pipeline (applied after the un-solved pose's forward
@@ -104,10 +105,11 @@ TEST(FrameAllocation, AWarmFrameWithTheFeetLockedAllocatesNothing) {
   EXPECT_GT(glm::distance(glm::vec3(state.models[size_t(foot)][3]),
                           glm::vec3(plain.models[size_t(foot)][3])),
             1e-3f);
-  const long before = app::HeapAllocations();
-  for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
-  for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 60; ++f) frame_at(float(f) / 60.0f);  // playing
+              for (int f = 0; f < 10; ++f) frame_at(0.5f);              // idle
+            }),
+            0);
 }
 
 // Hips and one leg whose hip, knee and ankle lie on a vertical line at rest: the two-bone solve
@@ -181,9 +183,10 @@ TEST(FrameAllocation, IdleFramesWithAChainStraightAtRestAllocateNothingAndWarn) 
   const app::ChainOutcome outcome = app::ChainOutcomeOf(frame, state, 0);
   ASSERT_EQ(outcome.state, app::ChainState::kStraightAtRest);
   EXPECT_TRUE(reached);
-  const long before = app::HeapAllocations();
-  for (int f = 0; f < 30; ++f) idle_frame();
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int f = 0; f < 30; ++f) idle_frame();
+            }),
+            0);
   EXPECT_TRUE(requests.empty());
 
   // The panel says so, every glyph of that row in the warning colour.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/core/args.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace {
 

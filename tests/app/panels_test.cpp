@@ -16,7 +16,7 @@
 #include <string>
 
 #include "app/core/chain_results.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
 
 namespace {

@@ -3,15 +3,13 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/core/kinematics.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 app::PickView FrontView(app::OrbitCamera* camera) {
   camera->yaw = 0.0f;  // looking at the character's front (it faces +Z)

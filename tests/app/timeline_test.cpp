@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
 
 namespace {

@@ -4,10 +4,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#include "app/window/heap_count.h"
 #include "app/window/panels/panels.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/app/headless_ui.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
@@ -107,9 +107,10 @@ TEST(WeightsPanel, IdleFramesAllocateNothing) {
   };
   ui.MouseAway();
   for (int i = 0; i < 3; ++i) ui.Frame(draw);
-  const long before = app::HeapAllocations();
-  for (int i = 0; i < 5; ++i) ui.Frame(draw);
-  EXPECT_EQ(app::HeapAllocations() - before, 0);
+  EXPECT_EQ(testsupport::AllocationsIn([&] {
+              for (int i = 0; i < 5; ++i) ui.Frame(draw);
+            }),
+            0);
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "assets/animation.h"
 #include "assets/importer.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/model_compare.h"
 #include "tests/test_paths.h"
 

@@ -1,6 +1,6 @@
 // Clip sampling tests: each interpolation mode, clamping, wrapping, and the rest pose kept for
 // what a clip does not animate.
-#include "assets/animation.h"
+#include "assets/model/animation.h"
 
 #include <gtest/gtest.h>
 

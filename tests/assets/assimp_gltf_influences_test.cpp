@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "assets/assimp/scene_converter.h"
+#include "assets/files/load_progress.h"
+#include "assets/files/model_files.h"
 #include "assets/importer.h"
-#include "assets/internal/load_progress.h"
-#include "assets/internal/model_files.h"
-#include "assets/internal/scene_converter.h"
 #include "tests/test_paths.h"
 
 namespace assets {
@@ -87,7 +87,7 @@ TEST(AssimpGltfInfluences, EightInfluencesSurviveTheAssimpRoute) {
   const aiScene* scene = importer.ReadFile(path, 0);
   ASSERT_NE(scene, nullptr) << importer.GetErrorString();
   LoadOptions options;
-  LoadProgress progress(options);
+  LoadProgress progress(options.progress, options.cancelled);
   ModelFiles files(path, false);
   SceneConverter converter(const_cast<aiScene*>(scene), path, /*weld=*/true, &progress, &files);
   Model model;

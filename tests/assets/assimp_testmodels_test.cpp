@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "assets/animation.h"
 #include "assets/importer.h"
+#include "assets/model/animation.h"
 
 namespace assets {
 namespace {

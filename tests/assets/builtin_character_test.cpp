@@ -1,6 +1,6 @@
 // Built-in character tests: rig naming and proportions, a watertight well-weighted mesh, rolled
 // rest frames, exact bind pose, and clips that loop with feet on the floor.
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <set>
 #include <utility>
 
-#include "assets/animation.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 
 namespace assets {
 namespace {

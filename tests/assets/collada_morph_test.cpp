@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "assets/assimp/collada_weight_curves.h"
 #include "assets/importer.h"
-#include "assets/internal/collada_weight_curves.h"
-#include "assets/morph.h"
+#include "assets/model/morph.h"
 #include "tests/test_paths.h"
 
 namespace assets {

@@ -1,6 +1,6 @@
 // Export tests: what ExportGltf writes comes back through LoadModel as the same skeleton, skinned
 // surface, clips and materials — for the built-in character and for the shared models.
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,12 +18,12 @@
 #include <sstream>
 #include <type_traits>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "assets/morph.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/morph.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/model_compare.h"
 #include "tests/test_paths.h"
 

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "assets/animation.h"
+#include "assets/assimp/fbx_properties.h"
+#include "assets/files/model_files.h"
 #include "assets/importer.h"
-#include "assets/internal/fbx_properties.h"
-#include "assets/internal/model_files.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
-#include "ik/skeleton.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/skeleton.h"
 #include "tests/test_paths.h"
 
 namespace assets {

@@ -2,7 +2,7 @@
 // symlinks are handled as such, FIFOs refused; temporary files never stay, not even after a
 // kill -9; and outputs that would
 // overwrite a model's input files are recognised.
-#include "assets/file_output.h"
+#include "assets/files/file_output.h"
 
 #include <fcntl.h>
 #include <gmock/gmock.h>

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/full_body.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "ik/body/full_body.h"
+#include "ik/core/kinematics.h"
 #include "tests/test_paths.h"
 
 namespace {

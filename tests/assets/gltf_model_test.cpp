@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "assets/importer.h"
-#include "ik/kinematics.h"
-#include "ik/skeleton.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/skeleton.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 

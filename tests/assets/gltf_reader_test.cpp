@@ -1,6 +1,6 @@
 // The glTF reader on its own (Prepare): the nodes, the scene's tree, meshes, skins and the
 // repairs, before the Model is built.
-#include "assets/internal/gltf_reader.h"
+#include "assets/gltf/gltf_reader.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -19,9 +19,9 @@
 #include <set>
 #include <thread>
 
+#include "assets/files/model_io.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
-#include "assets/text.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 

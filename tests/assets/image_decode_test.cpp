@@ -1,7 +1,7 @@
 // Texture decoding: WebP (lossy and lossless, with alpha) beside stb_image's formats, hostile WebP
 // files refused cleanly, and glTF's EXT_texture_webp read through the importer with the same
 // budgets and folder rule as PNG and JPEG. The WebP files are made here by libwebp's encoder.
-#include "assets/image_decode.h"
+#include "assets/files/image_decode.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -18,11 +18,11 @@
 #include <set>
 #include <tuple>
 
-#include "assets/animation.h"
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
 #include "assets/importer.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/assets/gltf_reference.h"
 #include "tests/test_paths.h"

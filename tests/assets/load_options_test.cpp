@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
 #include "assets/importer.h"
 #include "tests/assets/small_models.h"
 #include "tests/test_paths.h"

@@ -13,10 +13,10 @@
 #include <functional>
 #include <random>
 
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/assets/small_models.h"
 #include "tests/test_paths.h"

@@ -1,6 +1,6 @@
 // Mesh clean-up tests, on hand-made meshes: face normals, normal repair, texture coordinate checks,
 // the four-largest influence list, influence normalisation and vertex welding.
-#include "assets/internal/mesh_cleanup.h"
+#include "assets/model/mesh_cleanup.h"
 
 #include <gtest/gtest.h>
 

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "assets/animation.h"
 #include "assets/importer.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 

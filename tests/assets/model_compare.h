@@ -10,10 +10,10 @@
 #include <tuple>
 #include <vector>
 
-#include "assets/animation.h"
-#include "assets/model.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/model.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 
 namespace testcompare {
 

@@ -1,7 +1,7 @@
 // Model serialisation tests: exact round trips of every field (built-in character, CesiumMan, a
 // hand-made model using every feature), and truncated, bit-flipped and corrupted-count buffers
 // failing cleanly.
-#include "assets/model_io.h"
+#include "assets/files/model_io.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,9 +11,9 @@
 #include <functional>
 #include <random>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/model/animation.h"
 #include "tests/test_paths.h"
 
 namespace assets {

@@ -1,7 +1,7 @@
 // Morph targets (blend shapes) read from glTF: deltas (dense and sparse), names, default and
 // per-node weights, weight animations with every interpolation, checked against the independent
 // reference reader; bad targets and weights dropped with warnings; the model cache round trip.
-#include "assets/morph.h"
+#include "assets/model/morph.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "assets/animation.h"
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
-#include "assets/skinning.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/assets/gltf_reference.h"
 #include "tests/test_paths.h"

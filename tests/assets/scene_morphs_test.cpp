@@ -1,7 +1,7 @@
 // Assimp's anim meshes (FBX blend shapes, Collada morph controllers) become morph targets: deltas
 // from the base mesh with their names and weights; bad ones kept empty with a warning; Assimp's
 // morph-weight animations (FBX blend-shape channels) become clip weight tracks.
-#include "assets/internal/scene_morphs.h"
+#include "assets/assimp/scene_morphs.h"
 
 #include <assimp/anim.h>
 #include <assimp/mesh.h>

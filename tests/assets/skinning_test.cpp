@@ -1,5 +1,5 @@
 // CPU skinning tests: blending, normals under scale and mirroring, robustness, bounds.
-#include "assets/skinning.h"
+#include "assets/model/skinning.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 
 #include <unordered_map>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
-#include "assets/model.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/model/animation.h"
+#include "assets/model/model.h"
 
 namespace testmodels {
 

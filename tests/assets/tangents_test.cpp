@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/internal/mesh_cleanup.h"
-#include "assets/model_io.h"
-#include "assets/morph.h"
+#include "assets/model/mesh_cleanup.h"
+#include "assets/model/morph.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/test_paths.h"
 

@@ -1,5 +1,5 @@
 // Text made safe to store and show: UTF-8 validation and repair, one-line escaping, cuts.
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 #include <gtest/gtest.h>
 

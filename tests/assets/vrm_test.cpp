@@ -1,6 +1,6 @@
 // VRM avatars: the meta and humanoid map read from VRM 0.x and 1.0 JSON (files made by
 // tests/assets/vrm_builder.h), with bad entries left out and said so.
-#include "assets/internal/vrm.h"
+#include "assets/gltf/vrm.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

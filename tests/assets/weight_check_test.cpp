@@ -1,7 +1,7 @@
 // Weight problems: hand-built glTF files with unweighted vertices, weights not summing to 1 and
 // more than eight influences give those vertices by index; clean rigs give none; the flags survive
 // serialisation; a real model's counts match the importer's own influence statistics.
-#include "assets/weight_check.h"
+#include "assets/model/weight_check.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
@@ -16,10 +16,10 @@
 #include <tuple>
 #include <vector>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/assets/small_models.h"
 #include "tests/test_paths.h"

@@ -12,17 +12,15 @@
 #include <thread>
 #include <vector>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
+#include "assets/model/animation.h"
+#include "tests/support/builtin.h"
 #include "tests/test_paths.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

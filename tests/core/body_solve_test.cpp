@@ -11,16 +11,14 @@
 #include "app/core/chain_results.h"
 #include "app/core/json_output.h"
 #include "app/core/pose_input.h"
-#include "assets/builtin_character.h"
-#include "ik/joint_limits.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "ik/core/kinematics.h"
+#include "ik/limits/joint_limits.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

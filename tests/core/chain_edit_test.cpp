@@ -5,20 +5,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "ik/core/kinematics.h"
+#include "tests/support/builtin.h"
 #include "tests/test_paths.h"
 
 namespace {
 
 using testing::ElementsAre;
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

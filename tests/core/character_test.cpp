@@ -9,17 +9,15 @@
 #include "app/core/chain_edit.h"
 #include "app/core/crowd.h"
 #include "app/core/ghost_poses.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
-#include "ik/joint_limits.h"
-#include "ik/kinematics.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
+#include "ik/limits/joint_limits.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 bool SameChain(const ik::TwoBoneChain& a, const ik::TwoBoneChain& b) {
   return a.start == b.start && a.mid == b.mid && a.end == b.end;

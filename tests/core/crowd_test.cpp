@@ -4,14 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

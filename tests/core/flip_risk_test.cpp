@@ -9,7 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/core/chain_results.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace app {
 namespace {

@@ -11,10 +11,10 @@
 
 #include "app/core/bake.h"
 #include "app/core/evaluate.h"
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
 #include "tests/test_paths.h"
 
 namespace {

@@ -9,9 +9,10 @@
 #include <string>
 
 #include "app/core/evaluate.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
+#include "tests/support/builtin.h"
 #include "tests/test_paths.h"
 
 namespace {
@@ -173,10 +174,7 @@ void ExpectExact(const Precision& p, const std::string& what) {
               p.solves);
 }
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 std::vector<app::ClipTime> RestAndWalk(const assets::Model& model) {
   const int walk = model.FindClip("Walk");

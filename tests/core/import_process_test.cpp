@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "app/core/sandbox.h"
-#include "assets/builtin_character.h"
-#include "assets/exporter.h"
-#include "assets/model_io.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/export/exporter.h"
+#include "assets/files/model_io.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "app/core/import_process.h"
-#include "assets/builtin_character.h"
-#include "assets/exporter.h"
+#include "assets/builtin/builtin_character.h"
+#include "assets/export/exporter.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 #include "tests/core/mixamo_gltf.h"
 #include "tests/test_paths.h"
 

@@ -5,7 +5,7 @@
 #include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/undo_history.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 
 namespace app {
 namespace {

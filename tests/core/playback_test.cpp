@@ -4,7 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
@@ -18,10 +19,7 @@ app::Playback MakePlayback(int clip, float time, float speed, bool playing, bool
   return p;
 }
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

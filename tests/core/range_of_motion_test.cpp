@@ -7,10 +7,10 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
 #include "tests/core/mixamo_gltf.h"
 #include "tests/test_paths.h"
 

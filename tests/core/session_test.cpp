@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "tests/test_paths.h"
 
 namespace app {

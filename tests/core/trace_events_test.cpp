@@ -6,14 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
+#include "tests/support/builtin.h"
 
 namespace {
 
-const assets::Model& Builtin() {
-  static const assets::Model model = assets::MakeBuiltinCharacter();
-  return model;
-}
+using testsupport::Builtin;
 
 // The built-in character's rig facts, found once (as the viewer does per load).
 const app::Character& BuiltinCharacter() {

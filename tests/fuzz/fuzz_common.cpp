@@ -11,10 +11,10 @@
 #include <fstream>
 #include <set>
 
-#include "assets/animation.h"
+#include "assets/files/text.h"
 #include "assets/importer.h"
-#include "assets/text.h"
-#include "ik/kinematics.h"
+#include "assets/model/animation.h"
+#include "ik/core/kinematics.h"
 #include "tests/assets/gltf_builder.h"
 
 namespace fuzz {

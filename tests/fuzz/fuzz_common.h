@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "assets/model.h"
+#include "assets/model/model.h"
 
 namespace fuzz {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "assets/model_io.h"
+#include "assets/files/model_io.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "assets/file_output.h"
-#include "assets/model.h"
+#include "assets/files/file_output.h"
+#include "assets/model/model.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the text helpers every name and message goes through (assets/text.h). For
+// libFuzzer target: the text helpers every name and message goes through (assets/files/text.h). For
 // any bytes: ValidUtf8 gives valid UTF-8 (the input itself when it was valid); Escaped gives one
 // line without control characters, within its limit, that is valid UTF-8 whenever the input was.
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "assets/text.h"
+#include "assets/files/text.h"
 
 namespace {
 

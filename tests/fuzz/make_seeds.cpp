@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "assets/exporter.h"
+#include "assets/export/exporter.h"
+#include "assets/files/model_io.h"
 #include "assets/importer.h"
-#include "assets/model_io.h"
 #include "tests/assets/gltf_builder.h"
 #include "tests/assets/small_models.h"
 

@@ -1,7 +1,7 @@
 // Points-at (aim): exact pointing on random rigs, the up reference, spreading over ancestors,
 // weight, joint limits (cone edge, hinge, never exceeded), the seed's calf-points-at-ankle example,
 // and every degenerate input.
-#include "ik/aim.h"
+#include "ik/chains/aim.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <limits>
 #include <random>
 
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"

@@ -5,27 +5,20 @@
 #include <random>
 #include <vector>
 
-#include "app/window/heap_count.h"
-#include "ik/aim.h"
-#include "ik/kinematics.h"
-#include "ik/two_bone_ik.h"
-#include "ik/two_bone_ik_batch.h"
+#include "ik/chains/aim.h"
+#include "ik/core/kinematics.h"
+#include "ik/two_bone/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
 // Pointers stored here escape, so the compiler may not elide the allocations behind them.
 void* volatile g_sink = nullptr;
 
-// Counts the allocations `body` makes (on this thread or any other while it runs), through the
-// counting operator new (app/window/heap_count.cpp, linked into this test binary).
-template <typename Body>
-long AllocationsIn(Body&& body) {
-  const long before = app::HeapAllocations();
-  body();
-  return app::HeapAllocations() - before;
-}
+using testsupport::AllocationsIn;
 
 TEST(Allocation, TheCounterSeesAnAllocation) {
   // Without this the other tests would pass with a counter that never counts.

@@ -1,7 +1,7 @@
 // FABRIK: random chains of 3-30 joints reach reachable targets within tolerance in the iteration
 // cap and keep their lengths; two-bone chains land where the closed-form solver does; limits are
 // never exceeded; the rotations are the seed's option 2; every degenerate input stays finite.
-#include "ik/fabrik.h"
+#include "ik/chains/fabrik.h"
 
 #include <gtest/gtest.h>
 
@@ -10,13 +10,13 @@
 #include <limits>
 #include <random>
 
-#include "app/window/heap_count.h"
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/two_bone/two_bone_ik.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"
+#include "tests/support/allocations.h"
 
 namespace {
 
@@ -542,16 +542,17 @@ TEST(Fabrik, SolvingWithAWorkspaceAllocatesNothingAfterTheFirstSolve) {
     ik::SolveFabrikPose(c.skeleton, c.root, c.end, targets[0], {}, limits_or_null, &pose, &models,
                         &workspace, &result);
     int reached = 0, missed = 0;
-    const long allocations_before = app::HeapAllocations();
-    for (const glm::vec3& target : targets) {
-      // Every frame starts from the freshly sampled pose.
-      std::copy(c.pose.locals.begin(), c.pose.locals.end(), pose.locals.begin());
-      std::copy(c.models.begin(), c.models.end(), models.begin());
-      ik::SolveFabrikPose(c.skeleton, c.root, c.end, target, {}, limits_or_null, &pose, &models,
-                          &workspace, &result);
-      (result.reached ? reached : missed) += 1;
-    }
-    EXPECT_EQ(app::HeapAllocations(), allocations_before) << "limits " << with_limits;
+    const long allocations = testsupport::AllocationsIn([&] {
+      for (const glm::vec3& target : targets) {
+        // Every frame starts from the freshly sampled pose.
+        std::copy(c.pose.locals.begin(), c.pose.locals.end(), pose.locals.begin());
+        std::copy(c.models.begin(), c.models.end(), models.begin());
+        ik::SolveFabrikPose(c.skeleton, c.root, c.end, target, {}, limits_or_null, &pose, &models,
+                            &workspace, &result);
+        (result.reached ? reached : missed) += 1;
+      }
+    });
+    EXPECT_EQ(allocations, 0) << "limits " << with_limits;
     // The solves did real work: some targets reached, some (beyond reach, or not allowed by the
     // limits) missed.
     EXPECT_GT(reached, 0);

@@ -1,5 +1,5 @@
 // Foot contacts on sampled paths: hysteresis, skate, in-place travel.
-#include "ik/foot_contacts.h"
+#include "ik/body/foot_contacts.h"
 
 #include <gtest/gtest.h>
 

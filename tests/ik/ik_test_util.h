@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
-#include "ik/skeleton.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/core/skeleton.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace iktest {
 

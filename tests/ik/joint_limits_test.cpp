@@ -1,16 +1,16 @@
 // Joint limits: clamping (random rotations end within their limits, rotations already within are
 // unchanged, nearest ends around the circle), pointing within a hinge, bone axes, the drawn shapes,
 // and agreement with the two-bone solver's hinge option.
-#include "ik/joint_limits.h"
+#include "ik/limits/joint_limits.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/two_bone/two_bone_ik.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/ik_test_util.h"
 #include "tests/ik/limit_check.h"

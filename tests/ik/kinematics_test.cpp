@@ -1,6 +1,6 @@
 // Skeleton construction and queries, forward kinematics (full and from one joint down) and the
 // skin palette, against straightforward recursive definitions.
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "ik/skeleton.h"
+#include "ik/core/skeleton.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {

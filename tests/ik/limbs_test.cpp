@@ -1,6 +1,6 @@
 // Limb detection on synthetic skeletons of each naming convention, on unnamed symmetric rigs, and
 // from declared humanoid maps (VRM).
-#include "ik/limbs.h"
+#include "ik/body/limbs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

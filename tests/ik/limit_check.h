@@ -7,8 +7,8 @@
 #include <glm/gtc/quaternion.hpp>
 #include <string>
 
-#include "ik/joint_limits.h"
-#include "ik/rotation.h"
+#include "ik/core/rotation.h"
+#include "ik/limits/joint_limits.h"
 
 namespace iktest {
 

@@ -1,14 +1,14 @@
 // The mirror map (sides from names, else from the rest pose's symmetry) and mirrored poses: on a
 // Mixamo-style rig whose joint frames are rolled differently on each side, the same rig under a
 // turned and scaled armature, the same rig with its names taken away, and the 22-joint humanoid.
-#include "ik/mirror.h"
+#include "ik/body/mirror.h"
 
 #include <gtest/gtest.h>
 
 #include <glm/gtc/quaternion.hpp>
 #include <random>
 
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 #include "tests/ik/humanoid_rig.h"
 #include "tests/ik/mixamo_rig.h"
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
-#include "ik/skeleton.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/core/skeleton.h"
 
 namespace iktest {
 

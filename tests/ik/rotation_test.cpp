@@ -1,6 +1,6 @@
 // Trig-free rotations: RotationBetween maps `from` onto `to` minimally at every angle (including
 // next to and at 180°), RotationAbout keeps its axis fixed, and the small helpers.
-#include "ik/rotation.h"
+#include "ik/core/rotation.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
 
-#include "ik/rotation.h"
-#include "ik/transform.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/rotation.h"
+#include "ik/core/transform.h"
+#include "ik/two_bone/two_bone_ik.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {

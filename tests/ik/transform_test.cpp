@@ -1,6 +1,6 @@
 // Transform: T·R·S matrices against glm's own construction, decomposition round trips, the affine
 // inverse, and finiteness checks.
-#include "ik/transform.h"
+#include "ik/core/transform.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // TwoBoneIkBatch: every chain's result agrees with SolveTwoBoneIk, with both SIMD kernels, with
 // a pole, weights and chains that need the scalar fallbacks mixed in.
-#include "ik/two_bone_ik_batch.h"
+#include "ik/two_bone/two_bone_ik_batch.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "ik/cpu_features.h"
+#include "ik/core/cpu_features.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {

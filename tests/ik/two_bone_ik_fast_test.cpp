@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "ik/cpu_features.h"
-#include "ik/internal/two_bone_ik_fast_io.h"
-#include "ik/internal/two_bone_ik_internal.h"
-#include "ik/kinematics.h"
-#include "ik/two_bone_ik.h"
+#include "ik/core/cpu_features.h"
+#include "ik/core/kinematics.h"
+#include "ik/two_bone/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik_fast_io.h"
+#include "ik/two_bone/two_bone_ik_internal.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {

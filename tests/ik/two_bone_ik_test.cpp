@@ -1,6 +1,6 @@
 // Two-bone IK: properties over 100,000 random chains (fixed seeds), each degenerate input, each
 // option, the pose-level API and a 10,000-frame drift run.
-#include "ik/two_bone_ik.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +8,11 @@
 #include <limits>
 #include <random>
 
-#include "ik/cpu_features.h"
-#include "ik/internal/two_bone_ik_fast_io.h"
-#include "ik/internal/two_bone_ik_internal.h"
-#include "ik/kinematics.h"
-#include "ik/rotation.h"
+#include "ik/core/cpu_features.h"
+#include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
+#include "ik/two_bone/two_bone_ik_fast_io.h"
+#include "ik/two_bone/two_bone_ik_internal.h"
 #include "tests/ik/ik_test_util.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "renderer/image_file.h"
+#include "assets/files/image_file.h"
 
 namespace rendertest {
 
@@ -111,7 +111,7 @@ void SaveForInspection(const Image& image, const std::string& name) {
   std::filesystem::create_directories(dir);
   std::string error;
   EXPECT_TRUE(
-      renderer::WritePng(dir + "/" + name + ".png", image.width, image.height, image.rgba, &error))
+      assets::WritePng(dir + "/" + name + ".png", image.width, image.height, image.rgba, &error))
       << error;
 }
 

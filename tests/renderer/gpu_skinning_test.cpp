@@ -7,7 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "assets/skinning.h"
+#include "assets/model/skinning.h"
 #include "renderer/gpu_model.h"
 #include "renderer/renderer.h"
 #include "tests/renderer/gl_test_context.h"

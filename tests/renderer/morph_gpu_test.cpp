@@ -9,9 +9,9 @@
 #include <cmath>
 #include <random>
 
-#include "assets/animation.h"
-#include "assets/morph.h"
-#include "assets/skinning.h"
+#include "assets/model/animation.h"
+#include "assets/model/morph.h"
+#include "assets/model/skinning.h"
 #include "renderer/gpu_model.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"

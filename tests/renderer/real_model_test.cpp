@@ -1,14 +1,14 @@
 // GPU skinning and rendering of real files (the shared third-party models) and of the synthetic
-// rigs against assets' own CPU skinning (assets/skinning.h), the reference `pose` prints.
+// rigs against assets' own CPU skinning (assets/model/skinning.h), the reference `pose` prints.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "assets/animation.h"
-#include "assets/builtin_character.h"
+#include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
-#include "assets/skinning.h"
+#include "assets/model/animation.h"
+#include "assets/model/skinning.h"
 #include "renderer/offscreen.h"
 #include "renderer/renderer.h"
 #include "tests/renderer/gl_test_context.h"

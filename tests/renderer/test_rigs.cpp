@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include "ik/kinematics.h"
+#include "ik/core/kinematics.h"
 
 namespace rendertest {
 

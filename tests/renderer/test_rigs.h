@@ -1,12 +1,12 @@
 // Synthetic rigged models for renderer tests, and a double-precision CPU skinning reference that
-// follows the formula in assets/model.h independently of the renderer.
+// follows the formula in assets/model/model.h independently of the renderer.
 #pragma once
 
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "assets/model.h"
-#include "ik/skeleton.h"
+#include "assets/model/model.h"
+#include "ik/core/skeleton.h"
 
 namespace rendertest {
 

@@ -6,8 +6,9 @@
 namespace app {
 
 const char* LengthUnits(const assets::Model& model) {
-  // glTF is in metres by definition (the built-in character too); other formats keep the file's
-  // own units, which Assimp does not report.
+  // glTF is in metres by definition (the built-in character too). FBX is scaled to metres at
+  // import (UnitScaleFactor, as Blender places it) unless --raw-units, and Collada by its <unit>;
+  // the Model does not record whether that happened, so they and the other formats say "units".
   const std::string& source = model.source;
   const auto ends_with = [&](const char* ext) {
     const std::string e = ext;

@@ -9,8 +9,8 @@
 #include <optional>
 
 #include "app/window/panels/panel_util.h"
-#include "ik/joint_limits.h"
-#include "ik/two_bone_ik.h"
+#include "ik/limits/joint_limits.h"
+#include "ik/two_bone/two_bone_ik.h"
 
 namespace app {
 

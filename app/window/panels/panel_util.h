@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/window/panels/panels.h"
-#include "ik/transform.h"
+#include "ik/core/transform.h"
 
 struct ImVec4;
 
