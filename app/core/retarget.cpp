@@ -11,6 +11,7 @@
 #include "app/core/foot_lock.h"
 #include "assets/model/animation.h"
 #include "ik/core/kinematics.h"
+#include "ik/core/rotation.h"
 
 namespace app {
 
@@ -481,6 +482,9 @@ bool RetargetClip(const Character& source, int clip_index, const Character& targ
     glm::vec3 offset{0.0f};  // rest stance difference, target minus scaled source
     ik::TwoBoneIkOptions options;
     float reach = 0.0f;  // 0.999 of the leg's length: the ankle's farthest from the hip joint
+    // Unsolved ends (hands): measured from the limb's start, the source limb scaled to this one.
+    int source_start = -1;
+    float limb_ratio = 1.0f;
     double sum = 0.0;
     float max = 0.0f;
   };
@@ -493,10 +497,17 @@ bool RetargetClip(const Character& source, int clip_index, const Character& targ
       Effector e;
       e.limb = &limb;
       e.source = s;
-      if (limb.kind == ik::LimbKind::kLeg) {
-        for (const ik::Limb& sl : source.limbs()) {
-          e.solve = e.solve || (sl.kind == ik::LimbKind::kLeg && sl.chain.end == s);
-        }
+      for (const ik::Limb& sl : source.limbs()) {
+        if (sl.chain.end != s) continue;
+        e.solve = limb.kind == ik::LimbKind::kLeg && sl.kind == ik::LimbKind::kLeg;
+        e.source_start = sl.chain.start;
+        const auto& ps = al.source.position;
+        const auto& pt = al.target.position;
+        const float ls = glm::distance(ps[size_t(sl.chain.start)], ps[size_t(sl.chain.mid)]) +
+                         glm::distance(ps[size_t(sl.chain.mid)], ps[size_t(sl.chain.end)]);
+        const float lt = glm::distance(pt[size_t(limb.chain.start)], pt[size_t(limb.chain.mid)]) +
+                         glm::distance(pt[size_t(limb.chain.mid)], pt[size_t(limb.chain.end)]);
+        e.limb_ratio = ls > 0.0f ? lt / ls : 1.0f;
       }
       e.offset = al.target.position[size_t(limb.chain.end)] - scaled(al.source.position[size_t(s)]);
       e.options.bend_axis_local = target.BendAxis(limb.chain);
@@ -506,6 +517,42 @@ bool RetargetClip(const Character& source, int clip_index, const Character& targ
       e.reach = 0.999f * (glm::distance(rp[size_t(limb.chain.start)], rp[size_t(limb.chain.mid)]) +
                           glm::distance(rp[size_t(limb.chain.mid)], rp[size_t(limb.chain.end)]));
       effectors.push_back(e);
+    }
+  }
+
+  // Rest poses that point bones differently (A-pose against T-pose): each paired joint with one
+  // paired joint below it along its bone turns, at rest, so that its bone points as the source's
+  // does; a joint with none or several (a hand, the hips, the chest) turns as its paired parent.
+  std::vector<glm::quat> rest_turn(static_cast<size_t>(ts.joint_count()), glm::quat(1, 0, 0, 0));
+  {
+    std::vector<int> mapped_parent(static_cast<size_t>(ts.joint_count()), -1);
+    std::vector<int> child(static_cast<size_t>(ts.joint_count()), -1);
+    std::vector<int> children(static_cast<size_t>(ts.joint_count()), 0);
+    for (int j = 0; j < ts.joint_count(); ++j) {
+      int p = ts.parent(j);
+      while (p >= 0 && source_of[size_t(p)] < 0) p = ts.parent(p);
+      mapped_parent[size_t(j)] = p;
+      if (p < 0 || source_of[size_t(j)] < 0) continue;
+      if (!ss.IsAncestorOrSelf(source_of[size_t(p)], source_of[size_t(j)]) ||
+          source_of[size_t(p)] == source_of[size_t(j)]) {
+        continue;
+      }
+      ++children[size_t(p)];
+      child[size_t(p)] = j;
+    }
+    for (int j = 0; j < ts.joint_count(); ++j) {
+      const int s = source_of[size_t(j)];
+      const int p = mapped_parent[size_t(j)];
+      if (s < 0) continue;
+      if (children[size_t(j)] == 1) {
+        const int c = child[size_t(j)];
+        const glm::vec3 vt = al.target.position[size_t(c)] - al.target.position[size_t(j)];
+        const glm::vec3 vs = turn * (al.source.position[size_t(source_of[size_t(c)])] -
+                                     al.source.position[size_t(s)]);
+        rest_turn[size_t(j)] = ik::RotationBetween(vt, vs);
+      } else if (p >= 0) {
+        rest_turn[size_t(j)] = rest_turn[size_t(p)];
+      }
     }
   }
 
@@ -545,7 +592,8 @@ bool RetargetClip(const Character& source, int clip_index, const Character& targ
       const int s = source_of[size_t(j)];
       if (s >= 0) {
         const glm::quat delta = sq[size_t(s)] * glm::inverse(al.source.rotation[size_t(s)]);
-        const glm::quat world = turn * delta * unturn * al.target.rotation[size_t(j)];
+        const glm::quat world =
+            turn * delta * unturn * rest_turn[size_t(j)] * al.target.rotation[size_t(j)];
         local.rotation = glm::normalize(glm::inverse(parent) * world);
         if (!ik::IsFinite(local.rotation)) local.rotation = ts.rest_locals()[size_t(j)].rotation;
       }
@@ -584,7 +632,12 @@ bool RetargetClip(const Character& source, int clip_index, const Character& targ
       }
     }
     for (Effector& e : effectors) {
-      const glm::vec3 goal = scaled(glm::vec3(sm[size_t(e.source)][3])) + e.offset;
+      glm::vec3 goal = scaled(glm::vec3(sm[size_t(e.source)][3])) + e.offset;
+      if (!e.solve && e.source_start >= 0) {
+        goal = glm::vec3(tm[size_t(e.limb->chain.start)][3]) +
+               e.limb_ratio * (turn * (glm::vec3(sm[size_t(e.source)][3]) -
+                                       glm::vec3(sm[size_t(e.source_start)][3])));
+      }
       if (e.solve) {
         ik::TwoBoneTarget target_point;
         target_point.position = goal;

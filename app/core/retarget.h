@@ -53,7 +53,11 @@ struct RetargetInfo {
   float fps = 30.0f;
   int frames = 0;  // the clip has frames + 1 keys, the last at the duration
   // Per end effector (feet, then hands, as the target's limbs): the distance of the target's end
-  // joint from its scaled source position, metres (the model's unit).
+  // joint from its scaled source position, metres (the model's unit). A foot's scaled source
+  // position: the hips' rest place plus the source ankle's offset from the source hips' rest
+  // place, turned and scaled by `scale`, plus the rest stance difference (so that the rest ankle
+  // maps onto the rest ankle). A hand's (not solved): the target arm's start plus the source's
+  // start-to-hand vector, turned and scaled by the ratio of the arms' lengths.
   struct Effector {
     std::string limb;  // the target limb's label ("LeftLeg")
     int source = -1, target = -1;
