@@ -478,4 +478,83 @@ TEST(RetargetMapping, RigWithoutLegsIsRefusedNamingTheLegs) {
   EXPECT_NE(error.find("legs"), std::string::npos) << error;
 }
 
+// A four-legged rig in the built-in's naming: hips and chest level, front legs named as arms
+// reaching the ground.
+assets::Model FourLegs() {
+  std::vector<ik::JointDesc> joints;
+  auto add = [&](const std::string& name, int parent, glm::vec3 t) {
+    ik::JointDesc d;
+    d.name = name;
+    d.parent = parent;
+    d.rest.translation = t;
+    joints.push_back(d);
+    return int(joints.size()) - 1;
+  };
+  const int hips = add("Hips", -1, {0.0f, 0.6f, 0.0f});
+  const int spine = add("Spine", hips, {0.0f, 0.0f, 0.3f});
+  const int chest = add("Spine2", spine, {0.0f, 0.0f, 0.3f});
+  const int neck = add("Neck", chest, {0.0f, 0.1f, 0.1f});
+  add("Head", neck, {0.0f, 0.1f, 0.1f});
+  for (const char* side : {"Left", "Right"}) {
+    const float x = side[0] == 'L' ? 0.12f : -0.12f;
+    const std::string s = side;
+    int j = add(s + "UpLeg", hips, {x, -0.05f, 0.0f});
+    j = add(s + "Leg", j, {0.0f, -0.25f, 0.03f});
+    j = add(s + "Foot", j, {0.0f, -0.25f, -0.03f});
+    add(s + "ToeBase", j, {0.0f, -0.04f, 0.06f});
+    j = add(s + "Arm", chest, {x, -0.05f, 0.0f});
+    j = add(s + "ForeArm", j, {0.0f, -0.25f, -0.03f});
+    add(s + "Hand", j, {0.0f, -0.25f, 0.03f});
+  }
+  std::string error;
+  assets::Model model;
+  model.source = "dog";
+  model.skeleton = *ik::Skeleton::Build(joints, &error);
+  model.is_bone.assign(joints.size(), true);
+  return model;
+}
+
+TEST(RetargetMapping, FourLeggedOntoTwoLeggedIsRefused) {
+  const assets::Model builtin = assets::MakeBuiltinCharacter();
+  const assets::Model dog = FourLegs();
+  const Character cb(builtin), cd(dog);
+  ASSERT_EQ(cd.limbs().size(), 4u);
+  RetargetMapping m;
+  std::string error;
+  EXPECT_FALSE(app::MapJoints(cd, cb, &m, &error));
+  EXPECT_NE(error.find("four limbs"), std::string::npos) << error;
+  EXPECT_NE(error.find("dog"), std::string::npos) << error;
+  EXPECT_FALSE(app::MapJoints(cb, cd, &m, &error));
+  // Two four-legged rigs map.
+  EXPECT_TRUE(app::MapJoints(cd, cd, &m, &error)) << error;
+}
+
+TEST(RetargetMapping, RestThatDiffersByMoreThan45DegreesIsWarnedOf) {
+  const assets::Model source = assets::MakeBuiltinCharacter();
+  assets::Model target = Renamed([](const std::string& n) { return n; });
+  // The target's left upper arm turned 60 degrees about the forward axis at rest.
+  std::vector<ik::JointDesc> joints;
+  for (int j = 0; j < target.skeleton.joint_count(); ++j) {
+    ik::JointDesc d;
+    d.name = target.skeleton.name(j);
+    d.parent = target.skeleton.parent(j);
+    d.rest = target.skeleton.rest_locals()[size_t(j)];
+    if (d.name == "LeftArm") {
+      d.rest.rotation = glm::angleAxis(glm::radians(60.0f), glm::vec3(0, 0, 1)) * d.rest.rotation;
+    }
+    joints.push_back(d);
+  }
+  std::string error;
+  target.skeleton = *ik::Skeleton::Build(joints, &error);
+  const Transfer t = Retarget(source, source.FindClip("Walk"), target);
+  bool warned = false;
+  for (const std::string& w : t.report.warnings) {
+    if (w.find("LeftArm") != std::string::npos && w.find("degrees") != std::string::npos) {
+      warned = true;
+    }
+    EXPECT_EQ(w.find("RightArm"), std::string::npos) << w;
+  }
+  EXPECT_TRUE(warned);
+}
+
 }  // namespace
