@@ -208,6 +208,71 @@ TEST(RetargetMapping, VrmHumanoidMapsPairMeaninglessNames) {
   EXPECT_GE(Accuracy(onto_named, source, named, expected_named), 0.95);
 }
 
+std::string Blender(const std::string& name) {
+  static const std::map<std::string, std::string> names = {{"Hips", "hips"},
+                                                           {"Spine", "spine"},
+                                                           {"Spine1", "spine.001"},
+                                                           {"Spine2", "chest"},
+                                                           {"Neck", "neck"},
+                                                           {"Head", "head"},
+                                                           {"LeftShoulder", "shoulder.L"},
+                                                           {"LeftArm", "upper_arm.L"},
+                                                           {"LeftForeArm", "forearm.L"},
+                                                           {"LeftHand", "hand.L"},
+                                                           {"RightShoulder", "shoulder.R"},
+                                                           {"RightArm", "upper_arm.R"},
+                                                           {"RightForeArm", "forearm.R"},
+                                                           {"RightHand", "hand.R"},
+                                                           {"LeftUpLeg", "thigh.L"},
+                                                           {"LeftLeg", "shin.L"},
+                                                           {"LeftFoot", "foot.L"},
+                                                           {"LeftToeBase", "toe.L"},
+                                                           {"RightUpLeg", "thigh.R"},
+                                                           {"RightLeg", "shin.R"},
+                                                           {"RightFoot", "foot.R"},
+                                                           {"RightToeBase", "toe.R"}};
+  return names.at(name);
+}
+
+std::string Biped(const std::string& name) {
+  static const std::map<std::string, std::string> names = {{"Hips", "Bip01 Pelvis"},
+                                                           {"Spine", "Bip01 Spine"},
+                                                           {"Spine1", "Bip01 Spine1"},
+                                                           {"Spine2", "Bip01 Spine2"},
+                                                           {"Neck", "Bip01 Neck"},
+                                                           {"Head", "Bip01 Head"},
+                                                           {"LeftShoulder", "Bip01 L Clavicle"},
+                                                           {"LeftArm", "Bip01 L UpperArm"},
+                                                           {"LeftForeArm", "Bip01 L Forearm"},
+                                                           {"LeftHand", "Bip01 L Hand"},
+                                                           {"RightShoulder", "Bip01 R Clavicle"},
+                                                           {"RightArm", "Bip01 R UpperArm"},
+                                                           {"RightForeArm", "Bip01 R Forearm"},
+                                                           {"RightHand", "Bip01 R Hand"},
+                                                           {"LeftUpLeg", "Bip01 L Thigh"},
+                                                           {"LeftLeg", "Bip01 L Calf"},
+                                                           {"LeftFoot", "Bip01 L Foot"},
+                                                           {"LeftToeBase", "Bip01 L Toe0"},
+                                                           {"RightUpLeg", "Bip01 R Thigh"},
+                                                           {"RightLeg", "Bip01 R Calf"},
+                                                           {"RightFoot", "Bip01 R Foot"},
+                                                           {"RightToeBase", "Bip01 R Toe0"}};
+  return names.at(name);
+}
+
+TEST(RetargetMapping, BlenderAndBipedNamesMapOntoEachOtherByName) {
+  const assets::Model source = Renamed(Blender, 1.0f);
+  const assets::Model target = Renamed(Biped, 1.1f);
+  const Character cs(source), ct(target);
+  const RetargetMapping m = Map(cs, ct);
+  std::map<std::string, std::string> expected;
+  for (const std::string& n : kBuiltinJoints) expected[Blender(n)] = Biped(n);
+  EXPECT_GE(Accuracy(m, source, target, expected), 0.95);
+  for (const char* joint : {"Bip01 L Calf", "Bip01 R Clavicle", "Bip01 Head", "Bip01 L Toe0"}) {
+    EXPECT_EQ(ByOf(m, target, joint), "name") << joint;
+  }
+}
+
 // CesiumMan's joints are unnamed ("nodes[3]"): its limbs are found by structure and symmetry.
 // The truth, from its hierarchy: legs nodes 3-6 and 7-10 (hip, knee, ankle, toe), arms 13-15 and
 // 16-18, spine 11, chest 12, neck 19, head 20, hips 2; left is the side of cross(up, forward).
