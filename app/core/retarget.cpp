@@ -93,6 +93,17 @@ std::string RoleFromName(const std::string& name) {
   return "";
 }
 
+// The finger a joint's name names ("Thumb", "Index", "Middle", "Ring", "Little"), or "".
+std::string FingerName(const std::string& name) {
+  const std::vector<std::string> w = Words(name);
+  if (Has(w, "thumb")) return "Thumb";
+  if (Has(w, "index")) return "Index";
+  if (Has(w, "middle")) return "Middle";
+  if (Has(w, "ring")) return "Ring";
+  if (Has(w, "pinky") || Has(w, "little")) return "Little";
+  return "";
+}
+
 // ---- Roles --------------------------------------------------------------------------------
 
 struct Role {
@@ -192,6 +203,18 @@ bool FindRoles(const Character& c, Roles* out, std::string* why) {
         r.roles.push_back({role, toes, BodyStrength(s, role, toes)});
       }
     } else {
+      // Fingers, where the names say which: each joint below the hand named for a finger, by
+      // its finger and its place along it (the first joint named for it, the second, ...).
+      for (int d = 0; d < s.joint_count(); ++d) {
+        if (d == limb.chain.end || !s.IsAncestorOrSelf(limb.chain.end, d)) continue;
+        const std::string finger = FingerName(s.name(d));
+        if (finger.empty()) continue;
+        int place = 1;
+        for (int a = s.parent(d); a != limb.chain.end && a >= 0; a = s.parent(a)) {
+          place += FingerName(s.name(a)) == finger ? 1 : 0;
+        }
+        r.roles.push_back({side + finger + std::to_string(place), d, 2});
+      }
       const int p = s.parent(limb.chain.start);
       if (p >= 0 && std::find(r.spine.begin(), r.spine.end(), p) == r.spine.end()) {
         const std::string role = side + "Shoulder";

@@ -1,6 +1,8 @@
 // Retargeting: a clip made for one rig played on another. The joints are paired role by role —
 // hips, spine, chest, neck, head, shoulders, the arms and legs (ik::DetectLimbs: the humanoid map,
-// joint names, else topology and mirror symmetry), toes — and each pair says how it was found.
+// joint names, else topology and mirror symmetry), toes, and fingers where both rigs name them
+// (thumb, index, middle, ring, pinky/little, by their place along the finger) — and each pair
+// says how it was found.
 // Each frame copies every paired joint's rotation relative to its rest as a world-space delta
 // (q_target = align · q_source · q_source_rest⁻¹ · align⁻¹ · q_target_rest, then taken back into
 // the parent's frame), so that rest poses that differ (A- and T-pose, bone rolls, axis

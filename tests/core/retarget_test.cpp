@@ -273,6 +273,72 @@ TEST(RetargetMapping, BlenderAndBipedNamesMapOntoEachOtherByName) {
   }
 }
 
+// The built-in skeleton with three joints per finger, named in Mixamo's ("LeftHandIndex1") or
+// Unreal's ("index_01_l") convention.
+assets::Model WithFingers(bool unreal) {
+  const assets::Model base =
+      unreal ? Renamed(Unreal) : Renamed([](const std::string& n) { return n; });
+  std::vector<ik::JointDesc> joints;
+  for (int j = 0; j < base.skeleton.joint_count(); ++j) {
+    ik::JointDesc d;
+    d.name = base.skeleton.name(j);
+    d.parent = base.skeleton.parent(j);
+    d.rest = base.skeleton.rest_locals()[size_t(j)];
+    joints.push_back(d);
+  }
+  const char* fingers[5] = {"Thumb", "Index", "Middle", "Ring", "Pinky"};
+  const char* unreal_fingers[5] = {"thumb", "index", "middle", "ring", "pinky"};
+  for (const char* side : {"Left", "Right"}) {
+    const int hand = base.skeleton.Find(unreal ? (side[0] == 'L' ? "hand_l" : "hand_r")
+                                               : std::string(side) + "Hand");
+    const float x = side[0] == 'L' ? 1.0f : -1.0f;
+    for (int f = 0; f < 5; ++f) {
+      int parent = hand;
+      for (int k = 1; k <= 3; ++k) {
+        ik::JointDesc d;
+        d.name = unreal ? std::string(unreal_fingers[f]) + "_0" + std::to_string(k) + "_" +
+                              (side[0] == 'L' ? "l" : "r")
+                        : std::string(side) + "Hand" + fingers[f] + std::to_string(k);
+        d.parent = parent;
+        d.rest.translation = k == 1 ? glm::vec3(0.03f * x, 0.0f, 0.01f * float(f - 2))
+                                    : glm::vec3(0.02f * x, 0.0f, 0.0f);
+        joints.push_back(d);
+        parent = int(joints.size()) - 1;
+      }
+    }
+  }
+  std::string error;
+  assets::Model model = base;
+  model.skeleton = *ik::Skeleton::Build(joints, &error);
+  model.is_bone.assign(joints.size(), true);
+  return model;
+}
+
+TEST(RetargetMapping, FingersMapWhereBothRigsNameThem) {
+  const assets::Model source = WithFingers(false);
+  const assets::Model target = WithFingers(true);
+  const Character cs(source), ct(target);
+  const RetargetMapping m = Map(cs, ct);
+  std::map<std::string, std::string> expected;
+  const char* fingers[5] = {"Thumb", "Index", "Middle", "Ring", "Pinky"};
+  const char* unreal_fingers[5] = {"thumb", "index", "middle", "ring", "pinky"};
+  for (const char* side : {"Left", "Right"}) {
+    for (int f = 0; f < 5; ++f) {
+      for (int k = 1; k <= 3; ++k) {
+        expected[std::string(side) + "Hand" + fingers[f] + std::to_string(k)] =
+            std::string(unreal_fingers[f]) + "_0" + std::to_string(k) + "_" +
+            (side[0] == 'L' ? "l" : "r");
+      }
+    }
+  }
+  EXPECT_GE(Accuracy(m, source, target, expected), 0.95);
+  EXPECT_EQ(ByOf(m, target, "index_02_l"), "name");
+  // Onto a rig without fingers: none paired, the rest as before.
+  const assets::Model plain = assets::MakeBuiltinCharacter();
+  const Character cp(plain);
+  EXPECT_EQ(Map(cs, cp).pairs.size(), Map(cp, cp).pairs.size());
+}
+
 // CesiumMan's joints are unnamed ("nodes[3]"): its limbs are found by structure and symmetry.
 // The truth, from its hierarchy: legs nodes 3-6 and 7-10 (hip, knee, ankle, toe), arms 13-15 and
 // 16-18, spine 11, chest 12, neck 19, head 20, hips 2; left is the side of cross(up, forward).
