@@ -114,11 +114,16 @@ bool EditState::operator==(const EditState& o) const {
     return false;
   }
   if (chains != o.chains || joint_rotations.size() != o.joint_rotations.size() ||
+      joint_offsets.size() != o.joint_offsets.size() ||
       joint_translations != o.joint_translations || !(contacts == o.contacts) ||
       !SameLimits(limits, o.limits)) {
     return false;
   }
   for (auto a = joint_rotations.begin(), b = o.joint_rotations.begin(); a != joint_rotations.end();
+       ++a, ++b) {
+    if (a->first != b->first || a->second != b->second) return false;
+  }
+  for (auto a = joint_offsets.begin(), b = o.joint_offsets.begin(); a != joint_offsets.end();
        ++a, ++b) {
     if (a->first != b->first || a->second != b->second) return false;
   }

@@ -96,6 +96,9 @@ struct FootLockPlan;  // app/core/foot_lock.h
 struct EditState {
   std::vector<ChainSettings> chains;
   std::map<int, glm::quat> joint_rotations;  // joint → local rotation replacing the animated one
+  // joint → a turn of its local rotation after the animated one (local = animated · offset): a
+  // bone rotated in the view (R), played with the clip as targets' offsets are
+  std::map<int, glm::quat> joint_offsets;
   // joint → local translation replacing the animated one (a pasted pose's moved joints)
   std::map<int, glm::vec3> joint_translations;
   SceneContacts contacts;

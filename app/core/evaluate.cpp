@@ -223,6 +223,11 @@ const ConstraintRequests& BeginFrame(const Character& character, const FrameSour
     for (const auto& [joint, rotation] : edit->joint_rotations) {
       if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].rotation = rotation;
     }
+    for (const auto& [joint, offset] : edit->joint_offsets) {  // bones rotated in the view
+      if (joint < 0 || joint >= n) continue;
+      glm::quat& rotation = state->pose.locals[size_t(joint)].rotation;
+      rotation = glm::normalize(rotation * offset);
+    }
     for (const auto& [joint, translation] : edit->joint_translations) {  // a pasted pose's
       if (joint >= 0 && joint < n) state->pose.locals[size_t(joint)].translation = translation;
     }

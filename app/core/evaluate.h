@@ -138,7 +138,8 @@ struct FrameSource {
 
 // The frame pipeline. Its stages, in order, each on what the one before left:
 //  1. sample the clip at the time, or take the rest pose (SamplePose);
-//  2. the edit's joint rotations (and a pasted pose's translations) replace the sampled ones;
+//  2. the edit's joint rotations (and a pasted pose's translations) replace the sampled ones, and
+//     its rotation offsets (bones rotated in the view) turn them further (local · offset);
 //  3. forward kinematics (placed);
 //  4. with an edit: its foot lock when it was planned for this clip (ApplyFootLock), lower the
 //     hips to the ground (LowerHipsToGround), then build the requests on this un-solved pose

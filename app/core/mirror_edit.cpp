@@ -59,6 +59,7 @@ int PastePose(const PoseClipboard& clipboard, const ik::Skeleton& skeleton,
     if (!named[size_t(j)]) continue;
     const ik::Transform& local = pose.locals[size_t(j)];
     edit->joint_rotations[j] = glm::normalize(local.rotation);
+    edit->joint_offsets.erase(j);  // the pasted rotation is the whole rotation
     edit->joint_translations[j] = local.translation;
     ++set;
   }

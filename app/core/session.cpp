@@ -167,6 +167,11 @@ Json SessionJson(const assets::Model& model, const Session& s, const std::string
     rotations.push_back({{"joint", NameOrNull(skeleton, joint)}, {"rotation", Exact(rotation)}});
   }
   json["rotations"] = std::move(rotations);
+  Json offsets = Json::array();  // bones rotated in the view: turns after the animated rotation
+  for (const auto& [joint, offset] : edit.joint_offsets) {
+    offsets.push_back({{"joint", NameOrNull(skeleton, joint)}, {"offset", Exact(offset)}});
+  }
+  json["rotation_offsets"] = std::move(offsets);
   Json translations = Json::array();
   for (const auto& [joint, translation] : edit.joint_translations) {
     translations.push_back(
@@ -781,6 +786,22 @@ bool AttachSession(const SessionFile& file, const assets::Model& model, const Jo
     // A unit quaternion as written (so that it reads back exactly), others normalized.
     const float length = glm::length(q);
     s.edit.joint_rotations[joint] = std::abs(length - 1.0f) < 1e-5f ? q : q / length;
+  }
+  const Json& offsets = f.Array(json, "", "rotation_offsets");
+  for (size_t i = 0; i < offsets.size() && f.ok(); ++i) {
+    const std::string path = Fields::Index("rotation_offsets", i);
+    std::string name;
+    glm::quat q(1.0f, 0.0f, 0.0f, 0.0f);
+    f.Name(offsets[i], path, "joint", &name);
+    f.Quat(offsets[i], path, "offset", &q);
+    if (!f.ok()) break;
+    const int joint = joints.Find(name);
+    if (joint < 0) {
+      found.lines.push_back("rotation offset of '" + name + "': no such joint in " + model.source);
+      continue;
+    }
+    const float length = glm::length(q);
+    s.edit.joint_offsets[joint] = std::abs(length - 1.0f) < 1e-5f ? q : q / length;
   }
   const Json& translations = f.Array(json, "", "translations");
   for (size_t i = 0; i < translations.size() && f.ok(); ++i) {

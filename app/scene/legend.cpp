@@ -65,10 +65,10 @@ void AddTwoBoneEntries(const ConstraintRequests& requests, const PoseState& stat
     if (r.solve_case == ik::TwoBoneCase::kDegenerate) continue;
     any = true;
     (r.reached ? reached : missed) = true;
+    pole = pole || requests.ik[i].options.pole_model.has_value();  // drawn on every chain
     if (!options.all_chains && static_cast<int>(i) != options.active_chain) continue;
     explained = true;
     circle = circle || r.circle.radius > 1e-6f;
-    pole = pole || requests.ik[i].options.pole_model.has_value();
   }
   if (!any) return;
   if (options.ik_overlay) {
@@ -80,8 +80,8 @@ void AddTwoBoneEntries(const ConstraintRequests& requests, const PoseState& stat
         list->Add("knee circle: where the knee can go", oc::kKneeCircle, LegendShape::kLine);
       list->Add("knee before the solve", oc::kKneeBefore, LegendShape::kSquare);
       list->Add("knee after the solve", oc::kKneeAfter, LegendShape::kDisc);
-      if (pole) list->Add("pole", oc::kPole, LegendShape::kDiamond);
     }
+    if (pole) list->Add("pole", oc::kPole, LegendShape::kDiamond);
   }
   if (options.reach_shell && explained) {
     list->Add("reach shells: nearest and farthest", oc::kReachShell, LegendShape::kLine);

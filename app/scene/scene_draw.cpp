@@ -155,6 +155,9 @@ void AddTwoBoneOverlay(const IkChainRequest& request, const ik::TwoBoneIkResult&
     xray_lines->width = 1.5f;
     xray_lines->AddLine(r.c_final, request.target.position, target_color);
   }
+  // The pole: a handle (dragged in the window) on every chain that has one.
+  if (request.options.pole_model)
+    AddDiamondMark(*request.options.pole_model, 6.0f, oc::kPole, &out->marks);
   if (!explain) return;
   xray_lines->width = 2.0f;
   // The knee circle: where the sphere about the hip meets the sphere about the target.
@@ -165,7 +168,6 @@ void AddTwoBoneOverlay(const IkChainRequest& request, const ik::TwoBoneIkResult&
   if (request.options.pole_model) {
     xray_lines->AddLine(r.b_final, *request.options.pole_model,
                         glm::vec4(oc::kPole.r, oc::kPole.g, oc::kPole.b, 0.5f));
-    AddDiamondMark(*request.options.pole_model, 6.0f, oc::kPole, &out->marks);
   }
   // Knee before (a grey square) under the knee after (a yellow disc): where they coincide, the
   // disc sits inside the larger square and both stay visible.

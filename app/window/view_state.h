@@ -72,6 +72,13 @@ struct Selection {
   int selected_joint = -1;
   int fabrik_root = -1;             // joint marked as the root of the next FABRIK chain
   bool scroll_to_selected = false;  // the joint tree scrolls to the selected joint once
+  // The Euler angles the Joints panel last showed for `euler_joint` (degrees): the next ones are
+  // the nearest equivalent triple (ContinuousEulerDegrees), so the fields never jump.
+  int euler_joint = -1;
+  glm::vec3 euler_shown{0.0f};
+  // The rotate gizmo on the selected bone (Shift+R cycles it, the Joints panel chooses it).
+  enum class RotateGizmoMode { kOff, kGlobal, kLocal };
+  RotateGizmoMode rotate_gizmo = RotateGizmoMode::kOff;
 };
 
 // The joint search field of the Joints panel.

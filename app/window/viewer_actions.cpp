@@ -262,6 +262,7 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   selection_.active_chain = -1;
   selection_.hover_chain = -1;
   drag_ = Drag::kNone;
+  hover_pole_ = pole_chain_ = rotate_joint_ = -1;
   mirror_ = ik::BuildMirrorMap(current_->model.skeleton, current_->character.limbs());
   model_watch_.Watch(args_.no_watch ? std::string() : path);
   Update(0.0);
@@ -359,6 +360,7 @@ void Viewer::ResetAllTargets() {
 
 void Viewer::ResetPose() {
   edit_.joint_rotations.clear();
+  edit_.joint_offsets.clear();
   edit_.joint_translations.clear();
   Update(0.0);  // the effectors of the pose without the edited rotations
   ResetAllTargets();
@@ -510,6 +512,9 @@ void Viewer::WriteReadyTrace() {
   Json ready =
       ReadyEvent(window, current_->model, edit_, frame_, handles_px, ModelOnScreenNow(), playback_);
   ready["display"] = DisplayJson(CurrentDisplay());
+  for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {  // the pole markers
+    ready["chains"][size_t(i)]["pole_px"] = PolePixels(i);
+  }
   Json& ui = ready["ui"];
   ui["scale"] = UiScale();
   ui["automatic"] = ui_.scale == 0.0f;
@@ -554,15 +559,17 @@ std::optional<ModelOnScreen> Viewer::ModelOnScreenNow() const {
   return ModelOnScreen{ToWindow(bounds.center()), lo / pixel_ratio_, hi / pixel_ratio_};
 }
 
-void Viewer::WriteDragEndTrace(int chain) {
+void Viewer::WriteDragEndTrace(int chain, const char* part) {
   if (chain < 0 || chain >= static_cast<int>(edit_.chains.size())) return;
   DragEnd drag;
   drag.chain = chain;
-  drag.part = GizmoPartName(gizmo_drag_.part());
+  drag.part = part ? part : GizmoPartName(gizmo_drag_.part());
   drag.handle_px = ToWindow(ChainTargetNow(current_->model.skeleton, edit_, frame_, chain));
   drag.drag_frames = this_drag_frames_;
   drag.idle_frame_ms = idle_frames_.mean();
-  trace_.Write(DragEndEvent(current_->model, edit_, frame_, state_, drag, playback_));
+  Json event = DragEndEvent(current_->model, edit_, frame_, state_, drag, playback_);
+  event["pole_px"] = PolePixels(chain);  // where the pole marker is (null: no pole)
+  trace_.Write(event);
   this_drag_frames_ = FrameTimes();
 }
 

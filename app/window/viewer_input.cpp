@@ -65,6 +65,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
   const SDL_Keycode code = key.keysym.sym;
   const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
   const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
+  const bool alt = (key.keysym.mod & KMOD_ALT) != 0;
   // Quit, undo and redo work even while a panel field has the keyboard.
   if (ctrl && code == SDLK_q) RequestQuit();
   // The unsaved-edits question has the keyboard: D discards, Escape cancels.
@@ -79,6 +80,8 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
     if (code == SDLK_ESCAPE) close_popups_ = true;
     return;
   }
+  // A bone being rotated (R) has the keyboard: axes, typed degrees, confirm, cancel.
+  if (drag_ == Drag::kRotate) return OnRotateKey(code);
   if (ImGui::GetIO().WantTextInput) return;
   if (ctrl && code == SDLK_z) shift ? Redo() : Undo();
   if (ctrl && code == SDLK_y) Redo();
@@ -151,7 +154,18 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
                      &playback_);
       }
       break;
-    case SDLK_r:
+    case SDLK_r:  // rotate the selected bone; Alt+R: clear its rotation; Shift+R: the gizmo
+      if (alt) {
+        ClearRotation();
+      } else if (shift) {
+        CycleRotateGizmo();
+      } else {
+        rotate_by_ring_ = false;
+        BeginRotate();
+      }
+      break;
+    case SDLK_g:  // Alt+G: reset the target under the cursor, else the active one's, else all
+      if (!alt) break;
       if (selection_.hover_chain >= 0) {
         ResetTarget(selection_.hover_chain);
       } else if (selection_.active_chain >= 0) {
@@ -161,7 +175,7 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
       }
       break;
     case SDLK_ESCAPE:  // cancels a drag, else closes the help, the message log, the export dialog
-      if (drag_ == Drag::kGizmo && recorder_.Cancel(&edit_)) {
+      if ((drag_ == Drag::kGizmo || drag_ == Drag::kPole) && recorder_.Cancel(&edit_)) {
         drag_ = Drag::kNone;
       } else if (help_open_) {
         help_open_ = false;
@@ -177,10 +191,19 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
 }
 
 void Viewer::OnMouseDown(const SDL_MouseButtonEvent& button) {
+  if (drag_ == Drag::kRotate) {  // a click confirms the rotate, a right-click cancels it
+    if (button.button == SDL_BUTTON_LEFT) FinishRotate(true);
+    if (button.button == SDL_BUTTON_RIGHT) FinishRotate(false);
+    press_travel_px_ = 0.0f;
+    return;
+  }
   if (ImGui::GetIO().WantCaptureMouse || drag_ != Drag::kNone) return;
   const glm::vec2 cursor = ToPixels(button.x, button.y);
   press_px_ = cursor;
   press_travel_px_ = 0.0f;
+  // The rotate gizmo's rings and the pole markers are handles too (they win where they are).
+  if (button.button == SDL_BUTTON_LEFT && BeginRingDrag(cursor)) return;
+  if (button.button == SDL_BUTTON_LEFT && BeginPoleDrag(cursor)) return;
   if (button.button == SDL_BUTTON_LEFT) {
     GizmoPart part = GizmoPart::kNone;
     int chain = -1;
@@ -237,6 +260,15 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
       }
       break;
     }
+    case Drag::kPole:
+      if (pole_chain_ >= 0 && size_t(pole_chain_) < edit_.chains.size()) {
+        edit_.chains[size_t(pole_chain_)].pole = pole_drag_.Update(CursorRay(cursor));
+      }
+      break;
+    case Drag::kRotate:
+      rotate_.MoveCursor(cursor);
+      ApplyRotate();
+      break;
     case Drag::kNone:
       selection_.hover_chain = -1;
       selection_.hover_part = GizmoPart::kNone;
@@ -248,13 +280,41 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
         selection_.hover_handles =
             HandlesUnderCursor(CurrentHandlesView(), gizmo_style_, handles_, cursor, nullptr, 0);
       }
+      // A pole marker under the cursor is highlighted, and its chain's overlay shows.
+      hover_pole_ = ImGui::GetIO().WantCaptureMouse ? -1 : HitPole(cursor);
+      hover_ring_ = RingPart::kNone;
+      if (RotateGizmo gizmo; !ImGui::GetIO().WantCaptureMouse && CurrentRotateGizmo(&gizmo)) {
+        hover_ring_ = HitRotateGizmo(gizmo, cursor);
+      }
+      if (hover_pole_ >= 0) {
+        selection_.hover_chain = hover_pole_;
+        selection_.hover_part = GizmoPart::kNone;
+        selection_.hover_handles = 0;
+      }
       break;
   }
 }
 
 void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
   const Drag ended = drag_;
+  if (ended == Drag::kRotate) {  // R holds no button; a ring's drag ends when it is released
+    if (rotate_by_ring_ && button.button == SDL_BUTTON_LEFT) {
+      FinishRotate(press_travel_px_ >= kClickTravelPx);  // a click on a ring turns nothing
+    }
+    return;
+  }
   drag_ = Drag::kNone;
+  if (ended == Drag::kPole) {
+    if (!recorder_.running()) return;         // cancelled with Escape
+    if (press_travel_px_ < kClickTravelPx) {  // a click on the pole only makes its chain active
+      recorder_.Cancel(&edit_);
+      return;
+    }
+    Update(0.0);  // solve with the final pole before reporting it
+    recorder_.End(edit_);
+    WriteDragEndTrace(pole_chain_, "pole");
+    return;
+  }
   if (ended == Drag::kGizmo) {
     if (!recorder_.running()) return;         // cancelled with Escape
     if (press_travel_px_ < kClickTravelPx) {  // a click on a handle only makes it active...

@@ -255,8 +255,9 @@ int Viewer::Run() {
     ++frame_count_;
     const double frame_ms = MillisecondsSince(frame_start);
     stats_.frame_ms.Add(frame_ms);
-    (drag_ == Drag::kGizmo ? drag_frames_ : idle_frames_).Add(frame_ms);
-    if (drag_ == Drag::kGizmo) this_drag_frames_.Add(frame_ms);
+    const bool editing = drag_ == Drag::kGizmo || drag_ == Drag::kPole || drag_ == Drag::kRotate;
+    (editing ? drag_frames_ : idle_frames_).Add(frame_ms);
+    if (editing) this_drag_frames_.Add(frame_ms);
     if (args_.max_frames > 0 && frame_count_ >= args_.max_frames) quit_ = true;
   }
   if (const int signal_number = TerminationSignal()) {
@@ -506,6 +507,14 @@ void Viewer::DrawViewOverlays() {
       display_.show_handles && !ImGui::GetIO().WantCaptureMouse) {
     DrawHandleTip(edit_.chains[size_t(hover)].label.c_str(), selection_.hover_handles);
   }
+  // The pole marker under the cursor or being dragged: a ring around it.
+  const int pole = drag_ == Drag::kPole ? pole_chain_ : drag_ == Drag::kNone ? hover_pole_ : -1;
+  if (pole >= 0 && size_t(pole) < edit_.chains.size() && edit_.chains[size_t(pole)].use_pole) {
+    const glm::vec2 at = ToWindow(edit_.chains[size_t(pole)].pole);
+    ImGui::GetForegroundDrawList()->AddCircle(ImVec2(at.x, at.y), 10.0f * scale,
+                                              IM_COL32(255, 255, 255, 230), 20, 2.5f * scale);
+  }
+  DrawRotateOverlay();
 }
 
 int Viewer::ActiveTwoBoneRequest() const {

@@ -19,6 +19,7 @@
 #include "app/core/trace.h"
 #include "app/core/trace_events.h"
 #include "app/core/undo_history.h"
+#include "app/scene/bone_rotate.h"
 #include "app/scene/camera.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/gl_context.h"
@@ -149,10 +150,30 @@ class Viewer {
   // The model's bounds on screen now (window coordinates); none for an empty model.
   std::optional<ModelOnScreen> ModelOnScreenNow() const;
   void WriteReadyTrace();
-  void WriteDragEndTrace(int chain);
+  // `part`: the gizmo part dragged, or "pole" (null: the target gizmo's part).
+  void WriteDragEndTrace(int chain, const char* part = nullptr);
   void WriteTargetsTrace(const char* event_name);
   void WriteCameraTrace(const char* by);  // `by`: orbit, pan, zoom, frame  // every chain's target
                                           // (undo, redo, reset)
+
+  // viewer_rotate.cpp: rotating the selected bone in the view (R, Blender's modal rotate) and
+  // dragging a chain's pole marker.
+  void BeginRotate();               // R: needs a selected joint
+  void OnRotateKey(int keycode);    // the keys while rotating
+  void ApplyRotate();               // the rotate's offset into the edit
+  void FinishRotate(bool confirm);  // Enter or a click / Escape or a right-click
+  void ClearRotation();             // Alt+R: the selected joint's edited rotation dropped
+  void DrawRotateOverlay();         // the pivot, the line to the cursor, the axis, the header
+  Json RotateEvent(const char* name, int joint) const;
+  // The rotate gizmo of the selected bone now; false when it is off or nothing is selected.
+  bool CurrentRotateGizmo(RotateGizmo* gizmo) const;
+  bool BeginRingDrag(const glm::vec2& cursor_px);  // false when no ring is under the cursor
+  void CycleRotateGizmo();                         // Shift+R: off, global, local
+  void WriteRotateGizmoTrace();
+  // The chain whose pole marker is under the cursor (drawable pixels), or -1.
+  int HitPole(const glm::vec2& cursor_px) const;
+  bool BeginPoleDrag(const glm::vec2& cursor_px);  // false when no pole is under the cursor
+  Json PolePixels(int chain) const;  // where the chain's pole marker is (window), or null
 
   // viewer_session.cpp: sessions, reloading when the model's file changes, the window's title,
   // copying, pasting and mirroring poses and targets.
@@ -233,7 +254,8 @@ class Viewer {
   renderer::DebugShapes contact_shapes_, gizmo_shapes_;
 
   // Mouse interaction.
-  enum class Drag { kNone, kOrbit, kPan, kGizmo };
+  // kGizmo: a target handle; kPole: a pole marker; kRotate: the modal rotate (no button held).
+  enum class Drag { kNone, kOrbit, kPan, kGizmo, kPole, kRotate };
   Drag drag_ = Drag::kNone;
   glm::vec2 press_px_{0.0f};
   float press_travel_px_ = 0.0f;
@@ -243,6 +265,16 @@ class Viewer {
   float pending_wheel_ = 0.0f;    // wheel steps of this frame's events, for ApplyWheel
   bool close_popups_ = false;     // Escape with a menu or popup open: closed in the next frame
   GizmoDrag gizmo_drag_;
+  GizmoDrag pole_drag_;  // kPole: on the camera-facing plane through the pole
+  int pole_chain_ = -1;  // kPole: the chain whose pole is dragged
+  int hover_pole_ = -1;  // the chain whose pole marker is under the cursor
+  BoneRotate rotate_;    // kRotate
+  int rotate_joint_ = -1;
+  bool rotate_had_offset_ = false;  // the joint had an offset before the rotate
+  bool rotate_by_ring_ = false;     // the rotate is a drag of a gizmo ring (ends on release)
+  RingPart hover_ring_ = RingPart::kNone;
+  RingPart drag_ring_ = RingPart::kNone;
+  Selection::RotateGizmoMode traced_gizmo_ = Selection::RotateGizmoMode::kOff;
 
   // Frame times for the trace (a drag must be as smooth as an idle frame), quitting, F12.
   FrameTimes drag_frames_, idle_frames_, this_drag_frames_;

@@ -87,10 +87,15 @@ TEST(Legend, ListsOnlyWhatIsDrawn) {
       EXPECT_EQ(entries[i].color, app::bone_colors::kActiveChain);
     }
   }
-  // The active chain without a pole: no pole entry.
+  // The active chain without a pole: the other chain's pole marker is still drawn (a handle).
   options.active_chain = 1;
   count =
       app::LegendEntries(frame.model, frame.extent, frame.requests, frame.state, options, entries);
+  EXPECT_TRUE(Has(Labels(entries, count), "pole"));
+  // No chain with a pole: no pole entry.
+  app::ConstraintRequests no_pole = frame.requests;
+  for (app::IkChainRequest& request : no_pole.ik) request.options.pole_model.reset();
+  count = app::LegendEntries(frame.model, frame.extent, no_pole, frame.state, options, entries);
   EXPECT_FALSE(Has(Labels(entries, count), "pole"));
   // Onion skins and a trail: earlier and later frames in their colours.
   options.onion_count = 2;

@@ -253,6 +253,30 @@ TEST(JointLimitChoice, AConeHoldsTheCurrentPoseSoNothingMoves) {
   for (const app::Request& r : bent.requests) EXPECT_NE(r.kind, RequestKind::kMessage) << r.text;
 }
 
+// The Joints panel's Euler fields follow a bone turned a full turn and more (R in the view) without
+// a jump: each frame shows the triple nearest the one shown before.
+TEST(JointsPanel, EulerFieldsNeverJumpWhileTheBoneTurns) {
+  BentKnee bent;
+  bent.scene.edit.joint_rotations.clear();
+  HeadlessUi ui;
+  const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, 0.2f, 0.3f));
+  glm::vec3 previous(0.0f);
+  for (int d = 0; d <= 400; d += 2) {
+    bent.scene.edit.joint_offsets[bent.knee] = glm::angleAxis(glm::radians(float(d)), axis);
+    bent.Evaluate();
+    ui.Frame([&] { bent.Draw(); });
+    ASSERT_EQ(bent.selection.euler_joint, bent.knee);
+    const glm::vec3 shown = bent.selection.euler_shown;
+    if (d > 0) {
+      EXPECT_LT(glm::length(shown - previous), 6.0f) << "at " << d << " deg";
+    }
+    // The fields are the joint's rotation.
+    const glm::quat q = bent.scene.frame.unsolved_pose.locals[size_t(bent.knee)].rotation;
+    EXPECT_NEAR(std::abs(glm::dot(glm::quat(glm::radians(shown)), q)), 1.0f, 1e-4f) << d;
+    previous = shown;
+  }
+}
+
 TEST(JointLimitChoice, NarrowingTheHingeBelowThePoseSaysSoOnRelease) {
   BentKnee bent;
   HeadlessUi ui;

@@ -289,3 +289,45 @@ TEST(Pipeline, TheWindowsAndTheCommandLinesFramesAreThePipelinesForAnEditOfEvery
 }
 
 }  // namespace
+
+namespace {
+
+// A bone rotated in the view (EditState::joint_offsets) turns the clip's rotation at every time:
+// the clip plays under it.
+TEST(Character, RotationOffsetsTurnTheClipsRotationAsItPlays) {
+  const app::Character character(Builtin());
+  const ik::Skeleton& skeleton = character.skeleton();
+  const int walk = Builtin().FindClip("Walk");
+  ASSERT_GE(walk, 0);
+  const int arm = skeleton.Find("LeftForeArm");
+  const glm::quat offset = glm::angleAxis(0.5f, glm::normalize(glm::vec3(0.3f, 1.0f, -0.2f)));
+  app::EditState plain, rotated;
+  rotated.joint_offsets[arm] = offset;
+  for (float t : {0.1f, 0.45f, 0.8f}) {
+    app::EditedFrame frame;
+    app::PoseState animated, turned;
+    app::EvaluateEditedFrame(character, app::ClipTime{walk, t}, plain, &frame, &animated);
+    app::EvaluateEditedFrame(character, app::ClipTime{walk, t}, rotated, &frame, &turned);
+    const glm::quat expected = glm::normalize(animated.pose.locals[size_t(arm)].rotation * offset);
+    EXPECT_NEAR(std::abs(glm::dot(turned.pose.locals[size_t(arm)].rotation, expected)), 1.0f, 1e-6f)
+        << "t = " << t;
+    // Only that joint's local rotation changed.
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      if (j == arm) continue;
+      EXPECT_EQ(turned.pose.locals[size_t(j)].rotation, animated.pose.locals[size_t(j)].rotation)
+          << skeleton.name(j);
+    }
+  }
+  // An offset with a replacing rotation turns the replacement.
+  app::EditState both = rotated;
+  const glm::quat replaced = glm::angleAxis(0.2f, glm::vec3(1.0f, 0.0f, 0.0f));
+  both.joint_rotations[arm] = replaced;
+  app::EditedFrame frame;
+  app::PoseState state;
+  app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.3f}, both, &frame, &state);
+  EXPECT_NEAR(std::abs(glm::dot(state.pose.locals[size_t(arm)].rotation,
+                                glm::normalize(replaced * offset))),
+              1.0f, 1e-6f);
+}
+
+}  // namespace

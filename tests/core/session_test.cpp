@@ -77,6 +77,8 @@ Session FullSession(const assets::Model& model) {
   e.joint_rotations[model.skeleton.Find("Neck")] =
       glm::normalize(glm::quat(0.9f, 0.1f, 0.2f, 0.3f));
   e.joint_translations[model.skeleton.Find("Hips")] = {0.01f, 0.9f, -0.02f};
+  e.joint_offsets[model.skeleton.Find("LeftForeArm")] =
+      glm::normalize(glm::quat(0.8f, -0.3f, 0.1f, 0.2f));
   e.limits.Set(model.skeleton.Find("LeftLeg"),
                ik::JointLimit::Hinge({1.0f, 0.0f, 0.0f}, -0.1f, 2.3f));
   e.limits.Set(model.skeleton.Find("LeftArm"),

@@ -91,9 +91,9 @@ class WorkspaceTest(xs.XvfbTestCase):
         viewer.wait_event("ready")
         viewer.find_window()
         viewer.click(*FILE_MENU)  # File menu open
-        viewer.key("r")  # would reset every target if it reached the scene
+        viewer.key("alt+g")  # would reset every target if it reached the scene
         viewer.key("Escape")  # closes the menu
-        viewer.key("r")  # now it reaches the scene
+        viewer.key("alt+g")  # now it reaches the scene
         viewer.wait_event("reset")
         viewer.wait_frames()
         self.assertEqual(len(xs.named(viewer.events(), "reset")), 1, viewer.events())

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "app/scene/bone_rotate.h"
 #include "app/window/panels/panel_util.h"
 #include "ik/limits/joint_limits.h"
 #include "ik/two_bone/two_bone_ik.h"
@@ -194,7 +195,8 @@ void DrawJointLimit(const FrameInput& in, int j, EditState* edit, Requests* out)
   }
 }
 
-void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* out) {
+void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Selection* selection,
+                       Requests* out) {
   const ik::Skeleton& skeleton = in.model.skeleton;
   if (j < 0 || j >= skeleton.joint_count()) {
     ImGui::TextDisabled("click a bone or a joint to select it");
@@ -211,17 +213,34 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Requests* o
   ik::Transform world;
   if (ik::Transform::FromMatrix(in.state.models[j], &world)) TransformRows("world", world);
   // The local rotation is editable (Euler angles, degrees); the edit replaces the animation's.
-  glm::vec3 euler = EulerDegrees(in.frame.unsolved_pose.locals[j].rotation);
-  if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -360.0f, 360.0f, "%.1f")) {
+  // Shown from the quaternion as the triple nearest the one shown before: never a jump.
+  const glm::quat rotation = in.frame.unsolved_pose.locals[j].rotation;
+  glm::vec3 euler = selection->euler_joint == j
+                        ? ContinuousEulerDegrees(rotation, selection->euler_shown)
+                        : ContinuousEulerDegrees(rotation, EulerDegrees(rotation));
+  if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
     edit->joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
+    edit->joint_offsets.erase(j);  // the fields give the whole rotation
   }
-  Tip("The joint's local rotation, Euler degrees (X, Y, Z); an edit replaces the animation's.");
+  selection->euler_joint = j;
+  selection->euler_shown = euler;
+  Tip("The joint's local rotation, Euler degrees (X, Y, Z); an edit replaces the animation's. R "
+      "in the view turns the bone instead (played with the clip); Alt+R clears.");
   TrackLastItem(out);
-  if (edit->joint_rotations.count(j)) {
+  if (edit->joint_rotations.count(j) || edit->joint_offsets.count(j)) {
     SameLineIfFits(ButtonWidth("clear"));
-    if (Edited(ImGui::SmallButton("clear"), out)) edit->joint_rotations.erase(j);
-    Tip("Drop the edited rotation: the animation's comes back.");
+    if (Edited(ImGui::SmallButton("clear"), out)) {
+      edit->joint_rotations.erase(j);
+      edit->joint_offsets.erase(j);
+    }
+    Tip("Drop the edited rotation (Alt+R): the animation's comes back.");
   }
+  int gizmo = static_cast<int>(selection->rotate_gizmo);
+  if (ImGui::Combo("Rotate gizmo", &gizmo, "off\0global axes\0local axes\0")) {
+    selection->rotate_gizmo = static_cast<Selection::RotateGizmoMode>(gizmo);
+  }
+  Tip("Rings on the bone's head (Shift+R cycles them): drag the white one to turn the bone about "
+      "the view, a red, green or blue one about X, Y or Z (the model's axes, or the bone's own).");
   DrawJointLimit(in, j, edit, out);
 }
 
@@ -254,7 +273,7 @@ void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection
     }
   }
   ImGui::EndChild();
-  DrawSelectedJoint(in, selection->selected_joint, edit, out);
+  DrawSelectedJoint(in, selection->selected_joint, edit, selection, out);
 }
 
 }  // namespace app
