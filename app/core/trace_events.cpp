@@ -77,6 +77,23 @@ Json DragEndEvent(const assets::Model& model, const EditState& edit, const Edite
   return event;
 }
 
+Json KeyEvent(const char* name, const assets::Model& model, const EditState& edit,
+              const EditedFrame& frame, int chain, float time, std::optional<float> from) {
+  const ChainSettings& settings = edit.chains[size_t(chain)];
+  Json event;
+  event["event"] = name;
+  event["chain"] = chain;
+  event["label"] = settings.label;
+  event["end"] = model.skeleton.name(settings.chain.end);
+  event["time"] = Rounded(time);
+  if (from) event["from"] = Rounded(*from);
+  Json times = Json::array();
+  for (float t : ChainKeyTimes(settings)) times.push_back(Rounded(t));
+  event["keys"] = std::move(times);
+  event["target"] = ToJson(ChainTargetNow(model.skeleton, edit, frame, chain));
+  return event;
+}
+
 Json TargetsEvent(const char* name, const assets::Model& model, const EditState& edit,
                   const EditedFrame& frame) {
   Json event;
