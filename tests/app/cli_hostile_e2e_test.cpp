@@ -56,10 +56,6 @@ std::string ReadFile(const std::string& path) {
   return bytes.str();
 }
 
-size_t Lines(const std::string& text) {
-  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 std::vector<std::string> FileNames(const std::string& dir) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir)) {
