@@ -138,6 +138,13 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
     case SDLK_t:
       display_.show_timeline = !display_.show_timeline;
       break;
+    case SDLK_i:  // key the active target at the playhead (Blender's I)
+      SetKeyNow(-1);
+      break;
+    case SDLK_DELETE:  // the timeline's selected key
+    case SDLK_x:
+      DeleteSelectedKey();
+      break;
     case SDLK_m:  // Shift+M: the active chain's target onto the other side
       if (shift) MirrorTargetNow(-1);
       break;
@@ -233,7 +240,7 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
       if (active >= 0) {
         const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
         const EffectorInfo info = ChainInfo(current_->model.skeleton, edit_, frame_, active);
-        SetChainTarget(&edit_.chains[active], target, info, edit_.contacts);
+        SetChainTarget(&edit_.chains[active], target, info, edit_.contacts, playback_.time);
       }
       break;
     }
@@ -264,7 +271,8 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
       if (press_on_active_ && CycleActiveHandle(press_px_, 1, false)) cycled_from_ = before;
       return;
     }
-    Update(0.0);  // solve for the final target before reporting it
+    Update(0.0);                            // solve for the final target before reporting it
+    KeyAfterDrag(selection_.active_chain);  // auto-key (part of the drag's undo step)
     recorder_.End(edit_);
     WriteDragEndTrace(selection_.active_chain);
     return;
