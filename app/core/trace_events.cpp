@@ -70,7 +70,7 @@ Json DragEndEvent(const assets::Model& model, const EditState& edit, const Edite
                       {"soft", Rounded(settings.soft)},
                       {"weight", Rounded(settings.weight)},
                       {"mode", TargetModeName(settings.mode)}};
-  if (settings.use_pole) event["options"]["pole"] = ToJson(settings.pole);
+  if (settings.use_pole) event["options"]["pole"] = ToJson(settings.PoleAt(frame.time_seconds));
   event["handle_px"] = PixelJson(drag.handle_px);
   if (playback.clip >= 0) event["anim"] = AnimJson(playback);
   if (state.body_ran) event["body"] = BodyJson(model, frame.requests, state);
