@@ -237,6 +237,7 @@ int PreparePose(const PoseArgs& given, PreparedPose* prepared, ImportServer* ser
       std::cerr << "skelview: warning: " << assets::MessageLine(file + note) << "\n";
   }
   if (!ParseConstraints(args, character, requests, &error)) return BadInput(file + error);
+  KeyRequestsAt(clip_time->time, requests);  // keyed targets where they are at the time
   prepared->edit = EditForRequests(character, *requests);
   for (const MorphOverride& o : requests->morph) {
     prepared->edit.morph_weights[{o.mesh, o.target}] = o.weight;

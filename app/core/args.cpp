@@ -54,13 +54,14 @@ bool ParseCoordinate(const std::string& text, float* out) {
 bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     *error = "--ik '" + assets::ShownArgument(text) + "': " + why +
-             " (expected END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body])";
+             " (expected END[@T]=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body])";
     return false;
   };
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) return fail("missing the end joint name before '='");
   IkSpec spec;
-  spec.end = text.substr(0, eq);
+  if (!SplitKeyTime("--ik", text, &spec.end, &spec.time, error)) return false;
+  if (spec.end.empty()) return fail("missing the end joint name before '@'");
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   if (parts.size() < 3) return fail("the target needs three coordinates");
   for (int k = 0; k < 3; ++k) {
@@ -402,10 +403,30 @@ KeyValue SplitKeyValue(const std::string& part) {
 
 }  // namespace
 
+bool SplitKeyTime(const std::string& option, const std::string& text, std::string* name,
+                  std::optional<float>* time, std::string* error) {
+  // The name is what comes before '=' (or ',' for a --pin without a point).
+  const std::string head = text.substr(0, text.find('='));
+  const size_t at = head.rfind('@');
+  time->reset();
+  *name = head;
+  if (at == std::string::npos || !LooksLikeNumber(head.substr(at + 1))) return true;
+  const std::string shown = head.substr(at + 1);
+  float seconds = 0.0f;
+  if (!ParseFloat(shown, &seconds) || std::abs(seconds) > 1e9f) {
+    *error = option + " '" + assets::ShownArgument(text) + "': the key time '" +
+             assets::ShownArgument(shown) + "' is not a finite number of seconds within +-1e9";
+    return false;
+  }
+  *name = head.substr(0, at);
+  *time = seconds;
+  return true;
+}
+
 bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     *error = "--pin '" + assets::ShownArgument(text) + "': " + why +
-             " (expected JOINT[=X,Y,Z][,weight=W])";
+             " (expected JOINT[@T][=X,Y,Z][,weight=W])";
     return false;
   };
   PinSpec spec;
@@ -413,8 +434,10 @@ bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
   const size_t comma = text.find(',');
   if (eq == std::string::npos || (comma != std::string::npos && comma < eq)) {
     // JOINT or JOINT,weight=W: held where the pose has it.
-    spec.joint = text.substr(0, comma);
+    if (!SplitKeyTime("--pin", text, &spec.joint, &spec.time, error)) return false;
+    spec.joint = spec.joint.substr(0, spec.joint.find(','));
     if (spec.joint.empty()) return fail("missing the joint name");
+    if (spec.time) return fail("a key (@T) needs the point: JOINT@T=X,Y,Z");
     if (comma != std::string::npos) {
       const KeyValue kv = SplitKeyValue(text.substr(comma + 1));
       if (kv.key != "weight")
@@ -428,7 +451,8 @@ bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error) {
     return true;
   }
   if (eq == 0) return fail("missing the joint name before '='");
-  spec.joint = text.substr(0, eq);
+  if (!SplitKeyTime("--pin", text, &spec.joint, &spec.time, error)) return false;
+  if (spec.joint.empty()) return fail("missing the joint name before '@'");
   const std::vector<std::string> parts = Split(text.substr(eq + 1), ',');
   glm::vec3 target;
   if (!ParseVec3(parts, 0, &target))

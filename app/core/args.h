@@ -9,10 +9,13 @@
 
 namespace app {
 
-// One `--ik END=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body]` argument.
-// Positions are in the scene's world space as loaded.
+// One `--ik END[@T]=X,Y,Z[,pole=X,Y,Z][,weight=W][,soft=S][,hinge|,nohinge][,body]` argument.
+// Positions are in the scene's world space as loaded. `END@T=...` is a key: the target (and the
+// pole) at clip time T seconds; repeated per key, they animate the target between the keys
+// (ParseConstraints checks them together).
 struct IkSpec {
-  std::string end;  // end-effector joint name
+  std::string end;            // end-effector joint name
+  std::optional<float> time;  // @T: a key at this clip time (seconds)
   glm::vec3 target{0.0f};
   std::optional<glm::vec3> pole;
   float weight = 1.0f;  // 0..1
@@ -28,16 +31,24 @@ struct IkSpec {
 
 bool ParseIkSpec(const std::string& text, IkSpec* out, std::string* error);
 
-// One `--pin JOINT[=X,Y,Z][,weight=W]`: holds JOINT where the pose has it (or at the world point)
-// while the body moves. JOINT is a hand or foot, a joint of the body (hips, spine, chest, neck,
-// head) or an arm's or leg's first joint. `weight` (> 0, at most 1000) ranks pins that cannot all
-// hold.
+// One `--pin JOINT[@T][=X,Y,Z][,weight=W]`: holds JOINT where the pose has it (or at the world
+// point) while the body moves. JOINT is a hand or foot, a joint of the body (hips, spine, chest,
+// neck, head) or an arm's or leg's first joint. `weight` (> 0, at most 1000) ranks pins that cannot
+// all hold. `JOINT@T=X,Y,Z` is a key of the pin's point at clip time T seconds (repeated per key).
 struct PinSpec {
   std::string joint;
+  std::optional<float> time;        // @T: a key at this clip time (seconds)
   std::optional<glm::vec3> target;  // world space
   float weight = 1.0f;
 };
 bool ParsePinSpec(const std::string& text, PinSpec* out, std::string* error);
+
+// Splits `NAME@T` into the name and the key time when what follows the last '@' reads as a number
+// (a joint name may hold '@' itself: "a@b" stays a name). False with "--ik 'L@nan=...': the key
+// time 'nan' is not a finite number of seconds" in *error (`option` and `text` name the argument)
+// when it reads as a number that is not finite or not within +-1e9 seconds.
+bool SplitKeyTime(const std::string& option, const std::string& text, std::string* name,
+                  std::optional<float>* time, std::string* error);
 
 // One `--move JOINT=X,Y,Z`: places a joint of the body at the world point, before everything else
 // (the root or the hips move the whole body; pinned hands and feet re-solve).

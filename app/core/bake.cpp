@@ -239,7 +239,18 @@ EditState EditForRequests(const Character& character, const ConstraintRequests& 
   const assets::Model& model = character.model();
   EditState edit;
   edit.limits = requests.limits;
-  for (const IkChainRequest& request : requests.ik) {
+  // The keys of a keyed request (--ik END@T=..., --pin JOINT@T=...), none for the others.
+  auto keys_of = [&](bool pin, size_t index, ChainSettings* chain) {
+    for (const ConstraintRequests::Keyed& keyed : requests.keyed) {
+      if (keyed.pin != pin || keyed.index != static_cast<int>(index)) continue;
+      chain->target_keys = keyed.target;
+      chain->pole_keys = keyed.pole;
+      if (!keyed.target.empty()) chain->pinned = keyed.target.front().value;
+      if (!keyed.pole.empty()) chain->pole = keyed.pole.front().value;
+    }
+  };
+  for (size_t r = 0; r < requests.ik.size(); ++r) {
+    const IkChainRequest& request = requests.ik[r];
     ChainSettings chain;
     chain.label = model.skeleton.name(request.chain.end);
     chain.chain = request.chain;
@@ -252,6 +263,7 @@ EditState EditForRequests(const Character& character, const ConstraintRequests& 
     chain.weight = request.options.weight;
     chain.end_orientation = request.options.end_orientation;
     chain.body_helps = request.body_helps;
+    keys_of(false, r, &chain);
     edit.chains.push_back(chain);
   }
   // Pins and moves: a pinned hand or foot is its limb's two-bone chain on the pin (a chain's
@@ -259,7 +271,8 @@ EditState EditForRequests(const Character& character, const ConstraintRequests& 
   // held (a pin) or placed (a move). A pin without a point follows the animation.
   edit.body_options = requests.body.options;
   const std::vector<ik::Limb>& limbs = character.limbs();
-  for (const ik::BodyEffector& effector : requests.body.effectors) {
+  for (size_t e = 0; e < requests.body.effectors.size(); ++e) {
+    const ik::BodyEffector& effector = requests.body.effectors[e];
     ChainSettings chain;
     std::string error;
     const bool pin = effector.kind == ik::BodyEffector::Kind::kPin;
@@ -276,6 +289,7 @@ EditState EditForRequests(const Character& character, const ConstraintRequests& 
       chain.mode = TargetMode::kPinned;
       chain.pinned = *effector.target_model;
     }
+    keys_of(true, e, &chain);
     edit.chains.push_back(chain);
   }
   for (const FabrikRequest& request : requests.fabrik) {

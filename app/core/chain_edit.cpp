@@ -57,6 +57,18 @@ float ChainSettings::WeightAt(float time_seconds) const {
   return std::clamp(w, 0.0f, 1.0f);
 }
 
+glm::vec3 ChainSettings::OffsetAt(float time_seconds) const {
+  return mode == TargetMode::kPinned ? offset : KeyedValue(target_keys, time_seconds, offset);
+}
+
+glm::vec3 ChainSettings::PinnedAt(float time_seconds) const {
+  return mode == TargetMode::kPinned ? KeyedValue(target_keys, time_seconds, pinned) : pinned;
+}
+
+glm::vec3 ChainSettings::PoleAt(float time_seconds) const {
+  return KeyedValue(pole_keys, time_seconds, pole);
+}
+
 bool SceneContacts::operator==(const SceneContacts& o) const {
   const GroundPlane& g = ground;
   const Ladder& l = ladder;
@@ -77,7 +89,7 @@ bool ChainSettings::operator==(const ChainSettings& o) const {
          spread == o.spread && spread_falloff == o.spread_falloff && use_up == o.use_up &&
          up == o.up && tolerance == o.tolerance && max_iterations == o.max_iterations &&
          show_iterations == o.show_iterations && body_helps == o.body_helps &&
-         body_pin == o.body_pin;
+         body_pin == o.body_pin && target_keys == o.target_keys && pole_keys == o.pole_keys;
 }
 
 namespace {
@@ -182,26 +194,41 @@ EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
 }
 
 glm::vec3 ChainTarget(const ChainSettings& chain, const EffectorInfo& info,
-                      const SceneContacts& contacts) {
+                      const SceneContacts& contacts, float time_seconds) {
+  const glm::vec3 offset = chain.OffsetAt(time_seconds);
   switch (chain.mode) {
     case TargetMode::kFollow:
-      return info.effector + chain.offset;
+      return info.effector + offset;
     case TargetMode::kPinned:
-      return chain.pinned;
+      return chain.PinnedAt(time_seconds);
     case TargetMode::kGround:
-      if (!contacts.ground.enabled) return info.effector + chain.offset;
-      return FootOnGround(contacts.ground, info.effector, info.contact_height) + chain.offset;
+      if (!contacts.ground.enabled) return info.effector + offset;
+      return FootOnGround(contacts.ground, info.effector, info.contact_height) + offset;
     case TargetMode::kRung: {
       glm::vec3 target;
-      HandOnRung(contacts.ladder, info.effector + chain.offset, info.start, info.reach, &target);
+      HandOnRung(contacts.ladder, info.effector + offset, info.start, info.reach, &target);
       return target;
     }
   }
   return info.effector;
 }
 
+namespace {
+
+// The target's value as its mode keeps it: the pinned point, else the offset.
+glm::vec3& ModeValue(ChainSettings* chain) {
+  return chain->mode == TargetMode::kPinned ? chain->pinned : chain->offset;
+}
+
+// A keyed target keeps the value just set as its key at the time.
+void KeyIfKeyed(ChainSettings* chain, float time_seconds) {
+  if (!chain->target_keys.empty()) SetKey(&chain->target_keys, time_seconds, ModeValue(chain));
+}
+
+}  // namespace
+
 void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const EffectorInfo& info,
-                    const SceneContacts& contacts) {
+                    const SceneContacts& contacts, float time_seconds) {
   switch (chain->mode) {
     case TargetMode::kPinned:
       chain->pinned = target;
@@ -217,16 +244,62 @@ void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const Effecto
       chain->offset = target - info.effector;
       break;
   }
+  KeyIfKeyed(chain, time_seconds);
 }
 
-void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector) {
+void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector, float time_seconds) {
   chain->offset = glm::vec3(0.0f);
   chain->pinned = effector;
+  KeyIfKeyed(chain, time_seconds);
+}
+
+void KeyChainTarget(ChainSettings* chain, float time_seconds) {
+  const glm::vec3 value = chain->mode == TargetMode::kPinned ? chain->PinnedAt(time_seconds)
+                                                             : chain->OffsetAt(time_seconds);
+  SetKey(&chain->target_keys, time_seconds, value);
+  ModeValue(chain) = value;
+  if (chain->use_pole) {
+    chain->pole = chain->PoleAt(time_seconds);
+    SetKey(&chain->pole_keys, time_seconds, chain->pole);
+  }
+}
+
+std::vector<float> ChainKeyTimes(const ChainSettings& chain) {
+  std::vector<float> times;
+  for (const PointKey& key : chain.target_keys) times.push_back(key.time);
+  for (const PointKey& key : chain.pole_keys) {
+    if (FindKey(chain.target_keys, key.time) < 0) times.push_back(key.time);
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+bool DeleteChainKey(ChainSettings* chain, float time_seconds) {
+  bool deleted = false;
+  if (const int at = FindKey(chain->target_keys, time_seconds); at >= 0) {
+    if (chain->target_keys.size() == 1) ModeValue(chain) = chain->target_keys[0].value;
+    chain->target_keys.erase(chain->target_keys.begin() + at);
+    deleted = true;
+  }
+  if (const int at = FindKey(chain->pole_keys, time_seconds); at >= 0) {
+    if (chain->pole_keys.size() == 1) chain->pole = chain->pole_keys[0].value;
+    chain->pole_keys.erase(chain->pole_keys.begin() + at);
+    deleted = true;
+  }
+  return deleted;
+}
+
+bool MoveChainKey(ChainSettings* chain, float from, float to) {
+  const int target = FindKey(chain->target_keys, from);
+  const int pole = FindKey(chain->pole_keys, from);
+  if (target >= 0) MoveKey(&chain->target_keys, target, to);
+  if (pole >= 0) MoveKey(&chain->pole_keys, pole, to);
+  return target >= 0 || pole >= 0;
 }
 
 ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds) {
   ik::TwoBoneIkOptions options;
-  if (chain.use_pole) options.pole_model = chain.pole;
+  if (chain.use_pole) options.pole_model = chain.PoleAt(time_seconds);
   options.hinge = chain.hinge;
   options.soft = chain.soft;
   options.weight = chain.WeightAt(time_seconds);
@@ -350,6 +423,7 @@ void BuildRequests(const Character& character, const EditState& edit,
   requests->body.options = edit.body_options;
   // Copied only when changed (a copy walks the whole map).
   if (!SameLimits(requests->limits, edit.limits)) requests->limits = edit.limits;
+  frame->time_seconds = time_seconds;
   frame->morph_overrides.clear();
   for (const auto& [key, weight] : edit.morph_weights) {
     frame->morph_overrides.push_back({key.first, key.second, weight});
@@ -383,7 +457,7 @@ void BuildRequests(const Character& character, const EditState& edit,
       // Not posed (no matrices yet): found again next frame.
       if (!posed) now.valid = false;
     }
-    now.target = ChainTarget(c, now.info, edit.contacts);
+    now.target = ChainTarget(c, now.info, edit.contacts, time_seconds);
   }
   if (!posed) return;
   for (size_t i = 0; i < count; ++i) {
@@ -458,7 +532,8 @@ void BuildRequests(const Character& character, const EditState& edit,
       case ConstraintKind::kBody: {
         // Left to the animation until moved: a hips handle at rest must not hold the hips back
         // from a target the body helps with.
-        const bool moved = c.mode != TargetMode::kFollow || c.offset != glm::vec3(0.0f);
+        const bool moved =
+            c.mode != TargetMode::kFollow || c.offset != glm::vec3(0.0f) || !c.target_keys.empty();
         if (!moved && !c.body_pin) break;
         ik::BodyEffector effector;
         effector.kind = c.body_pin ? ik::BodyEffector::Kind::kPin : ik::BodyEffector::Kind::kMove;
@@ -474,7 +549,7 @@ void BuildRequests(const Character& character, const EditState& edit,
 
 float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
                         const SceneContacts& contacts, ik::Pose* pose,
-                        std::vector<glm::mat4>* models) {
+                        std::vector<glm::mat4>* models, float time_seconds) {
   if (!contacts.ground.enabled || !contacts.lower_hips) return 0.0f;
   float drop = 0.0f;
   int common = -1;
@@ -484,7 +559,7 @@ float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSet
       continue;
     }
     const EffectorInfo info = InfoFor(skeleton, c, *models);
-    const glm::vec3 target = ChainTarget(c, info, contacts);
+    const glm::vec3 target = ChainTarget(c, info, contacts, time_seconds);
     drop = std::min(drop, target.y - info.effector.y);
     // Lowest common ancestor of the chains' start joints.
     const int start_parent = skeleton.parent(c.chain.start);

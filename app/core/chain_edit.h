@@ -14,6 +14,7 @@
 #include "app/core/character.h"
 #include "app/core/contacts.h"
 #include "app/core/evaluate.h"
+#include "app/core/target_keys.h"
 #include "assets/model/model.h"
 #include "ik/two_bone/two_bone_ik.h"
 
@@ -64,6 +65,17 @@ struct ChainSettings {
   // when present they replace `weight`, so IK can fade in and out without a pop.
   std::vector<glm::vec2> weight_keys;
   ik::EndOrientation end_orientation = ik::EndOrientation::kKeepLocal;
+  // Keys over clip time (app/core/target_keys.h), sorted by time: the target's value as its mode
+  // has it (the offset for follow, ground and rung; the point for pinned), and the pole's point.
+  // When present they replace `offset` or `pinned`, and `pole`, at every time (held before the
+  // first key and after the last); empty: the single value, the same all clip long.
+  std::vector<PointKey> target_keys;
+  std::vector<PointKey> pole_keys;
+  bool keyed() const { return !target_keys.empty() || !pole_keys.empty(); }
+  // The offset, the pinned point and the pole at a clip time (the keys', else the fields').
+  glm::vec3 OffsetAt(float time_seconds) const;
+  glm::vec3 PinnedAt(float time_seconds) const;
+  glm::vec3 PoleAt(float time_seconds) const;
   // kAim: aim at this joint's position instead of the target (-1: the target); spread over
   // ancestors; an up reference (world point) against roll.
   int target_joint = -1;
@@ -124,15 +136,27 @@ struct EffectorInfo {
 EffectorInfo InfoFor(const ik::Skeleton& skeleton, const ChainSettings& chain,
                      const std::vector<glm::mat4>& unsolved_models);
 
-// The target of a chain this frame.
+// The target of a chain at clip time `time_seconds` (its keys there, when keyed).
 glm::vec3 ChainTarget(const ChainSettings& chain, const EffectorInfo& info,
-                      const SceneContacts& contacts);
+                      const SceneContacts& contacts, float time_seconds = 0.0f);
 // Moves a chain's target to `target` (world), keeping its mode (the offset or the pinned point).
+// A keyed target is keyed there at `time_seconds` (the key at that time replaced or one added).
 void SetChainTarget(ChainSettings* chain, const glm::vec3& target, const EffectorInfo& info,
-                    const SceneContacts& contacts);
+                    const SceneContacts& contacts, float time_seconds = 0.0f);
 // Puts the target back on the effector's un-solved position (follow: IK then changes nothing;
-// ground and rung: no extra offset).
-void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector);
+// ground and rung: no extra offset); a keyed target is keyed so at `time_seconds`.
+void ResetChainTarget(ChainSettings* chain, const glm::vec3& effector, float time_seconds = 0.0f);
+// Keys the chain's target (and its pole, when on) at `time_seconds` where they are then (their
+// keys' value there, else the single value); a key already at that time is replaced.
+void KeyChainTarget(ChainSettings* chain, float time_seconds);
+// The chain's key times (target and pole keys together), sorted, each once.
+std::vector<float> ChainKeyTimes(const ChainSettings& chain);
+// Deletes the chain's target and pole keys at `time_seconds` (within kSameKeySeconds); the values
+// where they were stay as the single value when no key is left. False when there was none.
+bool DeleteChainKey(ChainSettings* chain, float time_seconds);
+// Moves the chain's target and pole keys at `from` to `to` (a key already at `to` replaced).
+// False when there was none at `from`.
+bool MoveChainKey(ChainSettings* chain, float from, float to);
 // Solver options; `time_seconds` picks the animated weight.
 ik::TwoBoneIkOptions ChainOptions(const ChainSettings& chain, float time_seconds = 0.0f);
 
@@ -187,6 +211,7 @@ struct EditedFrame {
   };
   std::vector<ChainNow> chains;
   long character_id = 0;                       // the Character (id) `chains` were found for
+  float time_seconds = 0.0f;                   // the clip time the targets are for (keyed targets)
   std::vector<MorphOverride> morph_overrides;  // the edit's morph weights, as overrides
   // Per chain: the two-bone hinge its mid joint's hinge limit gives (ik::TwoBoneHingeFromLimit),
   // kept while the chain and the limit stay the same.
@@ -217,7 +242,7 @@ void BuildRequests(const Character& character, const EditState& edit,
 // falls away; recomputes `models`. Returns the drop (<= 0, world units along -Y).
 float LowerHipsToGround(const ik::Skeleton& skeleton, const std::vector<ChainSettings>& chains,
                         const SceneContacts& contacts, ik::Pose* pose,
-                        std::vector<glm::mat4>* models);
+                        std::vector<glm::mat4>* models, float time_seconds = 0.0f);
 
 // One frame as the viewer computes it, for a character and the user's edits: EvaluateFrame with
 // the edit (sample the clip or the rest pose, apply the joint rotations, forward kinematics, the

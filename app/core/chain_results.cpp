@@ -22,7 +22,8 @@ EffectorInfo ChainInfo(const ik::Skeleton& skeleton, const EditState& edit,
 
 glm::vec3 ChainTargetNow(const ik::Skeleton& skeleton, const EditState& edit,
                          const EditedFrame& frame, int chain) {
-  return ChainTarget(edit.chains[chain], ChainInfo(skeleton, edit, frame, chain), edit.contacts);
+  return ChainTarget(edit.chains[chain], ChainInfo(skeleton, edit, frame, chain), edit.contacts,
+                     frame.time_seconds);
 }
 
 ChainTone ToneOf(ChainState state) {

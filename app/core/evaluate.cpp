@@ -146,6 +146,24 @@ bool ResolveConstraintSpecs(const ik::Skeleton& skeleton, const std::vector<AimS
   return true;
 }
 
+void KeyRequestsAt(float time_seconds, ConstraintRequests* requests) {
+  for (const ConstraintRequests::Keyed& keyed : requests->keyed) {
+    const size_t i = static_cast<size_t>(keyed.index);
+    if (keyed.pin) {
+      if (i < requests->body.effectors.size() && !keyed.target.empty()) {
+        requests->body.effectors[i].target_model =
+            KeyedValue(keyed.target, time_seconds, glm::vec3(0.0f));
+      }
+    } else if (i < requests->ik.size()) {
+      IkChainRequest& request = requests->ik[i];
+      request.target.position = KeyedValue(keyed.target, time_seconds, request.target.position);
+      if (!keyed.pole.empty()) {
+        request.options.pole_model = KeyedValue(keyed.pole, time_seconds, glm::vec3(0.0f));
+      }
+    }
+  }
+}
+
 void SolveConstraints(const ik::Skeleton& skeleton, const std::vector<FabrikRequest>& fabrik,
                       const std::vector<AimRequest>& aim, const ik::JointLimits& limits,
                       PoseState* state) {
@@ -246,7 +264,8 @@ const ConstraintRequests& BeginFrame(const Character& character, const FrameSour
       ApplyFootLock(*edit->foot_lock, skeleton, source.clip_time.time, source.placement,
                     &state->pose, &state->models);
     }
-    LowerHipsToGround(skeleton, edit->chains, edit->contacts, &state->pose, &state->models);
+    LowerHipsToGround(skeleton, edit->chains, edit->contacts, &state->pose, &state->models,
+                      source.clip_time.time);
     BuildRequests(character, *edit, state->models, source.clip_time.time, frame);
     requests = &frame->requests;
   }

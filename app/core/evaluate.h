@@ -11,6 +11,7 @@
 #include "app/core/body_request.h"
 #include "app/core/character.h"
 #include "app/core/morph_spec.h"
+#include "app/core/target_keys.h"
 #include "assets/model/model.h"
 #include "ik/chains/aim.h"
 #include "ik/chains/fabrik.h"
@@ -56,7 +57,18 @@ struct ConstraintRequests {
   std::vector<AimRequest> aim;
   ik::JointLimits limits;
   std::vector<MorphOverride> morph;  // --morph: weights set over the clip's or defaults
+  // Keyed targets (--ik END@T=..., --pin JOINT@T=...): the request each keys and its keys, sorted
+  // by time; KeyRequestsAt puts their values at a clip time into the requests.
+  struct Keyed {
+    bool pin = false;  // body.effectors[index] (a --pin), else ik[index]
+    int index = -1;
+    std::vector<PointKey> target, pole;  // pole: empty unless the keys give one
+  };
+  std::vector<Keyed> keyed;
 };
+
+// Sets the keyed requests' targets (and poles) to their keys' values at `time_seconds`.
+void KeyRequestsAt(float time_seconds, ConstraintRequests* requests);
 
 // Turns command-line specs into chain requests; fails naming the spec when its END joint does not
 // exist or has fewer than two ancestors. The hinge follows IkSpec::hinge (by default on where the

@@ -20,6 +20,11 @@ ChainSettings Reflected(const ik::MirrorMap& map, const ChainSettings& source) {
   c.offset = map.MirrorDirection(source.offset);
   c.pinned = map.MirrorPoint(source.pinned);
   c.pole = map.MirrorPoint(source.pole);
+  for (PointKey& key : c.target_keys) {
+    key.value =
+        c.mode == TargetMode::kPinned ? map.MirrorPoint(key.value) : map.MirrorDirection(key.value);
+  }
+  for (PointKey& key : c.pole_keys) key.value = map.MirrorPoint(key.value);
   c.up = map.MirrorPoint(source.up);
   c.target_joint = Counterpart(map, source.target_joint);
   return c;

@@ -57,6 +57,14 @@ std::string Named(const std::string& name, size_t index) {
   return name.empty() ? "#" + std::to_string(index) : name;
 }
 
+Json KeysJson(const std::vector<PointKey>& keys) {
+  Json out = Json::array();
+  for (const PointKey& key : keys) {
+    out.push_back({{"time", Exact(key.time)}, {"position", Exact(key.value)}});
+  }
+  return out;
+}
+
 Json ChainJson(const ik::Skeleton& skeleton, const ChainSettings& c) {
   Json chain;
   chain["label"] = c.label;
@@ -68,8 +76,9 @@ Json ChainJson(const ik::Skeleton& skeleton, const ChainSettings& c) {
   chain["target"] = {{"mode", TargetModeName(c.mode)},
                      {"offset", Exact(c.offset)},
                      {"pinned", Exact(c.pinned)},
-                     {"keys", Json::array()}};
-  chain["pole"] = {{"on", c.use_pole}, {"position", Exact(c.pole)}, {"keys", Json::array()}};
+                     {"keys", KeysJson(c.target_keys)}};
+  chain["pole"] = {
+      {"on", c.use_pole}, {"position", Exact(c.pole)}, {"keys", KeysJson(c.pole_keys)}};
   chain["hinge"] = c.hinge;
   chain["body_helps"] = c.body_helps;
   chain["pin"] = c.body_pin;
@@ -535,22 +544,22 @@ bool ParseEndOrientation(const std::string& text, ik::EndOrientation* out) {
   return false;
 }
 
-// Keys of a target or pole: checked ({time, position}); this version keys neither, so keys
-// found are named as left out.
-void ReadKeys(Fields* f, const Json& object, const std::string& path, const std::string& what,
-              SessionProblems* problems) {
+// Keys of a target or pole ({time, position}), in increasing time.
+void ReadKeys(Fields* f, const Json& object, const std::string& path, std::vector<PointKey>* out) {
   const Json& keys = f->Array(object, path, "keys");
+  out->clear();
   for (size_t k = 0; k < keys.size() && f->ok(); ++k) {
     const std::string at = Fields::Index(Fields::Join(path, "keys"), k);
     double time = 0.0;
-    glm::vec3 position(0.0f);
+    PointKey key;
     if (!f->Double(keys[k], at, "time", -1e9, 1e9, &time) && f->ok()) f->Fail(at, "expected time");
     if (f->ok() && !f->Member(keys[k], at, "position")) f->Fail(at, "expected position");
-    f->Vec3(keys[k], at, "position", &position);
-  }
-  if (f->ok() && !keys.empty()) {
-    problems->lines.push_back(what + ": " + std::to_string(keys.size()) +
-                              " key(s) left out: this skelview does not key targets");
+    f->Vec3(keys[k], at, "position", &key.value);
+    key.time = static_cast<float>(time);
+    if (f->ok() && k > 0 && !(key.time > out->back().time)) {
+      f->Fail(at, "expected a time after the key before's");
+    }
+    out->push_back(key);
   }
 }
 
@@ -763,9 +772,8 @@ bool AttachSession(const SessionFile& file, const assets::Model& model, const Jo
     std::string problem;
     const bool attached = ReadChain(&f, chains[i], path, joints, model, &chain, &problem);
     if (f.ok()) {
-      const std::string name = chain.label.empty() ? path : "chain " + chain.label;
-      ReadKeys(&f, f.Object(chains[i], path, "target"), path + ".target", name + " target", &found);
-      ReadKeys(&f, f.Object(chains[i], path, "pole"), path + ".pole", name + " pole", &found);
+      ReadKeys(&f, f.Object(chains[i], path, "target"), path + ".target", &chain.target_keys);
+      ReadKeys(&f, f.Object(chains[i], path, "pole"), path + ".pole", &chain.pole_keys);
     }
     if (!problem.empty()) found.lines.push_back(problem);
     if (attached && f.ok()) s.edit.chains.push_back(chain);

@@ -16,8 +16,9 @@
 //                     held), soft, weight, weight_keys [[time, weight], ...], end_orientation
 //                     (keep_local, keep_model, target), aim {target_joint, spread, falloff,
 //                     up {on, position}}, fabrik {tolerance, iterations, show_iterations}
-//                     keys[] are {time, position} (seconds; the target's offset or point as its
-//                     mode has it, the pole's point) for keyed targets; empty until they are keyed
+//                     keys[] are {time, position} (seconds, in increasing time; the target's
+//                     offset or point as its mode has it, the pole's point) for keyed targets;
+//                     empty when not keyed
 //   rotations[]       {joint, rotation [x, y, z, w]}: local rotations set by hand
 //   translations[]    {joint, translation [x, y, z]}: local translations set by hand (a pasted
 //   pose) limits[]          {joint, type hinge: axis, min, max | type cone: axis, cone, twist_min,

@@ -70,10 +70,27 @@ Json DragEndEvent(const assets::Model& model, const EditState& edit, const Edite
                       {"soft", Rounded(settings.soft)},
                       {"weight", Rounded(settings.weight)},
                       {"mode", TargetModeName(settings.mode)}};
-  if (settings.use_pole) event["options"]["pole"] = ToJson(settings.pole);
+  if (settings.use_pole) event["options"]["pole"] = ToJson(settings.PoleAt(frame.time_seconds));
   event["handle_px"] = PixelJson(drag.handle_px);
   if (playback.clip >= 0) event["anim"] = AnimJson(playback);
   if (state.body_ran) event["body"] = BodyJson(model, frame.requests, state);
+  return event;
+}
+
+Json KeyEvent(const char* name, const assets::Model& model, const EditState& edit,
+              const EditedFrame& frame, int chain, float time, std::optional<float> from) {
+  const ChainSettings& settings = edit.chains[size_t(chain)];
+  Json event;
+  event["event"] = name;
+  event["chain"] = chain;
+  event["label"] = settings.label;
+  event["end"] = model.skeleton.name(settings.chain.end);
+  event["time"] = Rounded(time);
+  if (from) event["from"] = Rounded(*from);
+  Json times = Json::array();
+  for (float t : ChainKeyTimes(settings)) times.push_back(Rounded(t));
+  event["keys"] = std::move(times);
+  event["target"] = ToJson(ChainTargetNow(model.skeleton, edit, frame, chain));
   return event;
 }
 

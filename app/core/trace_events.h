@@ -68,6 +68,13 @@ Json DragEndEvent(const assets::Model& model, const EditState& edit, const Edite
 Json TargetsEvent(const char* name, const assets::Model& model, const EditState& edit,
                   const EditedFrame& frame);
 
+// A target key edited in the window: `name` is "key_set", "key_moved" (with `from`, the time it
+// was moved from) or "key_deleted"; `chain` (its index), its label and end joint, `time` (the
+// key's, seconds), `keys` (the chain's key times after the edit) and `target` (the chain's target
+// at the playhead now, world space).
+Json KeyEvent(const char* name, const assets::Model& model, const EditState& edit,
+              const EditedFrame& frame, int chain, float time, std::optional<float> from = {});
+
 // Opening a file in the background: started, done (the new model, its joints and chains), failed
 // (the reason, and the model that stays).
 Json LoadStartedEvent(const std::string& path);

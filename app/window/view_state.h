@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "app/core/character.h"
 #include "app/core/flip_risk.h"
@@ -79,6 +80,8 @@ struct Selection {
   // The rotate gizmo on the selected bone (Shift+R cycles it, the Joints panel chooses it).
   enum class RotateGizmoMode { kOff, kGlobal, kLocal };
   RotateGizmoMode rotate_gizmo = RotateGizmoMode::kOff;
+  // Auto-key (the IK chains panel): a handle drag's end keys its target at the playhead.
+  bool auto_key = false;
 };
 
 // The joint search field of the Joints panel.
@@ -148,8 +151,19 @@ struct PanelLayout {
 // The timeline's own state: shown or not, its units, the drag in progress.
 struct TimelineView {
   bool show_seconds = false;  // else frames of the clip's rate
-  enum class Drag { kNone, kScrub, kRangeStart, kRangeEnd };
+  enum class Drag { kNone, kScrub, kRangeStart, kRangeEnd, kKey };
   Drag drag = Drag::kNone;
+  // The target key selected on a chain's lane (Delete or X deletes it; -1: none), and where a
+  // dragged one is now.
+  int key_chain = -1;
+  float key_time = 0.0f;
+  float key_drag_to = 0.0f;
+  // Last frame's lanes of keyed targets, for finding the key under the mouse (reused).
+  struct KeyLane {
+    int chain = -1;
+    float top = 0.0f, bottom = 0.0f;
+  };
+  std::vector<KeyLane> key_lanes;
   bool was_playing = false;  // before the scrub paused it
   // The clip whose frame rate is cached (EstimateFrameRate reads every key).
   const assets::Clip* rate_clip = nullptr;

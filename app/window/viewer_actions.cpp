@@ -140,6 +140,15 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kEdited:
         recorder_.Changed(edit_);
         break;
+      case RequestKind::kSetKey:
+        SetKeyNow(request.index);
+        break;
+      case RequestKind::kMoveKey:
+        MoveKeyNow(request.index, request.time, request.time_to);
+        break;
+      case RequestKind::kDeleteKey:
+        DeleteKeyNow(request.index, request.time);
+        break;
       case RequestKind::kSaveSession:
         SaveSession(request.text, request.index == 1);
         break;
@@ -344,7 +353,8 @@ void Viewer::Redo() {
 // A reset is one undo step of its own, or part of the handle drag it interrupts (R while dragging).
 void Viewer::ResetTarget(int chain) {
   ResetChainTarget(&edit_.chains[chain],
-                   ChainInfo(current_->model.skeleton, edit_, frame_, chain).effector);
+                   ChainInfo(current_->model.skeleton, edit_, frame_, chain).effector,
+                   playback_.time);
   recorder_.Changed(edit_);
   WriteTargetsTrace("reset");
 }
@@ -352,7 +362,8 @@ void Viewer::ResetTarget(int chain) {
 void Viewer::ResetAllTargets() {
   for (int i = 0; i < static_cast<int>(edit_.chains.size()); ++i) {
     ResetChainTarget(&edit_.chains[i],
-                     ChainInfo(current_->model.skeleton, edit_, frame_, i).effector);
+                     ChainInfo(current_->model.skeleton, edit_, frame_, i).effector,
+                     playback_.time);
   }
   recorder_.Changed(edit_);
   WriteTargetsTrace("reset");

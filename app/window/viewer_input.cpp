@@ -141,6 +141,13 @@ void Viewer::OnKey(const SDL_KeyboardEvent& key) {
     case SDLK_t:
       display_.show_timeline = !display_.show_timeline;
       break;
+    case SDLK_i:  // key the active target at the playhead (Blender's I)
+      SetKeyNow(-1);
+      break;
+    case SDLK_DELETE:  // the timeline's selected key
+    case SDLK_x:
+      DeleteSelectedKey();
+      break;
     case SDLK_m:  // Shift+M: the active chain's target onto the other side
       if (shift) MirrorTargetNow(-1);
       break;
@@ -256,13 +263,16 @@ void Viewer::OnMouseMotion(const SDL_MouseMotionEvent& motion) {
       if (active >= 0) {
         const glm::vec3 target = gizmo_drag_.Update(CursorRay(cursor));
         const EffectorInfo info = ChainInfo(current_->model.skeleton, edit_, frame_, active);
-        SetChainTarget(&edit_.chains[active], target, info, edit_.contacts);
+        SetChainTarget(&edit_.chains[active], target, info, edit_.contacts, playback_.time);
       }
       break;
     }
     case Drag::kPole:
       if (pole_chain_ >= 0 && size_t(pole_chain_) < edit_.chains.size()) {
-        edit_.chains[size_t(pole_chain_)].pole = pole_drag_.Update(CursorRay(cursor));
+        ChainSettings& chain = edit_.chains[size_t(pole_chain_)];
+        chain.pole = pole_drag_.Update(CursorRay(cursor));
+        // A keyed pole: the drag keys it at the playhead (the keys drive it).
+        if (!chain.pole_keys.empty()) SetKey(&chain.pole_keys, playback_.time, chain.pole);
       }
       break;
     case Drag::kRotate:
@@ -324,7 +334,8 @@ void Viewer::OnMouseUp(const SDL_MouseButtonEvent& button) {
       if (press_on_active_ && CycleActiveHandle(press_px_, 1, false)) cycled_from_ = before;
       return;
     }
-    Update(0.0);  // solve for the final target before reporting it
+    Update(0.0);                            // solve for the final target before reporting it
+    KeyAfterDrag(selection_.active_chain);  // auto-key (part of the drag's undo step)
     recorder_.End(edit_);
     WriteDragEndTrace(selection_.active_chain);
     return;

@@ -379,7 +379,7 @@ void Viewer::DrawUi() {
   if (display_.show_timeline) {
     DrawTimeline(
         {model, current_->character, edit_, selection_.selected_joint, selection_.active_chain},
-        &playback_, &timeline_, &layout_);
+        &playback_, &timeline_, &layout_, &requests_);
   } else {
     layout_.timeline_top = ImGui::GetIO().DisplaySize.y;
   }

@@ -149,6 +149,16 @@ class Viewer {
   std::string OpenFolder() const;  // File ▸ Open starts here: the model's folder, else the last
   // The model's bounds on screen now (window coordinates); none for an empty model.
   std::optional<ModelOnScreen> ModelOnScreenNow() const;
+  // viewer_keys.cpp: keyed targets. Each is one undo step (or part of the running drag) and a
+  // trace event (key_set, key_moved, key_deleted).
+  void SetKeyNow(int chain);  // the chain's target keyed at the playhead (-1: the active chain)
+  void MoveKeyNow(int chain, float from, float to);
+  void DeleteKeyNow(int chain, float time);
+  void DeleteSelectedKey();  // the timeline's selected key (Delete, X)
+  // After a handle drag of `chain`, before its undo step ends: auto-key keys its target at the
+  // playhead; a keyed target was keyed there by the drag. Either is traced as key_set.
+  void KeyAfterDrag(int chain);
+  void WriteKeyTrace(const char* name, int chain, float time, std::optional<float> from = {});
   void WriteReadyTrace();
   // `part`: the gizmo part dragged, or "pole" (null: the target gizmo's part).
   void WriteDragEndTrace(int chain, const char* part = nullptr);

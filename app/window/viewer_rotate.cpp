@@ -367,7 +367,7 @@ int Viewer::HitPole(const glm::vec2& cursor_px) const {
     const ChainSettings& chain = edit_.chains[size_t(i)];
     if (!chain.enabled || !chain.use_pole || chain.kind != ConstraintKind::kTwoBone) continue;
     glm::vec2 px;
-    if (!ProjectToPixel(view, projection, viewport_, chain.pole, &px)) continue;
+    if (!ProjectToPixel(view, projection, viewport_, chain.PoleAt(playback_.time), &px)) continue;
     const float distance = glm::length(px - cursor_px);
     if (distance <= best_distance) {
       best_distance = distance;
@@ -384,8 +384,8 @@ bool Viewer::BeginPoleDrag(const glm::vec2& cursor_px) {
   pole_chain_ = chain;
   recorder_.Begin();
   this_drag_frames_ = FrameTimes();
-  pole_drag_ = GizmoDrag(GizmoPart::kCenter, edit_.chains[size_t(chain)].pole, CursorRay(cursor_px),
-                         camera_.Forward());
+  pole_drag_ = GizmoDrag(GizmoPart::kCenter, edit_.chains[size_t(chain)].PoleAt(playback_.time),
+                         CursorRay(cursor_px), camera_.Forward());
   drag_ = Drag::kPole;
   return true;
 }
@@ -394,7 +394,7 @@ Json Viewer::PolePixels(int chain) const {
   if (chain < 0 || size_t(chain) >= edit_.chains.size()) return Json();
   const ChainSettings& settings = edit_.chains[size_t(chain)];
   if (!settings.use_pole || settings.kind != ConstraintKind::kTwoBone) return Json();
-  const glm::vec2 px = ToWindow(settings.pole);
+  const glm::vec2 px = ToWindow(settings.PoleAt(playback_.time));
   return Json::array({Rounded(px.x), Rounded(px.y)});
 }
 

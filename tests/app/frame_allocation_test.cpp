@@ -39,6 +39,12 @@ TEST(FrameAllocation, AWarmFrameOfEveryKindOfEditAllocatesNothing) {
   fabrik.offset = glm::vec3(0.02f, 0.0f, 0.02f);
   edit.chains.push_back(aim);
   edit.chains.push_back(fabrik);
+  // A keyed target and pole (the right foot's): evaluated between keys every frame.
+  edit.chains[1].target_keys = {{0.0f, glm::vec3(0.0f)},
+                                {0.15f, glm::vec3(0.0f, 0.05f, 0.0f)},
+                                {0.4f, glm::vec3(0.02f, 0.0f, 0.0f)}};
+  edit.chains[1].use_pole = true;
+  edit.chains[1].pole_keys = {{0.0f, glm::vec3(0.0f, 0.5f, 1.0f)}, {0.3f, glm::vec3(0, 0.6f, 1)}};
   // A hinge limit on the left knee (the two-bone chain takes it as its hinge) and a cone.
   const ik::TwoBoneChain& leg = edit.chains[0].chain;
   edit.limits.Set(leg.mid,

@@ -1,6 +1,7 @@
 // The timeline without a window (headless Dear ImGui): its buttons step and set the loop range,
 // the scrub area moves the playhead onto the clip's frames and pauses while held, and its lanes
-// draw one diamond per key of the selected joint and of each chain's IK weight.
+// draw one diamond per key of the selected joint, of each chain's IK weight and of each keyed
+// target (a click selects a target's key, a drag asks to move it in time).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,8 @@ using headless::HeadlessUi;
 // The colours the timeline draws rotation keys and the active chain's weight keys in.
 constexpr ImU32 kRotationKey = IM_COL32(120, 210, 120, 255);
 constexpr ImU32 kWeightKey = IM_COL32(240, 210, 80, 255);
+constexpr ImU32 kTargetKey = IM_COL32(255, 140, 60, 255);
+constexpr ImU32 kSelectedKey = IM_COL32(255, 250, 205, 255);
 
 // The built-in character with one more clip: 1 s at 24 fps, the hips rotated at every frame.
 struct TimelineScene {
@@ -47,9 +50,9 @@ struct TimelineScene {
     playback.clip = clip;
     edit.chains = app::DefaultChains(character);
   }
-  void Draw(int selected_joint = -1, int active_chain = -1) {
+  void Draw(int selected_joint = -1, int active_chain = -1, app::Requests* out = nullptr) {
     app::DrawTimeline({model, character, edit, selected_joint, active_chain}, &playback, &view,
-                      &layout);
+                      &layout, out);
   }
 };
 
@@ -152,6 +155,63 @@ TEST(Timeline, LanesDrawEveryKeyOfTheSelectedJointAndTheIkWeightKeys) {
   const std::vector<std::string> rows = headless::TextRows(app::kTimelineName);
   EXPECT_TRUE(headless::AnyRowHas(rows, "Hips rotation"));
   EXPECT_TRUE(headless::AnyRowHas(rows, "IK weight"));
+}
+
+// The centres of the diamonds of `color` the timeline drew, left to right (each diamond's four
+// corners are the next four vertices of that colour).
+std::vector<ImVec2> DiamondCentres(ImU32 color) {
+  std::vector<ImVec2> corners, centres;
+  const ImGuiWindow* window = ImGui::FindWindowByName(app::kTimelineName);
+  for (const ImDrawVert& v : window->DrawList->VtxBuffer) {
+    if (v.col == color) corners.push_back(v.pos);
+  }
+  for (size_t i = 0; i + 3 < corners.size(); i += 4) {
+    centres.push_back(
+        ImVec2(0.25f * (corners[i].x + corners[i + 1].x + corners[i + 2].x + corners[i + 3].x),
+               0.25f * (corners[i].y + corners[i + 1].y + corners[i + 2].y + corners[i + 3].y)));
+  }
+  std::sort(centres.begin(), centres.end(),
+            [](const ImVec2& a, const ImVec2& b) { return a.x < b.x; });
+  return centres;
+}
+
+TEST(Timeline, AKeyedTargetsKeysAreDiamondsThatAClickSelectsAndADragMovesInTime) {
+  TimelineScene scene;
+  scene.edit.chains[0].target_keys = {{0.25f, glm::vec3(0.0f)}, {0.75f, glm::vec3(0.1f)}};
+  scene.edit.chains[0].pole_keys = {{0.5f, glm::vec3(1.0f)}};  // a pole key of its own time
+  app::Requests requests;
+  HeadlessUi ui(false);
+  ui.MouseAway();
+  const auto draw = [&] { scene.Draw(-1, 0, &requests); };
+  ui.Frame(draw);
+  ui.Frame(draw);  // the lanes are known from the frame before
+  EXPECT_TRUE(headless::AnyRowHas(headless::TextRows(app::kTimelineName), "target"));
+  const std::vector<ImVec2> keys = DiamondCentres(kTargetKey);
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_EQ(Diamonds(kSelectedKey), 0);
+  // Press on the first key and drag it right: it follows, and on release its move is asked.
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = keys[0];
+  ui.Frame(draw);
+  io.MouseDown[0] = true;
+  ui.Frame(draw);
+  EXPECT_EQ(scene.view.key_chain, 0);
+  EXPECT_EQ(scene.view.key_time, 0.25f);
+  EXPECT_EQ(scene.playback.time, 0.0f) << "a press on a key does not move the playhead";
+  io.MousePos.x = 0.5f * (keys[1].x + keys[2].x);
+  ui.Frame(draw);
+  EXPECT_EQ(Diamonds(kSelectedKey), 1);
+  EXPECT_GT(DiamondCentres(kSelectedKey)[0].x, keys[1].x) << "drawn where it is dragged";
+  io.MouseDown[0] = false;
+  ui.Frame(draw);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].kind, app::RequestKind::kMoveKey);
+  EXPECT_EQ(requests[0].index, 0);
+  EXPECT_EQ(requests[0].time, 0.25f);
+  EXPECT_GT(requests[0].time_to, 0.5f);
+  EXPECT_LT(requests[0].time_to, 0.75f);
+  EXPECT_NEAR(requests[0].time_to * 24.0f, std::round(requests[0].time_to * 24.0f), 1e-4f);
+  EXPECT_EQ(scene.view.key_time, requests[0].time_to) << "the selection goes with the key";
 }
 
 TEST(Timeline, ADenseTrackDrawsAtMostOneDiamondPerPixelColumn) {

@@ -315,4 +315,45 @@ TEST(ParseBodySpec, WeightsTurnAndIterationsWithinTheirRanges) {
   }
 }
 
+TEST(ParseIkSpec, ReadsAKeyTimeAfterTheEndsName) {
+  app::IkSpec spec;
+  std::string error;
+  ASSERT_TRUE(app::ParseIkSpec("LeftFoot@0.5=1,2,3,pole=0,0,1", &spec, &error)) << error;
+  EXPECT_EQ(spec.end, "LeftFoot");
+  ASSERT_TRUE(spec.time.has_value());
+  EXPECT_EQ(*spec.time, 0.5f);
+  EXPECT_EQ(spec.target, glm::vec3(1, 2, 3));
+  ASSERT_TRUE(app::ParseIkSpec("LeftFoot=1,2,3", &spec, &error)) << error;
+  EXPECT_FALSE(spec.time.has_value());
+  // A name holding '@' that is not followed by a number stays a name.
+  ASSERT_TRUE(app::ParseIkSpec("rig@hand=1,2,3", &spec, &error)) << error;
+  EXPECT_EQ(spec.end, "rig@hand");
+  EXPECT_FALSE(spec.time.has_value());
+  app::PinSpec pin;
+  ASSERT_TRUE(app::ParsePinSpec("Hips@-1e-1=0,1,0,weight=2", &pin, &error)) << error;
+  EXPECT_EQ(pin.joint, "Hips");
+  EXPECT_EQ(*pin.time, -0.1f);
+  EXPECT_EQ(pin.weight, 2.0f);
+}
+
+TEST(ParseIkSpec, RejectsAKeyTimeThatIsNotAFiniteNumberNamingTheArgument) {
+  app::IkSpec spec;
+  app::PinSpec pin;
+  std::string error;
+  for (const std::string time : {"nan", "inf", "-inf", "1e10"}) {
+    EXPECT_FALSE(app::ParseIkSpec("LeftFoot@" + time + "=1,2,3", &spec, &error)) << time;
+    EXPECT_EQ(error, "--ik 'LeftFoot@" + time + "=1,2,3': the key time '" + time +
+                         "' is not a finite number of seconds within +-1e9");
+    EXPECT_FALSE(app::ParsePinSpec("LeftFoot@" + time + "=1,2,3", &pin, &error)) << time;
+    EXPECT_EQ(error.rfind("--pin 'LeftFoot@" + time + "=1,2,3': ", 0), 0u) << error;
+  }
+  EXPECT_FALSE(app::ParseIkSpec("@1=1,2,3", &spec, &error));
+  EXPECT_NE(error.find("missing the end joint name"), std::string::npos) << error;
+  // A pin's key needs its point.
+  EXPECT_FALSE(app::ParsePinSpec("LeftFoot@1", &pin, &error));
+  EXPECT_EQ(error,
+            "--pin 'LeftFoot@1': a key (@T) needs the point: JOINT@T=X,Y,Z (expected "
+            "JOINT[@T][=X,Y,Z][,weight=W])");
+}
+
 }  // namespace

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/core/pose_input.h"
 #include "assets/builtin/builtin_character.h"
 #include "assets/importer.h"
 #include "assets/model/animation.h"
@@ -287,6 +288,36 @@ TEST(Bake, AChainPinnedFarAwayBakesFiniteKeys) {
     app::EvaluateEditedFrame(character, app::ClipTime{walk, 0.5f}, edit, &frame, &state);
     for (const ik::Transform& t : state.pose.locals) ASSERT_TRUE(t.IsFinite()) << body;
   }
+}
+
+TEST(Bake, TheBakedClipFollowsKeyedTargets) {
+  // `--ik RightFoot@0=... --ik RightFoot@1=...`, as the command line makes it an edit.
+  const app::Character& character = BuiltinCharacter();
+  const int walk = Builtin().FindClip("Walk");
+  app::PoseArgs args;
+  args.ik = {"RightFoot@0=-0.1,0.2,0.1", "RightFoot@1=-0.1,0.4,0.15"};
+  app::ConstraintRequests requests;
+  std::string error;
+  ASSERT_TRUE(app::ParseConstraints(args, character, &requests, &error)) << error;
+  const app::EditState edit = app::EditForRequests(character, requests);
+  ASSERT_EQ(edit.chains.size(), 1u);
+  ASSERT_EQ(edit.chains[0].target_keys.size(), 2u);
+  assets::Model baked = Builtin();
+  baked.clips = {app::BakeClip(character, walk, 30.0f, edit)};
+  const app::Character baked_character(baked);
+  const int foot = Builtin().skeleton.Find("RightFoot");
+  app::PoseState replayed;
+  float last_y = 0.0f;
+  for (int f = 0; f <= 30; f += 5) {
+    const float t = float(f) / 30.0f;
+    app::EvaluatePose(baked_character, app::ClipTime{0, t}, app::ConstraintRequests{}, &replayed);
+    const glm::vec3 at(replayed.models[size_t(foot)][3]);
+    const glm::vec3 want = app::KeyedValue(edit.chains[0].target_keys, t, {});
+    EXPECT_LT(glm::length(at - want), 1e-3f) << "at t=" << t;
+    EXPECT_GT(at.y, last_y - 1e-4f);  // rising from key to key
+    last_y = at.y;
+  }
+  EXPECT_NEAR(last_y, 0.4f, 1e-3f);
 }
 
 }  // namespace

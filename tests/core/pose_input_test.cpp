@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
+#include "tests/support/builtin.h"
 
 namespace {
 
@@ -70,6 +73,83 @@ TEST(ResolveAnim, OneClipIsItsIndexSeveralPlayTogetherAsTheCharactersNextClip) {
   EXPECT_FALSE(app::ResolveAnim(args, &character, &clip, &why));
   EXPECT_EQ(why.rfind("--anim 8: walk.glb", 0), 0u) << why;
   EXPECT_EQ(model.clips.size(), 3u);
+}
+
+// ParseConstraints on the built-in character with these --ik and --pin values.
+bool Parse(const std::vector<std::string>& ik, const std::vector<std::string>& pin,
+           app::ConstraintRequests* requests, std::string* error) {
+  static const app::Character character(testsupport::Builtin());
+  app::PoseArgs args;
+  args.ik = ik;
+  args.pin = pin;
+  return app::ParseConstraints(args, character, requests, error);
+}
+
+TEST(ParseConstraints, KeysOfOneEndBecomeOneKeyedRequest) {
+  app::ConstraintRequests requests;
+  std::string error;
+  ASSERT_TRUE(Parse({"LeftFoot@1=0.2,0.4,0.1,pole=0,0,1", "RightFoot=0,0.2,0",
+                     "LeftFoot@0=0.2,0.2,0.1,pole=0,0,2"},
+                    {"LeftHand@0.5=0.5,1,0", "LeftHand@0.25=0.4,1,0"}, &requests, &error))
+      << error;
+  ASSERT_EQ(requests.ik.size(), 2u);  // LeftFoot (keyed), RightFoot
+  ASSERT_EQ(requests.keyed.size(), 2u);
+  const app::ConstraintRequests::Keyed& foot = requests.keyed[0];
+  EXPECT_FALSE(foot.pin);
+  EXPECT_EQ(foot.index, 0);
+  ASSERT_EQ(foot.target.size(), 2u);
+  EXPECT_EQ(foot.target[0].time, 0.0f);  // sorted by time
+  EXPECT_EQ(foot.target[0].value, glm::vec3(0.2f, 0.2f, 0.1f));
+  EXPECT_EQ(foot.pole[1].value, glm::vec3(0, 0, 1));
+  const app::ConstraintRequests::Keyed& hand = requests.keyed[1];
+  EXPECT_TRUE(hand.pin);
+  EXPECT_EQ(hand.target[0].time, 0.25f);
+  // The requests at a time: the keys' values there.
+  app::KeyRequestsAt(0.5f, &requests);
+  EXPECT_EQ(requests.ik[0].target.position, app::KeyedValue(foot.target, 0.5f, {}));
+  EXPECT_NEAR(requests.ik[0].target.position.y, 0.3f, 1e-6f);
+  EXPECT_EQ(*requests.ik[0].options.pole_model, app::KeyedValue(foot.pole, 0.5f, {}));
+  EXPECT_EQ(requests.ik[1].target.position, glm::vec3(0, 0.2f, 0));
+  ASSERT_EQ(requests.body.effectors.size(), 1u);
+  EXPECT_EQ(*requests.body.effectors[0].target_model, glm::vec3(0.5f, 1, 0));
+}
+
+TEST(ParseConstraints, BadKeysAreOneLineErrorsNamingTheArgument) {
+  struct Case {
+    std::vector<std::string> ik, pin;
+    std::string error;
+  };
+  const Case cases[] = {
+      {{"LeftFoot@1=0,0.2,0", "LeftFoot@1.0=0,0.3,0"},
+       {},
+       "--ik 'LeftFoot@1.0=0,0.3,0': LeftFoot has two keys at 1 s"},
+      {{"LeftFoot@0=0,0.2,0", "LeftFoot@1=0,0.3,0,pole=0,0,1"},
+       {},
+       "--ik 'LeftFoot@1=0,0.3,0,pole=0,0,1': a key's options must be those of the first key of "
+       "LeftFoot ('LeftFoot@0=0,0.2,0')"},
+      {{"LeftFoot@0=0,0.2,0,soft=0.1", "LeftFoot@1=0,0.3,0"},
+       {},
+       "--ik 'LeftFoot@1=0,0.3,0': a key's options must be those of the first key of LeftFoot "
+       "('LeftFoot@0=0,0.2,0,soft=0.1')"},
+      {{"LeftFoot@0=0,0.2,0", "LeftFoot=0,0.3,0"},
+       {},
+       "--ik 'LeftFoot=0,0.3,0': LeftFoot is given both with key times (@T) and without"},
+      {{}, {"Hips@0=0,1,0", "Hips@0=0,1.1,0"}, "--pin 'Hips@0=0,1.1,0': Hips has two keys at 0 s"},
+      {{},
+       {"Hips@0=0,1,0,weight=2", "Hips@1=0,1.1,0"},
+       "--pin 'Hips@1=0,1.1,0': a key's options must be those of the first key of Hips "
+       "('Hips@0=0,1,0,weight=2')"},
+      {{"LeftFoot@nan=0,0.2,0"},
+       {},
+       "--ik 'LeftFoot@nan=0,0.2,0': the key time 'nan' is not a finite number of seconds within "
+       "+-1e9"},
+  };
+  for (const Case& c : cases) {
+    app::ConstraintRequests requests;
+    std::string error;
+    EXPECT_FALSE(Parse(c.ik, c.pin, &requests, &error)) << c.error;
+    EXPECT_EQ(error, c.error);
+  }
 }
 
 }  // namespace

@@ -52,6 +52,8 @@ Session FullSession(const assets::Model& model) {
   leg.end_orientation = ik::EndOrientation::kKeepModel;
   leg.enabled = false;
   leg.body_helps = true;
+  leg.target_keys = {{0.0f, {0.1f, 0.2f, 0.3f}}, {1.0f / 3.0f, {0.1f, 1.0f / 7.0f, 0.3f}}};
+  leg.pole_keys = {{0.25f, {0.3f, 0.5f, 1.0f / 9.0f}}};
   ChainSettings aim;
   std::string why;
   EXPECT_TRUE(MakeAim(model, model.skeleton.Find("Head"), &aim, &why)) << why;
@@ -297,20 +299,32 @@ TEST(Session, AMalformedFieldFailsTheWholeSessionNamingIt) {
   }
 }
 
-TEST(Session, KeysOfTargetsAreReadAndNamedAsLeftOut) {
+TEST(Session, KeysOfTargetsAndPolesAreWrittenAndReadBack) {
   const assets::Model model = Character();
   const std::string dir = testpaths::TempDir();
-  Json json = SessionJson(model, FullSession(model), dir + "/keys.skelview");
-  json["chains"][0]["target"]["keys"] = Json::array(
-      {{{"time", 0.0}, {"position", {0, 0, 0}}}, {{"time", 1.0}, {"position", {0, 0.1, 0}}}});
+  const Session s = FullSession(model);
+  Json json = SessionJson(model, s, dir + "/keys.skelview");
+  const Json& keys = json["chains"][0]["target"]["keys"];
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[1]["time"].get<float>(), 1.0f / 3.0f);
+  EXPECT_EQ(keys[1]["position"][1].get<float>(), 1.0f / 7.0f);
+  EXPECT_EQ(json["chains"][0]["pole"]["keys"].size(), 1u);
   Session out;
   SessionProblems problems;
   std::string error;
   ASSERT_TRUE(Attach(Write(dir + "/keys.skelview", json.dump()), model, &out, &problems, &error))
       << error;
-  ASSERT_EQ(problems.lines.size(), 1u);
-  EXPECT_EQ(problems.lines[0],
-            "chain LeftLeg target: 2 key(s) left out: this skelview does not key targets");
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(out.edit.chains[0].target_keys, s.edit.chains[0].target_keys);
+  EXPECT_EQ(out.edit.chains[0].pole_keys, s.edit.chains[0].pole_keys);
+  // Keys out of time order are refused naming the field.
+  json["chains"][0]["target"]["keys"] = Json::array(
+      {{{"time", 1.0}, {"position", {0, 0, 0}}}, {{"time", 0.5}, {"position", {0, 0.1, 0}}}});
+  EXPECT_FALSE(
+      Attach(Write(dir + "/bad-keys.skelview", json.dump()), model, &out, &problems, &error));
+  EXPECT_EQ(error, dir +
+                       "/bad-keys.skelview: chains[0].target.keys[1]: expected a time after the "
+                       "key before's");
 }
 
 // The model with joint `name` renamed (or removed, with an empty new name: a leaf only).

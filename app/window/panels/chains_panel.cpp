@@ -69,28 +69,38 @@ void DrawStatusBeside(const FrameInput& in, int i, const std::string& label) {
 
 // Target mode and position. Switching to the ground or a rung turns that contact on; switching
 // to follow or pinned keeps the handle where it is.
-void DrawTarget(const FrameInput& in, int i, EditState* edit, Requests* out) {
+void DrawTarget(const FrameInput& in, float clip_time, int i, EditState* edit, Requests* out) {
   ChainSettings& chain = edit->chains[i];
   int mode = static_cast<int>(chain.mode);
   const EffectorInfo info = ChainInfo(in.model.skeleton, *edit, in.frame, i);
-  const glm::vec3 target_before = ChainTarget(chain, info, edit->contacts);
+  const glm::vec3 target_before = ChainTarget(chain, info, edit->contacts, clip_time);
   if (Edited(ImGui::Combo("Target", &mode,
                           "follow animation\0pinned in world\0on the ground\0on a ladder rung\0"),
              out)) {
+    const bool was_pinned = chain.mode == TargetMode::kPinned;
     chain.mode = static_cast<TargetMode>(mode);
+    // Keys hold the pinned point or the offset: switching between them converts each key by
+    // where the effector is now (exact for a key at this time; elsewhere the animation's own
+    // motion of the effector is not added in).
+    if (was_pinned != (chain.mode == TargetMode::kPinned)) {
+      for (PointKey& key : chain.target_keys) {
+        key.value += was_pinned ? -info.effector : info.effector;
+      }
+    }
     if (chain.mode == TargetMode::kGround || chain.mode == TargetMode::kRung) {
       chain.offset = glm::vec3(0.0f);  // let the contact place it
       if (chain.mode == TargetMode::kGround) edit->contacts.ground.enabled = true;
       if (chain.mode == TargetMode::kRung) edit->contacts.ladder.enabled = true;
     } else {
-      SetChainTarget(&chain, target_before, info, edit->contacts);  // the handle stays put
+      // The handle stays put (a keyed target: keyed so at this time).
+      SetChainTarget(&chain, target_before, info, edit->contacts, clip_time);
     }
   }
   Tip("Where the target is: following the animated hand or foot with an offset, pinned in the "
       "world, on the ground plane, or on the nearest ladder rung.");
   glm::vec3 target = target_before;
   if (ImGui::DragFloat3("Position", &target.x, in.extent.size * 0.002f, 0.0f, 0.0f, "%.3f")) {
-    SetChainTarget(&chain, target, info, edit->contacts);
+    SetChainTarget(&chain, target, info, edit->contacts, clip_time);
   }
   Tip("The target, world space. Drag a number, or Ctrl+click to type one; or drag the handle in "
       "the view.");
@@ -151,8 +161,12 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   const float model_size = in.extent.size;
   const ik::TwoBoneIkResult* result = TwoBoneResultOf(in.frame, in.state, i);
   DrawDescription(skeleton, edit->chains[i]);
-  DrawTarget(in, i, edit, out);
+  DrawTarget(in, clip_time, i, edit, out);
   ChainSettings& chain = edit->chains[i];
+  if (chain.keyed()) {
+    ImGui::TextDisabled("keyed: %zu key(s) on the timeline", ChainKeyTimes(chain).size());
+    Tip("The target moves from key to key as the clip plays; moving it keys it at the playhead.");
+  }
   switch (chain.kind) {
     case ConstraintKind::kAim:
       DrawAimOptions(skeleton, model_size, &chain, out);
@@ -160,9 +174,21 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
     case ConstraintKind::kFabrik:
       DrawFabrikOptions(&chain, out);
       break;
-    case ConstraintKind::kTwoBone:
+    case ConstraintKind::kTwoBone: {
+      // A keyed pole shows (and is edited) where its keys put it now.
+      const glm::vec3 pole_before = chain.pole;
+      if (!chain.pole_keys.empty()) chain.pole = chain.PoleAt(clip_time);
+      const glm::vec3 shown = chain.pole;
       DrawTwoBoneOptions(result, model_size, &chain, out);
+      if (!chain.pole_keys.empty()) {
+        if (chain.pole != shown) {
+          SetKey(&chain.pole_keys, clip_time, chain.pole);
+        } else {
+          chain.pole = pole_before;  // only shown: the edit stays as it was
+        }
+      }
       break;
+    }
     case ConstraintKind::kBody:
       DrawBodyOptions(in.state, &chain, &edit->body_options, out);
       break;
@@ -170,6 +196,9 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   if (chain.kind != ConstraintKind::kBody) DrawWeight(clip_time, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneEnd(result, &chain, out);
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneMeters(in, i, chain);
+  if (ImGui::Button("Key (I)")) Ask(out, RequestKind::kSetKey, {}, false, i);
+  Tip("Key this target (and its pole) at the playhead; its keys show on the timeline.");
+  SameLineIfFits(ButtonWidth("Reset target (R)"));
   if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
   Tip("Put the target back on the hand or foot (R over the handle does the same); one undo step.");
   SameLineIfFits(ButtonWidth("Remove"));
@@ -185,6 +214,11 @@ void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Sel
   Tip("The constraints solved every frame: two-bone limbs, aims and FABRIK chains.");
   if (!section_open) return;
   if (edit->chains.empty()) ImGui::TextDisabled("no chains: select a joint and add one");
+  ImGui::Checkbox("Auto-key", &selection->auto_key);
+  Tip("Key a target at the playhead whenever a drag of its handle ends (I, or a chain's Key "
+      "button, keys it by hand). A target that has keys is always keyed where it is moved; its "
+      "keys show as diamonds on the timeline: drag one to move it in time, X or Delete (or a "
+      "right-click) deletes the selected one.");
   int remove = -1;
   for (int i = 0; i < static_cast<int>(edit->chains.size()); ++i) {
     ChainSettings& chain = edit->chains[i];

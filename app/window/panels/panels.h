@@ -51,13 +51,20 @@ enum class RequestKind {
   kMirrorPose,             // Edit ▸ Mirror pose
   kMirrorTarget,           // chain `index`'s target (-1: the active chain's) onto the other side
   kGenerateRangeOfMotion,  // Animation ▸ Generate range of motion
+  // Keyed targets (one undo step and a trace event each): chain `index` (-1: the active chain)
+  // keyed at the playhead (I); its keys at `time` moved to `time_to`; its keys at `time` deleted.
+  kSetKey,
+  kMoveKey,
+  kDeleteKey,
 };
 
 struct Request {
   RequestKind kind = RequestKind::kEdited;
-  std::string text;     // kOpen, kExport: a path; kMessage: the message
-  bool option = false;  // kExport: bake; kMessage: an error
-  int index = -1;       // kResetTarget: the chain
+  std::string text;      // kOpen, kExport: a path; kMessage: the message
+  bool option = false;   // kExport: bake; kMessage: an error
+  int index = -1;        // kResetTarget: the chain
+  float time = 0.0f;     // kMoveKey, kDeleteKey: the key's time (seconds)
+  float time_to = 0.0f;  // kMoveKey: where it goes
 };
 // In the order the panels asked. The loop clears and reuses it, so an idle frame allocates nothing.
 using Requests = std::vector<Request>;
@@ -185,10 +192,12 @@ inline constexpr const char* kHelpWindowName = "Keyboard and mouse";
 void DrawHelpOverlay(bool* open);
 
 // The timeline (window kTimelineName) along the bottom, right of the side panel and above the
-// status line: the controls, a ruler in frames of the clip's rate or
-// seconds, lanes with the selected joint's keys (translation, rotation, scale) and each chain's
-// IK weight keys, the loop range, and a scrub area. Sets layout->timeline_top. Call after
-// DrawSidePanel (it starts right of layout->panel_right).
+// status line: the controls, a ruler in frames of the clip's rate or seconds, lanes with the
+// selected joint's keys (translation, rotation, scale), each chain's IK weight keys and each keyed
+// target's keys (diamonds: a click selects one, a drag moves it in time, a right-click offers to
+// delete it or go to it), the loop range, and a scrub area. Sets layout->timeline_top. Call after
+// DrawSidePanel (it starts right of layout->panel_right). Key edits are asked of `out` (kSetKey,
+// kMoveKey, kDeleteKey).
 inline constexpr const char* kTimelineName = "Timeline";
 struct TimelineInput {
   const assets::Model& model;
@@ -198,7 +207,7 @@ struct TimelineInput {
   int active_chain = -1;  // its lane drawn brighter
 };
 void DrawTimeline(const TimelineInput& in, Playback* playback, TimelineView* view,
-                  PanelLayout* layout);
+                  PanelLayout* layout, Requests* out = nullptr);
 float TimelineHeight();  // window coordinates, at the current font size
 
 // Windows of their own.

@@ -41,6 +41,8 @@ const ImU32 kJointKeyColors[3] = {IM_COL32(235, 110, 95, 255), IM_COL32(120, 210
                                   IM_COL32(110, 160, 240, 255)};
 const ImU32 kWeightKeyColor = IM_COL32(240, 210, 80, 255);
 const ImU32 kWeightCurveColor = IM_COL32(240, 210, 80, 120);
+const ImU32 kTargetKeyColor = IM_COL32(255, 140, 60, 255);
+const ImU32 kSelectedKeyColor = IM_COL32(255, 250, 205, 255);
 
 const char* const kPropertyNames[3] = {"translation", "rotation", "scale"};
 
@@ -119,7 +121,7 @@ float LaneNamesWidth(const TimelineInput& in, const assets::Clip& clip) {
              ImGui::CalcTextSize(" translation").x;
   }
   for (const ChainSettings& chain : in.edit.chains) {
-    if (chain.weight_keys.empty()) continue;
+    if (chain.weight_keys.empty() && !chain.keyed()) continue;
     widest = std::max(
         widest, ImGui::CalcTextSize("IK weight ").x + ImGui::CalcTextSize(chain.label.c_str()).x);
   }
@@ -177,7 +179,9 @@ const assets::JointAnimation* ChannelOf(const assets::Clip& clip, int joint) {
 // The lanes under the ruler: the selected joint's animated properties, then every chain with IK
 // weight keys (the active one brighter, its weight drawn as a curve).
 void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis& axis,
-               const ImVec2& min, float label_width, float lane_height, float bottom) {
+               const ImVec2& min, float label_width, float lane_height, float bottom,
+               TimelineView* view) {
+  view->key_lanes.clear();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 lane_color = Canvas().lane;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -244,6 +248,56 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
       Diamond(draw, x + 0.5f, y0 - span * keys[k].y, r, active ? kWeightKeyColor : dim);
     }
   }
+  // Keyed targets: a lane per chain with its key times (target and pole keys), the selected key
+  // white, a dragged one where it is being dragged to.
+  for (size_t c = 0; c < in.edit.chains.size(); ++c) {
+    const ChainSettings& chain = in.edit.chains[c];
+    if (!chain.keyed()) continue;
+    const bool active = static_cast<int>(c) == in.active_chain;
+    std::snprintf(label, sizeof(label), "%s target", chain.label.c_str());
+    const float lane_top = y;
+    if (!next_lane(label, active ? text : dim)) return;
+    view->key_lanes.push_back({static_cast<int>(c), lane_top, lane_top + lane_height});
+    const float lane_y = lane_top + 0.5f * lane_height;
+    const bool this_chain = view->key_chain == static_cast<int>(c);
+    auto key = [&](float t) {
+      const bool selected = this_chain && std::abs(t - view->key_time) < kSameKeySeconds;
+      const bool dragged = selected && view->drag == TimelineView::Drag::kKey;
+      const float x = std::floor(axis.X(dragged ? view->key_drag_to : t)) + 0.5f;
+      if (selected) Diamond(draw, x, lane_y, r + 2.0f, kSelectedKeyColor);
+      Diamond(draw, x, lane_y, r, active || selected ? kTargetKeyColor : dim);
+    };
+    for (const PointKey& k : chain.target_keys) key(k.time);
+    for (const PointKey& k : chain.pole_keys) {
+      if (FindKey(chain.target_keys, k.time) < 0) key(k.time);
+    }
+  }
+}
+
+// The keyed target's key under the mouse (last frame's lanes): its chain and time, or false.
+bool KeyUnderMouse(const TimelineInput& in, const TimeAxis& axis, const TimelineView& view,
+                   float radius, int* chain, float* time) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (const TimelineView::KeyLane& lane : view.key_lanes) {
+    if (mouse.y < lane.top || mouse.y >= lane.bottom ||
+        lane.chain >= static_cast<int>(in.edit.chains.size())) {
+      continue;
+    }
+    const ChainSettings& c = in.edit.chains[size_t(lane.chain)];
+    float best = radius + 1.0f;
+    for (const std::vector<PointKey>* keys : {&c.target_keys, &c.pole_keys}) {
+      for (const PointKey& k : *keys) {
+        const float d = std::abs(axis.X(k.time) - mouse.x);
+        if (d < best) {
+          best = d;
+          *chain = lane.chain;
+          *time = k.time;
+        }
+      }
+    }
+    return best <= radius;
+  }
+  return false;
 }
 
 // The control row: first / previous / play / next / last, loop, the time, frames or seconds, the
@@ -315,10 +369,28 @@ void DrawControls(const Character& character, float frame_rate, Playback* p, Tim
 
 // The scrub area's mouse: a press on a range bracket moves it, elsewhere it moves the playhead
 // (snapped to the clip's frames unless Shift is held), pausing playback while held.
-void Scrub(const TimeAxis& axis, float ruler_bottom, float frame_rate, float range_start,
-           float range_end, Playback* p, TimelineView* view) {
+void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, float frame_rate,
+           float range_start, float range_end, float key_radius, Playback* p, TimelineView* view,
+           Requests* out) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsItemActivated()) {
+  // A right-click on a key selects it and offers to delete it or go to it.
+  int chain = -1;
+  float time = 0.0f;
+  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) &&
+      KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
+    view->key_chain = chain;
+    view->key_time = time;
+    ImGui::OpenPopup("##target key");
+  }
+  if (ImGui::IsItemActivated() && KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
+    // A press on a key selects it and drags it in time.
+    view->drag = TimelineView::Drag::kKey;
+    view->key_chain = chain;
+    view->key_time = time;
+    view->key_drag_to = time;
+    view->was_playing = p->playing;
+    p->playing = false;
+  } else if (ImGui::IsItemActivated()) {
     const bool has_range = p->range_end > p->range_start;
     const float mx = io.MousePos.x;
     view->drag = TimelineView::Drag::kScrub;
@@ -344,6 +416,9 @@ void Scrub(const TimeAxis& axis, float ruler_bottom, float frame_rate, float ran
       case TimelineView::Drag::kRangeEnd:
         p->range_end = std::max(t, p->range_start + frame);
         break;
+      case TimelineView::Drag::kKey:
+        view->key_drag_to = t;
+        break;
       default:
         p->time = t;
         break;
@@ -351,7 +426,24 @@ void Scrub(const TimeAxis& axis, float ruler_bottom, float frame_rate, float ran
   }
   if (ImGui::IsItemDeactivated()) {
     p->playing = view->was_playing;
+    if (view->drag == TimelineView::Drag::kKey &&
+        std::abs(view->key_drag_to - view->key_time) >= kSameKeySeconds && out) {
+      Request moved{RequestKind::kMoveKey, {}, false, view->key_chain};
+      moved.time = view->key_time;
+      moved.time_to = view->key_drag_to;
+      out->push_back(moved);
+      view->key_time = view->key_drag_to;  // the selection goes with it
+    }
     view->drag = TimelineView::Drag::kNone;
+  }
+  if (ImGui::BeginPopup("##target key")) {
+    if (ImGui::MenuItem("Delete key", "X") && out) {
+      Request deleted{RequestKind::kDeleteKey, {}, false, view->key_chain};
+      deleted.time = view->key_time;
+      out->push_back(deleted);
+    }
+    if (ImGui::MenuItem("Go to key")) p->time = view->key_time;
+    ImGui::EndPopup();
   }
 }
 
@@ -359,7 +451,8 @@ void Scrub(const TimeAxis& axis, float ruler_bottom, float frame_rate, float ran
 
 float TimelineHeight() { return ImGui::GetFontSize() * kHeightEms; }
 
-void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, PanelLayout* layout) {
+void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, PanelLayout* layout,
+                  Requests* out) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float height = TimelineHeight();
   const float left = layout->panel_right > 0.0f ? layout->panel_right + kMargin : kMargin;
@@ -403,9 +496,11 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
   const float ruler_bottom = origin.y + ruler_height;
   float range_start = 0.0f, range_end = clip.duration;
   PlaybackRange(*p, clip.duration, &range_start, &range_end);
-  Scrub(axis, ruler_bottom, frame_rate, range_start, range_end, p, view);
+  const float lane_height = ImGui::GetFontSize() + 5.0f;
+  const float key_radius = std::max(3.0f, lane_height * 0.3f) + 2.0f;
+  Scrub(in, axis, ruler_bottom, frame_rate, range_start, range_end, key_radius, p, view, out);
   Tip("Click or drag to move the playhead (snapped to frames; Shift: between frames). Drag the "
-      "orange brackets on the ruler to set the loop range.");
+      "orange brackets on the ruler to set the loop range, a target's key to move it in time.");
   PlaybackRange(*p, clip.duration, &range_start, &range_end);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -413,8 +508,8 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
   draw->AddRectFilled(origin, max, Canvas().canvas);
   draw->PushClipRect(origin, max, true);
   DrawRuler(draw, axis, origin.y, ruler_height, frame_rate, view->show_seconds);
-  const float lane_height = ImGui::GetFontSize() + 5.0f;
-  DrawLanes(in, clip, axis, ImVec2(origin.x, ruler_bottom + 2.0f), label_width, lane_height, max.y);
+  DrawLanes(in, clip, axis, ImVec2(origin.x, ruler_bottom + 2.0f), label_width, lane_height, max.y,
+            view);
   // Outside the loop range darker, its brackets on the ruler.
   if (p->range_end > p->range_start) {
     const float xs = axis.X(range_start), xe = axis.X(range_end);
