@@ -352,6 +352,13 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
     plan->hips_offset[f] = static_cast<float>(sum / count);
   }
   if (plan->hips < 0) std::fill(plan->hips_offset.begin(), plan->hips_offset.end(), 0.0f);
+  // Where the hips moved, every leg is solved: a swing foot (or one fading out of its lock) stays
+  // where its key puts it instead of moving with the hips, so the knee does not take the hips'
+  // move in the frame its lock ends.
+  for (size_t f = 0; f < samples; ++f) {
+    if (plan->hips_offset[f] == 0.0f) continue;
+    for (size_t i = 0; i < n; ++i) plan->keys[i][f].solve = true;
+  }
   return plan;
 }
 

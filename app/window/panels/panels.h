@@ -51,6 +51,10 @@ enum class RequestKind {
   kMirrorPose,             // Edit ▸ Mirror pose
   kMirrorTarget,           // chain `index`'s target (-1: the active chain's) onto the other side
   kGenerateRangeOfMotion,  // Animation ▸ Generate range of motion
+  // The limb fix: chain `index`'s limb takes the selected joint as its `text` ("start", "mid",
+  // "end"), remembered per model; kForgetLimbPick: back to what detection found.
+  kSetLimbJoint,
+  kForgetLimbPick,
 };
 
 struct Request {
