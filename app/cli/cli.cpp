@@ -12,6 +12,7 @@
 
 #include "app/cli/check.h"
 #include "app/cli/commands.h"
+#include "app/cli/retarget_command.h"
 #include "app/core/import_process.h"
 #include "app/core/import_server.h"
 #include "app/window/viewer.h"
@@ -188,6 +189,10 @@ struct Commands {
   CLI::App* check = nullptr;
   CheckArgs check_args;
 
+  CLI::App* retarget = nullptr;
+  RetargetArgs retarget_args;
+  std::string retarget_anim;
+
   CLI::App* server = nullptr;
 
   CLI::App* worker = nullptr;
@@ -347,6 +352,29 @@ void AddCheck(CLI::App* cli, Commands* c) {
   check->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
 }
 
+void AddRetarget(CLI::App* cli, Commands* c) {
+  CLI::App* r = cli->add_subcommand(
+      "retarget", "Play a clip of one rig on another: the target model with the clip added");
+  c->retarget = r;
+  RetargetArgs* args = &c->retarget_args;
+  r->add_option("source", args->source,
+                "Model whose clip is played (builtin: the built-in character)")
+      ->required();
+  r->add_option("--onto", args->target, "Model that plays it (builtin: the built-in character)")
+      ->required();
+  r->add_option("-o,--output", args->out, "Output .glb, or .gltf (with a .bin beside it)")
+      ->required();
+  r->add_option("--anim", c->retarget_anim, "The source's clip index (default 0)");
+  r->add_option("--map", args->map,
+                "Joint pairs that override the automatic mapping: a JSON file "
+                "{\"source joint\": \"target joint\", ...}");
+  r->add_option("--report", args->report,
+                "Write the mapping and the measures (end-effector error, contacts kept, foot "
+                "sliding, bone-length ratios, warnings) as JSON");
+  r->add_flag("--allow-outside-files", args->allow_outside_files, kAllowOutsideFilesHelp);
+  r->add_flag("--raw-units", args->raw_units, kRawUnitsHelp);
+}
+
 // Parses; on --help or a parse error returns the exit code to leave with.
 std::optional<int> Parse(CLI::App* cli, int argc, char** argv) {
   try {
@@ -440,6 +468,16 @@ std::optional<int> RunParsed(Commands* c, std::string* error) {
     if (c->contacts_ground_option->count() > 0) ground = c->contacts_ground;
     return RunContacts(c->contacts_args, ground, c->contacts_json);
   }
+  if (c->retarget->parsed()) {
+    if (!c->retarget_anim.empty()) {
+      long clip = 0;
+      if (!ParseWholeNumber("--anim", c->retarget_anim, 0, INT_MAX, &clip, error)) {
+        return std::nullopt;
+      }
+      c->retarget_args.anim = static_cast<int>(clip);
+    }
+    return RunRetarget(c->retarget_args);
+  }
   if (c->bench->parsed()) {
     if (!FinishBenchArgs(c, error)) return std::nullopt;
     return RunBench(c->bench_args);
@@ -456,6 +494,7 @@ int Dispatch(int argc, char** argv) {
   AddRenderPoseExport(&cli, &commands);
   AddBenchAndWorker(&cli, &commands);
   AddCheck(&cli, &commands);
+  AddRetarget(&cli, &commands);
   if (const std::optional<int> code = Parse(&cli, argc, argv)) return *code;
   std::string error;
   if (const std::optional<int> code = RunParsed(&commands, &error)) return *code;
