@@ -13,10 +13,13 @@ namespace {
 std::atomic<long> g_next_id{1};
 }  // namespace
 
-Character::Character(const assets::Model& model) : model_(&model), id_(g_next_id++) {
+Character::Character(const assets::Model& model, const std::vector<ik::LimbPick>& picks,
+                     std::vector<std::string>* problems)
+    : model_(&model), id_(g_next_id++) {
   const ik::Skeleton& skeleton = model.skeleton;
   const int n = skeleton.joint_count();
   rig_.limbs = ik::DetectLimbs(skeleton, &model.is_bone);
+  if (!picks.empty()) ik::ApplyLimbPicks(skeleton, picks, &rig_.limbs, problems);
   rig_.has_body = ik::BuildBodyRig(skeleton, rig_.limbs, &rig_.body, &rig_.body_problem);
   rig_.limb_end.assign(static_cast<size_t>(n), false);
   for (const ik::Limb& limb : rig_.limbs) {

@@ -39,8 +39,12 @@ struct RigFacts {
 class Character {
  public:
   Character() = default;  // nothing loaded: no joints, no clips
-  // Finds the rig's facts of `model`, which must outlive this and stay where it is.
-  explicit Character(const assets::Model& model);
+  // Finds the rig's facts of `model`, which must outlive this and stay where it is. `picks` are
+  // the user's fixes of the detected limbs (ik::ApplyLimbPicks): the body rig, bend axes and
+  // default chains are built on the limbs they give; the picks that could not be applied are
+  // named in *problems (optional).
+  explicit Character(const assets::Model& model, const std::vector<ik::LimbPick>& picks = {},
+                     std::vector<std::string>* problems = nullptr);
   // The same character (rig facts, clips played together, id) over `model`, a copy of
   // other.model() that outlives this: for work on a thread of its own (the window's bake), which
   // must not depend on the loaded model staying loaded. Finds nothing again.

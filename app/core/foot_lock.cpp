@@ -191,6 +191,8 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
   // Per leg and frame: the ground offset the foot is carried by (the swing blends between the
   // offsets of the contacts around it, so that the foot clears the ground without a jump).
   std::vector<std::vector<float>> carried(n, std::vector<float>(samples, 0.0f));
+  // Per leg and frame: how strongly the foot is locked (1 in a contact, fading either side).
+  std::vector<std::vector<float>> locked(n, std::vector<float>(samples, 0.0f));
   plan->keys.assign(n, std::vector<FootLockPlan::Key>(samples));
   for (size_t i = 0; i < n; ++i) {
     const ik::TwoBoneChain& chain = s.legs[i].chain;
@@ -266,6 +268,7 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
         }
       }
       carried[i][f] = offset;
+      locked[i][f] = w;
       glm::vec3 swing = animated + glm::vec3(0.0f, offset, 0.0f);
       if (carry) {
         // The swing foot clears the ground.
@@ -319,11 +322,28 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
       if (!key.solve) continue;
       const glm::vec3 hip = s.hip[i][f] + glm::vec3(0.0f, base, 0.0f);
       const glm::vec3 d = key.target - hip;
-      const float reach = 0.998f * s.leg_length[i];
-      if (glm::length(d) <= reach) continue;
       const float across = std::hypot(d.x, d.z);
-      const float down = across < reach ? std::sqrt(reach * reach - across * across) : 0.0f;
-      extra = std::min(extra, key.target.y + down - hip.y);
+      // The hips' height at which the hip is `distance` from the target (or as near as the
+      // across distance allows), relative to where they are.
+      const auto drop_to = [&](float distance) {
+        const float down =
+            across < distance ? std::sqrt(distance * distance - across * across) : 0.0f;
+        return key.target.y + down - hip.y;
+      };
+      const float reach = 0.998f * s.leg_length[i];
+      if (glm::length(d) > reach) extra = std::min(extra, drop_to(reach));
+      // A locked leg the source holds nearly straight: near full extension the knee angle turns
+      // fast with the hip-to-foot distance, so a planted foot a few millimetres further than the
+      // source's would snap the knee. The hips come down so that the distance, and with it the
+      // knee angle, is the source's (fully from 170 degrees of knee angle, not below 150).
+      const float w = locked[i][f];
+      if (w <= 0.0f) continue;
+      const float straight =
+          Smoothstep((KneeDegrees(s.hip[i][f], s.knee[i][f], s.ankle[i][f]) - 150.0f) / 20.0f);
+      const float source = std::min(glm::distance(s.hip[i][f], s.ankle[i][f]), reach);
+      if (straight > 0.0f && glm::length(d) > source) {
+        extra = std::min(extra, w * straight * drop_to(source));
+      }
     }
     offset[f] = base + extra;
   }
@@ -352,6 +372,13 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
     plan->hips_offset[f] = static_cast<float>(sum / count);
   }
   if (plan->hips < 0) std::fill(plan->hips_offset.begin(), plan->hips_offset.end(), 0.0f);
+  // Where the hips moved, every leg is solved: a swing foot (or one fading out of its lock) stays
+  // where its key puts it instead of moving with the hips, so the knee does not take the hips'
+  // move in the frame its lock ends.
+  for (size_t f = 0; f < samples; ++f) {
+    if (plan->hips_offset[f] == 0.0f) continue;
+    for (size_t i = 0; i < n; ++i) plan->keys[i][f].solve = true;
+  }
   return plan;
 }
 

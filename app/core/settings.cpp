@@ -121,12 +121,17 @@ class Reader {
   std::string* bad_;
 };
 
-// The settings file's text: a regular file of at most kMaxSettingsBytes, opened without waiting
-// (a FIFO or a link to /dev/zero would hang the start or never end). False with why not.
-bool ReadSettingsText(const std::string& path, std::string* text, std::string* problem) {
+const Json& ObjectOrEmpty(const Json& json) {
+  static const Json kEmpty = Json::object();
+  return json.is_object() ? json : kEmpty;  // a reference either way: Reader keeps it
+}
+
+}  // namespace
+
+bool ReadConfigText(const std::string& path, std::string* text, std::string* problem) {
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
-    *problem = std::string("cannot read the settings: ") + std::strerror(errno);
+    *problem = std::string("cannot read it: ") + std::strerror(errno);
     return false;
   }
   struct stat st {};
@@ -135,8 +140,8 @@ bool ReadSettingsText(const std::string& path, std::string* text, std::string* p
     *problem = "not a regular file";
     ok = false;
   } else if (ok && st.st_size > static_cast<off_t>(kMaxSettingsBytes)) {
-    *problem = "larger than the " + std::to_string(kMaxSettingsBytes >> 10) +
-               " KiB a settings file may be";
+    *problem =
+        "larger than the " + std::to_string(kMaxSettingsBytes >> 10) + " KiB a config file may be";
     ok = false;
   }
   if (ok) {
@@ -147,7 +152,7 @@ bool ReadSettingsText(const std::string& path, std::string* text, std::string* p
       const ssize_t n = read(fd, text->data() + got, text->size() - got);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
-        *problem = std::string("cannot read the settings: ") + std::strerror(errno);
+        *problem = std::string("cannot read it: ") + std::strerror(errno);
         ok = false;
       }
       if (n <= 0) break;
@@ -156,7 +161,7 @@ bool ReadSettingsText(const std::string& path, std::string* text, std::string* p
     text->resize(got);
     if (ok && got > kMaxSettingsBytes) {
       *problem = "larger than the " + std::to_string(kMaxSettingsBytes >> 10) +
-                 " KiB a settings file may be";
+                 " KiB a config file may be";
       ok = false;
     }
   }
@@ -164,20 +169,13 @@ bool ReadSettingsText(const std::string& path, std::string* text, std::string* p
   return ok;
 }
 
-const Json& ObjectOrEmpty(const Json& json) {
-  static const Json kEmpty = Json::object();
-  return json.is_object() ? json : kEmpty;  // a reference either way: Reader keeps it
-}
-
-}  // namespace
-
 void LoadSettings(const std::string& path, Settings* settings, std::string* warning) {
   *settings = Settings();
   warning->clear();
   std::error_code ec;
   if (path.empty() || !std::filesystem::exists(path, ec)) return;
   std::string text, problem;
-  if (!ReadSettingsText(path, &text, &problem)) {
+  if (!ReadConfigText(path, &text, &problem)) {
     *warning = assets::ShownPath(path) + ": " + problem + "; starting with the default settings";
     return;
   }

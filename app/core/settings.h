@@ -54,6 +54,11 @@ inline constexpr size_t kMaxSettingsBytes = size_t{1} << 20;
 // beyond it the view's matrices lose all precision.
 inline constexpr float kMaxCameraCoordinate = 1.0e7f;
 
+// A file of the config folder as text: a regular file of at most kMaxSettingsBytes, opened
+// without waiting (a FIFO or a link to /dev/zero would hang the start or never end). False with
+// why not in *problem.
+bool ReadConfigText(const std::string& path, std::string* text, std::string* problem);
+
 // Reads `path` into *settings (starting from the defaults). A missing file gives the defaults and
 // no warning; an unreadable or corrupt file, or a field of the wrong type or out of range, gives
 // the defaults for what could not be read and one line in *warning naming the file and the

@@ -173,6 +173,12 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kGenerateRangeOfMotion:
         GenerateRangeOfMotion();
         break;
+      case RequestKind::kSetLimbJoint:
+        SetLimbJoint(request.index, request.text, selection_.selected_joint);
+        break;
+      case RequestKind::kForgetLimbPick:
+        ForgetLimbPick(request.index);
+        break;
     }
   }
 }
@@ -250,11 +256,10 @@ void Viewer::PollLoading() {
 }
 
 void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path) {
-  loaded->character = Character(loaded->model);  // the rig's facts, once per load
-  loaded->extent = MeasureModel(loaded->model, &loaded->character.limbs());
   loaded->weight_problems = assets::CheckWeights(loaded->model);
   current_ = std::move(loaded);
   current_path_ = path;
+  MakeCharacter(path);  // the rig's facts, once per load (and when the user fixes a limb)
   edit_ = EditState();
   edit_.chains = DefaultChains(current_->character);
   recorder_.Reset(edit_);
@@ -272,7 +277,6 @@ void Viewer::Adopt(std::unique_ptr<LoadedModel> loaded, const std::string& path)
   selection_.hover_chain = -1;
   drag_ = Drag::kNone;
   hover_pole_ = pole_chain_ = rotate_joint_ = -1;
-  mirror_ = ik::BuildMirrorMap(current_->model.skeleton, current_->character.limbs());
   model_watch_.Watch(args_.no_watch ? std::string() : path);
   Update(0.0);
   FrameCamera();

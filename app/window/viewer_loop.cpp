@@ -69,9 +69,10 @@ bool Viewer::Init(int* exit_code) {
   if (!args_.trace_path.empty() && !trace_.Open(args_.trace_path, &error)) {
     return InitFailed(error, kExitBadInput, exit_code);
   }
-  std::string settings_warning;
+  std::string settings_warning, limbs_warning;
   if (!args_.no_settings) {
     LoadSettings(ConfigFilePath("settings.json"), &settings_, &settings_warning);
+    LoadLimbPicks(ConfigFilePath("limbs.json"), &limb_picks_, &limbs_warning);
     if (args_.size.empty() && settings_.window_width > 0) {
       width = settings_.window_width;
       height = settings_.window_height;
@@ -127,6 +128,7 @@ bool Viewer::Init(int* exit_code) {
   Adopt(std::move(loaded), args_.pose.model_path);
   recent_.Load();
   if (!settings_warning.empty()) ShowMessage(settings_warning, MessageLevel::kWarning);
+  if (!limbs_warning.empty()) ShowMessage(limbs_warning, MessageLevel::kWarning);
   ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
   display_.scene.skeleton_xray = settings_.xray;
   display_.scene.mesh_opacity = settings_.mesh_opacity;

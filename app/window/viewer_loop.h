@@ -12,6 +12,7 @@
 #include "app/core/chain_edit.h"
 #include "app/core/file_watch.h"
 #include "app/core/import_process.h"
+#include "app/core/limb_picks.h"
 #include "app/core/mirror_edit.h"
 #include "app/core/playback.h"
 #include "app/core/session.h"
@@ -210,9 +211,20 @@ class Viewer {
   // clips), chosen and played. EnsureRangeOfMotion returns its index (-1: nothing to move).
   void GenerateRangeOfMotion();
   int EnsureRangeOfMotion();
+  // The limb fix (viewer_limbs.cpp): chain `chain`'s limb gets `joint` as its `part` ("start",
+  // "mid", "end"), or goes back to what detection found; remembered per model (limbs.json), the
+  // rig's facts found again on the fixed limbs, the limb's chain made anew; a `limb_set` event.
+  void SetLimbJoint(int chain, const std::string& part, int joint);
+  void ForgetLimbPick(int chain);
+  // The character made again from the loaded model and the remembered picks (a warning for each
+  // pick that does not apply); the mirror map and extent follow.
+  void MakeCharacter(const std::string& path);
+  void AfterLimbChange(const std::string& label);
 
   ViewerArgs args_;
-  Settings settings_;         // as loaded (what --show overrides for this run stays saved)
+  Settings settings_;  // as loaded (what --show overrides for this run stays saved)
+  LimbPickStore
+      limb_picks_;  // limbs.json: the user's limb fixes per model (not with --no-settings)
   DisplaySpec show_display_;  // --show, when given
   // The window and what draws into it; GL objects die before the context (~Viewer).
   std::unique_ptr<GlContext> gl_;

@@ -228,6 +228,8 @@ const char* LimbFoundByName(LimbFoundBy found_by) {
       return "humanoid";
     case LimbFoundBy::kName:
       return "name";
+    case LimbFoundBy::kUser:
+      return "user";
     case LimbFoundBy::kSymmetry:
       break;
   }
@@ -640,6 +642,50 @@ std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>*
   }
   FindControls(c, &limbs);
   return limbs;
+}
+
+bool ParseLimbLabel(const std::string& label, LimbKind* kind, LimbSide* side) {
+  for (int k = 0; k < 2; ++k) {
+    for (int d = 0; d < 3; ++d) {
+      if (label == Label(static_cast<LimbKind>(k), static_cast<LimbSide>(d))) {
+        *kind = static_cast<LimbKind>(k);
+        *side = static_cast<LimbSide>(d);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void ApplyLimbPicks(const Skeleton& skeleton, const std::vector<LimbPick>& picks,
+                    std::vector<Limb>* limbs, std::vector<std::string>* problems) {
+  for (const LimbPick& pick : picks) {
+    Limb limb;
+    std::string why;
+    if (!ParseLimbLabel(pick.label, &limb.kind, &limb.side)) {
+      if (problems) problems->push_back(pick.label + ": not a limb (LeftLeg, RightArm, ...)");
+      continue;
+    }
+    if (!pick.chain.Validate(skeleton, &why)) {
+      if (problems) problems->push_back(pick.label + ": " + why);
+      continue;
+    }
+    limb.label = pick.label;
+    limb.chain = pick.chain;
+    limb.found_by = LimbFoundBy::kUser;
+    auto same = std::find_if(limbs->begin(), limbs->end(),
+                             [&](const Limb& l) { return l.label == pick.label; });
+    if (same != limbs->end()) {
+      limb.target = same->target;
+      limb.pole = same->pole;
+      *same = limb;
+    } else {
+      limbs->push_back(limb);
+    }
+  }
+  std::stable_sort(limbs->begin(), limbs->end(), [](const Limb& a, const Limb& b) {
+    return std::make_pair(int(a.kind), int(a.side)) < std::make_pair(int(b.kind), int(b.side));
+  });
 }
 
 }  // namespace ik

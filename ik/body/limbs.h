@@ -14,8 +14,9 @@ namespace ik {
 
 enum class LimbKind { kLeg, kArm };
 enum class LimbSide { kLeft, kRight, kCenter };
-// How a limb was found: the skeleton's humanoid map, joint names, or topology and symmetry.
-enum class LimbFoundBy { kHumanoid, kName, kSymmetry };
+// How a limb was found: the skeleton's humanoid map, joint names, topology and symmetry, or the
+// user's pick (ApplyLimbPicks).
+enum class LimbFoundBy { kHumanoid, kName, kSymmetry, kUser };
 
 struct Limb {
   LimbKind kind = LimbKind::kLeg;
@@ -31,7 +32,7 @@ struct Limb {
 
 const char* LimbKindName(LimbKind kind);  // "leg", "arm"
 const char* LimbSideName(LimbSide side);  // "left", "right", "center"
-// "humanoid", "name", "symmetry": info --json's limbs[].found_by.
+// "humanoid", "name", "symmetry", "user": info --json's limbs[].found_by.
 const char* LimbFoundByName(LimbFoundBy found_by);
 
 // Detects the arms and legs of `skeleton` in its rest pose; at most one limb per kind and side,
@@ -68,5 +69,24 @@ const char* LimbFoundByName(LimbFoundBy found_by);
 // (those named Pole, Knee or Elbow first), within the limb's length, nearer the mid joint than the
 // start and end, and off the start-end line.
 std::vector<Limb> DetectLimbs(const Skeleton& skeleton, const std::vector<bool>* is_bone = nullptr);
+
+// The user's fix of a wrong pick: the limb labelled `label` ("LeftLeg", "RightArm", "Leg", ...) is
+// made of `chain`'s joints.
+struct LimbPick {
+  std::string label;
+  TwoBoneChain chain;
+};
+
+// The kind and side a limb label names ("LeftArm": arm, left; "RightLeg": leg, right; "Leg": leg,
+// centre), or false when it names neither a leg nor an arm.
+bool ParseLimbLabel(const std::string& label, LimbKind* kind, LimbSide* side);
+
+// Applies `picks` to detected `limbs`: each pick replaces the limb of its label (keeping that
+// limb's IK controls), or adds one of the kind and side its label names, found_by kUser; the
+// result is ordered as DetectLimbs orders (left leg, right leg, centre leg, then the arms). A pick
+// whose chain is not valid for `skeleton` (mid below start, end below mid) or whose label names no
+// limb changes nothing and adds a line naming the label and the reason to *problems (optional).
+void ApplyLimbPicks(const Skeleton& skeleton, const std::vector<LimbPick>& picks,
+                    std::vector<Limb>* limbs, std::vector<std::string>* problems = nullptr);
 
 }  // namespace ik

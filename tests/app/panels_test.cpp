@@ -132,6 +132,73 @@ TEST(Panels, RemovingAChainForgetsTheActiveOneAndIsOneEdit) {
   EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kEdited});
 }
 
+TEST(Panels, ALimbsJointsTakeTheSelectedJointFromTheJointTree) {
+  Scene scene;
+  HeadlessUi ui;
+  app::Selection selection;
+  app::Requests requests;
+  const auto draw = [&] {
+    app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
+  };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {0}, "##chain"), draw));
+  ui.Click(draw);
+  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {0}, "##chain");
+  const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
+  ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
+  ui.Click(draw);
+  // The limb's three joints are listed, with how the limb was found.
+  EXPECT_TRUE(AnyRowHas(TextRows("panel"), "LeftUpLeg"));
+  EXPECT_TRUE(AnyRowHas(TextRows("panel"), "found by name"));
+  const ImGuiID use_end = ImHashStr("Use selected", 0, ImHashStr("end", 0, limb_node));
+  // A joint selected in the joint tree: Use selected asks the loop to make it the limb's end.
+  selection.selected_joint = scene.model.skeleton.Find("LeftToeBase");
+  ASSERT_TRUE(ui.Hover("panel", use_end, draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].kind, RequestKind::kSetLimbJoint);
+  EXPECT_EQ(requests[0].text, "end");
+  EXPECT_EQ(requests[0].index, 0);
+  EXPECT_EQ(scene.edit.chains[0].chain.end, scene.model.skeleton.Find("LeftFoot"));  // the loop's
+  // Nothing selected: the same button, disabled, asks nothing.
+  selection.selected_joint = -1;
+  requests.clear();
+  ui.Click(draw);
+  EXPECT_TRUE(requests.empty());
+}
+
+TEST(Panels, AUserPickedLimbSaysSoAndOffersTheWayBack) {
+  Scene scene;
+  const ik::Skeleton& skeleton = scene.model.skeleton;
+  scene.character = app::Character(
+      scene.model,
+      {{"LeftLeg",
+        {skeleton.Find("LeftUpLeg"), skeleton.Find("LeftLeg"), skeleton.Find("LeftToeBase")}}});
+  scene.edit.chains = app::DefaultChains(scene.character);
+  HeadlessUi ui;
+  app::Selection selection;
+  app::Requests requests;
+  const auto draw = [&] {
+    app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
+  };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {0}, "##chain"), draw));
+  ui.Click(draw);
+  const ImGuiID limb_node =
+      ImHashStr("Limb joints", 0, HeadlessUi::ItemId("panel", {0}, "##chain"));
+  ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
+  ui.Click(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("panel"), "LeftToeBase"));
+  EXPECT_TRUE(AnyRowHas(TextRows("panel"), "found by user"));
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("As detected", 0, limb_node), draw));
+  requests.clear();
+  ui.Click(draw);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].kind, RequestKind::kForgetLimbPick);
+  EXPECT_EQ(requests[0].index, 0);
+}
+
 TEST(Panels, ResetButtonsAskTheLoopLikeTheRKeyAndEditNothingThemselves) {
   Scene scene;
   scene.edit.chains[0].offset = glm::vec3(0.1f, 0.0f, 0.0f);  // a moved target to reset

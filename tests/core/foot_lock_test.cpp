@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <glm/gtc/matrix_transform.hpp>
@@ -234,6 +235,49 @@ TEST(FootLock, CesiumManWalkHasAContactOnEveryStep) {
   EXPECT_LT(float(l.contacts.contacts[1].front().first) / fps, 0.3f);
   EXPECT_GT(float(l.contacts.contacts[1].back().last) / fps, 1.7f);
   EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+}
+
+// Where the lock lowers the hips for a planted foot out of reach, a leg out of its lock (swing,
+// or just after its contact's fade) keeps the source's knee: its foot stays where the clip puts
+// it instead of moving down with the hips, so the knee does not take the hips' move in the frame
+// its lock ends (CesiumMan's left knee snapped 18 degrees there; the issue allows 5 a frame).
+TEST(FootLock, LegsOutOfTheirLockKeepTheSourcesKneeWhereTheHipsMoved) {
+  const std::string path =
+      testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
+  SKIP_IF_NO_MODEL(path, "CesiumMan.glb");
+  assets::LoadResult loaded = assets::LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const assets::Model& model = *loaded.model;
+  const Locked l = Lock(model, 0);
+  const app::FeetSamples& before = l.contacts.source;
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  app::FeetSamples after;
+  app::SampleFeet(app::Character(model), before.clip, before.fps, edit, before.legs, &after);
+  const int blend =
+      std::max(1, int(std::lround(app::FootLockOptions().blend_seconds * before.fps)));
+  auto knee = [](const app::FeetSamples& x, size_t i, size_t f) {
+    const glm::vec3 a = glm::normalize(x.hip[i][f] - x.knee[i][f]);
+    const glm::vec3 b = glm::normalize(x.ankle[i][f] - x.knee[i][f]);
+    return glm::degrees(std::acos(std::clamp(glm::dot(a, b), -1.0f, 1.0f)));
+  };
+  int lowered_free_frames = 0;
+  for (size_t i = 0; i < before.legs.size(); ++i) {
+    for (size_t f = 1; f < before.ankle[i].size() && f < after.ankle[i].size(); ++f) {
+      bool free = true;  // neither this frame nor the one before is in a lock or its fade
+      for (const ik::FootContact& c : l.contacts.contacts[i]) {
+        free = free && (int(f) < c.first - blend || int(f) - 1 > c.last + blend);
+      }
+      if (!free || (l.plan->hips_offset[f] == 0.0f && l.plan->hips_offset[f - 1] == 0.0f)) {
+        continue;
+      }
+      ++lowered_free_frames;
+      const float source_step = knee(before, i, f) - knee(before, i, f - 1);
+      const float locked_step = knee(after, i, f) - knee(after, i, f - 1);
+      EXPECT_LE(std::fabs(locked_step - source_step), 5.0f) << "leg " << i << " frame " << f;
+    }
+  }
+  EXPECT_GT(lowered_free_frames, 0) << "the lock should lower CesiumMan's hips near a free leg";
 }
 
 TEST(Ground, Shapes) {

@@ -148,7 +148,7 @@ TEST(Settings, AFifoAnEndlessDeviceOrAHugeFileIsNeverWaitedForOrReadWhole) {
   for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
            {"fifo.json", "not a regular file"},
            {"zero.json", "not a regular file"},
-           {"huge.json", "larger than the 1024 KiB a settings file may be"}}) {
+           {"huge.json", "larger than the 1024 KiB a config file may be"}}) {
     app::Settings loaded;
     loaded.ui_scale = 3.0f;
     std::string warning;

@@ -154,13 +154,60 @@ void DrawWeight(float clip_time, ChainSettings* chain, Requests* out) {
   if (Edited(erase_key >= 0, out)) keys.erase(keys.begin() + erase_key);
 }
 
+// A limb's joints (start, mid, end) with a button each that gives it the joint selected in the
+// joint tree, how the limb was found and, for the user's pick, the way back to detection: the
+// fix for a limb that detection got wrong, remembered per model.
+void DrawLimbJoints(const FrameInput& in, int i, const ChainSettings& chain, bool has_selection,
+                    Requests* out) {
+  ik::LimbKind kind;
+  ik::LimbSide side;
+  if (chain.kind != ConstraintKind::kTwoBone || !ik::ParseLimbLabel(chain.label, &kind, &side)) {
+    return;
+  }
+  const bool open = ImGui::TreeNode("Limb joints");
+  Tip("Which joints make this limb. When detection picked the wrong ones, select the right joint "
+      "in the joint tree and press Use selected; the fix is remembered for this model file.");
+  if (!open) return;
+  const ik::Skeleton& skeleton = in.model.skeleton;
+  const ik::Limb* limb = nullptr;
+  for (const ik::Limb& l : in.character.limbs()) {
+    if (l.label == chain.label) limb = &l;
+  }
+  const struct {
+    const char* part;
+    int joint;
+  } parts[] = {{"start", chain.chain.start}, {"mid", chain.chain.mid}, {"end", chain.chain.end}};
+  ImGui::BeginDisabled(!has_selection);
+  for (const auto& p : parts) {
+    ImGui::PushID(p.part);
+    if (ImGui::SmallButton("Use selected")) Ask(out, RequestKind::kSetLimbJoint, p.part, false, i);
+    Tip("Make the joint selected in the joint tree this limb's joint.");
+    ImGui::SameLine();
+    ImGui::Text("%-5s %s", p.part, skeleton.name(p.joint).c_str());
+    ImGui::PopID();
+  }
+  ImGui::EndDisabled();
+  if (limb) {
+    ImGui::TextDisabled("found by %s", ik::LimbFoundByName(limb->found_by));
+    if (limb->found_by == ik::LimbFoundBy::kUser) {
+      SameLineIfFits(ButtonWidth("As detected"));
+      if (ImGui::SmallButton("As detected")) {
+        Ask(out, RequestKind::kForgetLimbPick, {}, false, i);
+      }
+      Tip("Forget your pick for this limb: back to the joints detection found.");
+    }
+  }
+  ImGui::TreePop();
+}
+
 // The options of an open chain, then reset and remove (*remove = i).
-void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit, int* remove,
-                   Requests* out) {
+void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit,
+                   bool has_selection, int* remove, Requests* out) {
   const ik::Skeleton& skeleton = in.model.skeleton;
   const float model_size = in.extent.size;
   const ik::TwoBoneIkResult* result = TwoBoneResultOf(in.frame, in.state, i);
   DrawDescription(skeleton, edit->chains[i]);
+  DrawLimbJoints(in, i, edit->chains[i], has_selection, out);
   DrawTarget(in, clip_time, i, edit, out);
   ChainSettings& chain = edit->chains[i];
   if (chain.keyed()) {
@@ -236,7 +283,7 @@ void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Sel
         "options.");
     if (chain.enabled) DrawStatusBeside(in, i, chain.label);
     if (open) {
-      DrawChainBody(in, clip_time, i, edit, &remove, out);
+      DrawChainBody(in, clip_time, i, edit, selection->selected_joint >= 0, &remove, out);
       ImGui::TreePop();
     }
     ImGui::PopID();

@@ -56,6 +56,10 @@ enum class RequestKind {
   kSetKey,
   kMoveKey,
   kDeleteKey,
+  // The limb fix: chain `index`'s limb takes the selected joint as its `text` ("start", "mid",
+  // "end"), remembered per model; kForgetLimbPick: back to what detection found.
+  kSetLimbJoint,
+  kForgetLimbPick,
 };
 
 struct Request {
