@@ -164,6 +164,11 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kGenerateRangeOfMotion:
         GenerateRangeOfMotion();
         break;
+      case RequestKind::kImportClip:
+      case RequestKind::kApplyRetarget:
+      case RequestKind::kCancelRetarget:
+        CarryOutImportClip(request.kind);
+        break;
     }
   }
 }

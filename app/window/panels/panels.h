@@ -51,6 +51,10 @@ enum class RequestKind {
   kMirrorPose,             // Edit ▸ Mirror pose
   kMirrorTarget,           // chain `index`'s target (-1: the active chain's) onto the other side
   kGenerateRangeOfMotion,  // Animation ▸ Generate range of motion
+  // File ▸ Import clip from… (viewer_retarget.cpp): the browser, then the mapping dialog's answer.
+  kImportClip,
+  kApplyRetarget,
+  kCancelRetarget,
 };
 
 struct Request {
