@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "app/core/character.h"
 #include "app/core/retarget.h"
 #include "tests/app/headless_ui.h"
@@ -65,6 +67,53 @@ TEST(RetargetDialog, ApplyAndCancelAskTheLoopAndLeaveTheTableAsItWas) {
     EXPECT_EQ(dialog.table.rows[i].by, before.rows[i].by);
   }
   EXPECT_EQ(dialog.clip, 1);
+}
+
+// The table's scrolling child window (its name starts with the dialog's and names "mapping").
+ImGuiWindow* TableWindow() {
+  for (ImGuiWindow* w : GImGui->Windows) {
+    const std::string name = w->Name;
+    if (name.rfind(app::kRetargetDialogName, 0) == 0 && name.find("mapping") != std::string::npos) {
+      return w;
+    }
+  }
+  return nullptr;
+}
+
+TEST(RetargetDialog, ChoosingNoneInARowsComboUnmapsItAsTheUsersEdit) {
+  const app::Character c(testsupport::Builtin());
+  app::RetargetDialog dialog = BuiltinDialog(c);
+  ASSERT_GE(dialog.table.rows[0].target, 0);
+  HeadlessUi ui(/*side_panel=*/false);
+  app::Requests requests;
+  const auto draw = [&] {
+    app::DrawRetargetDialog(c.skeleton(), c.skeleton(), &dialog, &requests);
+  };
+  ui.MouseAway();
+  for (int i = 0; i < 4; ++i) ui.Frame(draw);
+  const ImGuiWindow* table = TableWindow();
+  ASSERT_NE(table, nullptr);
+  // The first row's combo: the first item below the header, right of the source joint's name,
+  // that opens a popup when clicked.
+  const float row_y = table->Pos.y + ImGui::GetFrameHeight() * 1.5f;
+  bool opened = false;
+  for (float x = table->Pos.x + table->Size.x * 0.45f; x < table->Pos.x + table->Size.x * 0.7f;
+       x += 10.0f) {
+    ImGui::GetIO().MousePos = ImVec2(x, row_y);
+    ui.Frame(draw);
+    if (ImGui::GetHoveredID() == 0) continue;
+    ui.Click(draw);
+    opened = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+    if (opened) break;
+  }
+  ASSERT_TRUE(opened);
+  const char* popup = "##Combo_00";
+  ASSERT_NE(ImGui::FindWindowByName(popup), nullptr);
+  ASSERT_TRUE(ui.Hover(popup, HeadlessUi::ItemId(popup, {}, "(none)"), draw));
+  ui.Click(draw);
+  EXPECT_EQ(dialog.table.rows[0].target, -1);
+  EXPECT_EQ(dialog.table.rows[0].by, "user");
+  EXPECT_TRUE(requests.empty());  // an edit of the table, nothing for the loop yet
 }
 
 TEST(RetargetDialog, ApplyIsDisabledWithoutAClip) {
