@@ -92,8 +92,8 @@ void Viewer::PollImportClip() {
     d.clips.push_back(clip.name.empty() ? std::string("(unnamed)") : clip.name);
   }
   d.open = true;
-  ci.source = std::move(source);
-  ci.source_character = Character(*ci.source);
+  ci.source = std::move(source);  // the Model stays where it is: source_character sees it
+  ci.source_character = std::move(source_character);
   ci.target_id = current_->character.id();
   ci.traced = false;
   for (const std::string& warning : d.table.warnings) {
@@ -123,6 +123,7 @@ void Viewer::DrawImportClip() {
     return;
   }
   DrawRetargetDialog(ci.source->skeleton, current_->model.skeleton, &ci.dialog, &requests_);
+  if (!ci.traced) frame_idle_ = false;  // the dialog settles, then the trace says where it is
   if (!ci.traced && ci.dialog.settled_frames >= 2) {
     ci.traced = true;  // the dialog as the user sees it, its buttons where they are
     Json unmapped = Json::array();
