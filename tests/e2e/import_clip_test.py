@@ -2,7 +2,7 @@
 it: the menu item opens the browser titled "Import clip from", a typed path picks the source model
 (imported in the background), the mapping dialog shows the joints paired (trace
 `retarget_mapping`), and Apply adds the retargeted clip to the open model, which plays it (trace
-`retarget_done`); the open model stays. With CesiumMan in /work/shared/models, the built-in walk
+`retarget_done`); the open model stays, also when the source file fails to load (a message). With CesiumMan in /work/shared/models, the built-in walk
 is imported onto it too (mapping by structure) and the dialog is screenshotted.
 Usage: import_clip_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
@@ -73,6 +73,30 @@ class ImportClipTest(xs.XvfbTestCase):
         self.assertFalse(os.path.exists(target + ".retarget-map.json"))
         time.sleep(1.0)
         self.shot(viewer, "import-clip-playing.png")
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_a_file_that_fails_to_load_is_a_message_and_the_model_stays(self):
+        target = self.export_character("hero.glb")
+        bad = os.path.join(self.shots, "broken.glb")
+        with open(bad, "wb") as f:
+            f.write(b"glTF\x02\x00\x00\x00 this is not a model")
+        viewer = self.start([target], size="1100x720")
+        ready = viewer.wait_event("ready")
+        viewer.find_window()
+        mx, my = ready["ui"]["animation_menu_px"]
+        font = ready["ui"]["font_px"]
+        viewer.click(font * 1.2, my)
+        viewer.wait_frames()
+        viewer.click(font * 3, 2 * my + font * 0.5 + 4 + 7 * (font + 4))
+        viewer.wait_frames()
+        viewer.key("ctrl+a")
+        viewer.type(bad)
+        viewer.key("Return")
+        xs.wait_until(lambda: "import clip: " in viewer.output(), xs.EVENT_TIMEOUT,
+                      "the refusal in the message log", alive=viewer.alive)
+        self.assertIn("broken.glb", viewer.output())
+        self.assertEqual(xs.named(viewer.events(), "retarget_mapping"), [])
+        self.assertEqual(xs.named(viewer.events(), "load_started"), [])  # the model stayed
         self.assertEqual(viewer.quit(), 0)
 
     def test_builtin_walk_onto_cesium_man_maps_by_structure(self):
