@@ -448,11 +448,17 @@ bool ApplyJointMap(const ik::Skeleton& source, const ik::Skeleton& target,
       *error = "\"" + s_name + "\": no such joint in the source";
       return false;
     }
+    auto& pairs = mapping->pairs;
+    if (t_name.empty()) {  // "": the source joint maps onto nothing
+      pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
+                                 [s](const RetargetPair& p) { return p.source == s; }),
+                  pairs.end());
+      continue;
+    }
     if (t < 0) {
       *error = "\"" + t_name + "\": no such joint in the target";
       return false;
     }
-    auto& pairs = mapping->pairs;
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
                                [t](const RetargetPair& p) { return p.target == t; }),
                 pairs.end());

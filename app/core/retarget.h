@@ -43,8 +43,9 @@ bool MapJoints(const Character& source, const Character& target, RetargetMapping
 // such a JSON object.
 bool ParseJointMap(const std::string& text, std::vector<std::pair<std::string, std::string>>* map,
                    std::string* error);
-// Applies a user's map: each entry replaces the pair of its target joint (by "user"). False, with
-// the name, when a joint is not in its skeleton.
+// Applies a user's map: each entry replaces the pair of its target joint (by "user"); an entry
+// whose target is "" unmaps its source joint. False, with the name, when a joint is not in its
+// skeleton.
 bool ApplyJointMap(const ik::Skeleton& source, const ik::Skeleton& target,
                    const std::vector<std::pair<std::string, std::string>>& map,
                    RetargetMapping* mapping, std::string* error);

@@ -72,8 +72,9 @@ bool ListDirectory(const std::string& directory, bool show_all_files, bool show_
   return true;
 }
 
-void FileBrowser::Open(const std::string& directory) {
+void FileBrowser::Open(const std::string& directory, const char* title) {
   open_ = true;
+  title_ = title;
   std::error_code ec;
   Enter(directory.empty() ? fs::current_path(ec).string() : directory);
 }
@@ -101,7 +102,7 @@ bool FileBrowser::Draw(std::string* chosen) {
   ImGui::SetNextWindowSize(ImVec2(620, 460), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
                           ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
-  if (!ImGui::Begin("Open model", &open_, ImGuiWindowFlags_NoCollapse)) {
+  if (!ImGui::Begin(title_.c_str(), &open_, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return false;
   }
@@ -113,6 +114,7 @@ bool FileBrowser::Draw(std::string* chosen) {
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // a path can be typed at once
   if (ImGui::InputText("##path", path_input_, sizeof(path_input_),
                        ImGuiInputTextFlags_EnterReturnsTrue)) {
     std::error_code ec;

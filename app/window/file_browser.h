@@ -21,8 +21,8 @@ bool ListDirectory(const std::string& directory, bool show_all_files, bool show_
 
 class FileBrowser {
  public:
-  // Opens the browser at `directory` (the current directory when empty).
-  void Open(const std::string& directory);
+  // Opens the browser at `directory` (the current directory when empty), titled `title`.
+  void Open(const std::string& directory, const char* title = "Open model");
   bool is_open() const { return open_; }
   // Draws the browser window when open. Returns true, with the chosen file in *chosen, on the
   // frame the user picks a file (double-click or Open); the browser then closes.
@@ -33,6 +33,7 @@ class FileBrowser {
   void Enter(const std::string& directory);
 
   bool open_ = false;
+  std::string title_ = "Open model";
   bool show_all_files_ = false;
   bool show_hidden_ = false;
   std::string directory_;

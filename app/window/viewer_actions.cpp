@@ -179,6 +179,11 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kForgetLimbPick:
         ForgetLimbPick(request.index);
         break;
+      case RequestKind::kImportClip:
+      case RequestKind::kApplyRetarget:
+      case RequestKind::kCancelRetarget:
+        CarryOutImportClip(request.kind);
+        break;
     }
   }
 }

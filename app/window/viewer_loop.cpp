@@ -276,6 +276,7 @@ int Viewer::Run() {
 
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
+  PollImportClip();
   PollModelFile();
   PollExport();
   SDL_Event event;
@@ -392,6 +393,7 @@ void Viewer::DrawUi() {
   DrawConfirmDiscard(&confirm_, &requests_);
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
+  DrawImportClip();
   DrawMessage(log_);
   DrawMessageLog(&log_);
   DrawHelpOverlay(&help_open_);

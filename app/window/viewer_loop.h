@@ -27,6 +27,7 @@
 #include "app/scene/handles.h"
 #include "app/window/file_browser.h"
 #include "app/window/panels/panels.h"
+#include "app/window/panels/retarget_dialog.h"
 #include "app/window/recent_files.h"
 #include "app/window/view_state.h"
 #include "app/window/viewer.h"
@@ -220,6 +221,12 @@ class Viewer {
   // pick that does not apply); the mirror map and extent follow.
   void MakeCharacter(const std::string& path);
   void AfterLimbChange(const std::string& label);
+  // viewer_retarget.cpp: File ▸ Import clip from… (the browser, the source's background import,
+  // the mapping dialog, the retargeted clip added to the open model).
+  void CarryOutImportClip(RequestKind kind);
+  void PollImportClip();
+  void DrawImportClip();
+  void ApplyImportClip();
 
   ViewerArgs args_;
   Settings settings_;  // as loaded (what --show overrides for this run stays saved)
@@ -330,6 +337,18 @@ class Viewer {
   FileWatch model_watch_;
   ik::MirrorMap mirror_;  // the model's, once per load
   PoseClipboard pose_clipboard_;
+  struct ClipImport {
+    FileBrowser browser;
+    std::unique_ptr<ImportProcess> loading;
+    std::unique_ptr<assets::Model> source;  // the source model, where source_character sees it
+    Character source_character;
+    long target_id = -1;  // the open character the dialog was made for
+    JointMap saved;       // the map file's entries when the dialog opened
+    bool saved_exists = false;
+    bool traced = false;  // retarget_mapping written
+    RetargetDialog dialog;
+  };
+  ClipImport clip_import_;
   long title_generation_ = 0;  // bumped when the file named in the title changes
   long title_shown_ = -1;
   bool title_unsaved_ = false;

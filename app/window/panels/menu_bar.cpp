@@ -29,6 +29,11 @@ void DrawFileMenu(const MenuBarInput& in, Requests* out) {
     Ask(out, RequestKind::kOpenSaveSession);
   }
   if (ImGui::MenuItem("Export glTF...", "Ctrl+E")) Ask(out, RequestKind::kOpenExport);
+  if (ImGui::MenuItem("Import clip from...", nullptr, false, in.has_clip_source)) {
+    Ask(out, RequestKind::kImportClip);
+  }
+  Tip("Play another model's clip on this one: pick the file, check the joint mapping, apply. "
+      "The clip is added to this model's clips.");
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot", "F12")) Ask(out, RequestKind::kScreenshot);
   ImGui::Separator();

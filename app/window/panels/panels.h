@@ -60,6 +60,10 @@ enum class RequestKind {
   // "end"), remembered per model; kForgetLimbPick: back to what detection found.
   kSetLimbJoint,
   kForgetLimbPick,
+  // File ▸ Import clip from… (viewer_retarget.cpp): the browser, then the mapping dialog's answer.
+  kImportClip,
+  kApplyRetarget,
+  kCancelRetarget,
 };
 
 struct Request {
