@@ -223,7 +223,7 @@ TEST(Panels, ResetButtonsAskTheLoopLikeTheRKeyAndEditNothingThemselves) {
   ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {2}, "##chain"), draw));
   ui.Click(draw);
   const ImGuiID chain_node = HeadlessUi::ItemId("panel", {2}, "##chain");
-  ASSERT_TRUE(ui.Hover("panel", ImHashStr("Reset target (R)", 0, chain_node), draw));
+  ASSERT_TRUE(ui.Hover("panel", ImHashStr("Reset target (Alt+G)", 0, chain_node), draw));
   requests.clear();
   ui.Click(draw);
   ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetTarget});

@@ -15,9 +15,9 @@ void RemoveChain(int chain, EditState* edit, Selection* selection, Requests* out
 void DrawChainListButtons(const FrameInput& in, EditState* edit, Selection* selection,
                           Requests* out) {
   const assets::Model& model = in.model;
-  // The loop resets, as for the R key (one undo step, a `reset` trace event).
+  // The loop resets, as for Alt+G (one undo step, a `reset` trace event).
   if (ImGui::Button("Reset all targets")) Ask(out, RequestKind::kResetAllTargets);
-  Tip("Put every target back on its hand or foot (R with no handle active); one undo step.");
+  Tip("Put every target back on its hand or foot (Alt+G with no handle active); one undo step.");
   SameLineIfFits(ButtonWidth("Reset pose"));
   if (ImGui::Button("Reset pose")) Ask(out, RequestKind::kResetPose);
   Tip("Drop the edited joint rotations and reset every target; one undo step.");

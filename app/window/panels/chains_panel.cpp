@@ -245,9 +245,10 @@ void DrawChainBody(const FrameInput& in, float clip_time, int i, EditState* edit
   if (chain.kind == ConstraintKind::kTwoBone) DrawTwoBoneMeters(in, i, chain);
   if (ImGui::Button("Key (I)")) Ask(out, RequestKind::kSetKey, {}, false, i);
   Tip("Key this target (and its pole) at the playhead; its keys show on the timeline.");
-  SameLineIfFits(ButtonWidth("Reset target (R)"));
-  if (ImGui::Button("Reset target (R)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
-  Tip("Put the target back on the hand or foot (R over the handle does the same); one undo step.");
+  SameLineIfFits(ButtonWidth("Reset target (Alt+G)"));
+  if (ImGui::Button("Reset target (Alt+G)")) Ask(out, RequestKind::kResetTarget, {}, false, i);
+  Tip("Put the target back on the hand or foot (Alt+G over the handle does the same); one undo "
+      "step.");
   SameLineIfFits(ButtonWidth("Remove"));
   if (ImGui::Button("Remove")) *remove = i;
   Tip("Remove this chain (Ctrl+Z brings it back).");
