@@ -1,8 +1,10 @@
-// A loaded model as frames are evaluated from it: the Model, which stays exactly as loaded; the
-// facts of its rig that only the rest pose decides, found once per load (RigFacts); and the clips
-// it plays — the model's own and, while several play together, their combination, which belongs
-// to the player, not to the Model. The window, the command line, the bake and the crowd each hold
-// one per loaded model and hand it to the frame pipeline (evaluate.h).
+// A loaded model as frames are evaluated from it: the Model, which stays as loaded except that the
+// window may append whole clips it makes for the user (Animation ▸ Generate range of motion, File ▸
+// Import clip from…) after the file's own, as if the file had them, so that they export and play
+// like them; the facts of its rig that only the rest pose decides, found once per load (RigFacts);
+// and the clips it plays — the model's own and, while several play together, their combination,
+// which belongs to the player, not to the Model. The window, the command line, the bake and the
+// crowd each hold one per loaded model and hand it to the frame pipeline (evaluate.h).
 #pragma once
 
 #include <glm/glm.hpp>
