@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "app/cli/commands.h"
+#include "app/cli/command_support.h"
 #include "app/core/bake.h"
 #include "app/core/character.h"
 #include "app/core/json_output.h"
@@ -26,16 +26,6 @@ namespace app {
 namespace {
 
 constexpr long kMaxMapBytes = 1 << 20;
-
-int Refuse(const std::string& message) {
-  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
-  return kExitBadInput;
-}
-
-int Fail(const std::string& message) {
-  std::cerr << "skelview: " << assets::MessageLine(message) << "\n";
-  return kExitFailure;
-}
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -162,57 +152,57 @@ std::string Summary(const Json& doc) {
 }  // namespace
 
 int RunRetarget(const RetargetArgs& args) {
-  if (args.out.empty()) return Refuse("retarget needs -o OUT.glb");
+  if (args.out.empty()) return BadInput("retarget needs -o OUT.glb");
   {
     const std::string ext = std::filesystem::path(args.out).extension().string();
     if (Lower(ext) != ".glb" && Lower(ext) != ".gltf") {
-      return Refuse("-o " + assets::ShownPath(args.out) + ": unsupported extension '" + ext +
-                    "' (use .glb or .gltf)");
+      return BadInput("-o " + assets::ShownPath(args.out) + ": unsupported extension '" + ext +
+                      "' (use .glb or .gltf)");
     }
   }
   for (const std::string& file : assets::ExportedFiles(args.out)) {
     if (const std::string problem = assets::OutputProblem(file); !problem.empty()) {
-      return Refuse("-o " + assets::ShownPath(args.out) + ": " + problem);
+      return BadInput("-o " + assets::ShownPath(args.out) + ": " + problem);
     }
   }
   if (!args.report.empty()) {
     if (const std::string problem = assets::OutputProblem(args.report); !problem.empty()) {
-      return Refuse("--report " + assets::ShownPath(args.report) + ": " + problem);
+      return BadInput("--report " + assets::ShownPath(args.report) + ": " + problem);
     }
   }
   std::vector<std::pair<std::string, std::string>> user_map;
   std::string error;
   if (!args.map.empty()) {
     std::string text;
-    if (!ReadMap(args.map, &text, &error)) return Refuse(error);
+    if (!ReadMap(args.map, &text, &error)) return BadInput(error);
     if (!ParseJointMap(text, &user_map, &error)) {
-      return Refuse("--map " + assets::ShownPath(args.map) + ": " + error);
+      return BadInput("--map " + assets::ShownPath(args.map) + ": " + error);
     }
   }
   assets::Model source, target;
-  if (!Load(args.source, args, &source, &error)) return Refuse(error);
-  if (!Load(args.target, args, &target, &error)) return Refuse("--onto: " + error);
+  if (!Load(args.source, args, &source, &error)) return BadInput(error);
+  if (!Load(args.target, args, &target, &error)) return BadInput("--onto: " + error);
   if (source.clips.empty()) {
-    return Refuse("SOURCE " + assets::ShownPath(source.source) + ": it has no clips to retarget");
+    return BadInput("SOURCE " + assets::ShownPath(source.source) + ": it has no clips to retarget");
   }
-  if (!ValidateAnim(args.anim, source, false, &error)) return Refuse(error);
+  if (!ValidateAnim(args.anim, source, false, &error)) return BadInput(error);
   for (const assets::Model* input : {&source, &target}) {
     std::vector<std::string> outputs = assets::ExportedFiles(args.out);
     if (!args.report.empty()) outputs.push_back(args.report);
     if (!assets::CheckOutputsSpareInputs(*input, outputs, &error)) {
-      return Refuse("-o " + assets::ShownPath(args.out) + ": " + error);
+      return BadInput("-o " + assets::ShownPath(args.out) + ": " + error);
     }
   }
   const Character source_character(source);
   const Character target_character(target);
   RetargetMapping mapping;
-  if (!MapJoints(source_character, target_character, &mapping, &error)) return Refuse(error);
+  if (!MapJoints(source_character, target_character, &mapping, &error)) return BadInput(error);
   if (!user_map.empty() &&
       !ApplyJointMap(source.skeleton, target.skeleton, user_map, &mapping, &error)) {
-    return Refuse("--map " + assets::ShownPath(args.map) + ": " + error);
+    return BadInput("--map " + assets::ShownPath(args.map) + ": " + error);
   }
   BakePlan plan;
-  if (!PlanBake(source_character, args.anim, &plan, &error)) return Refuse(error);
+  if (!PlanBake(source_character, args.anim, &plan, &error)) return BadInput(error);
   const std::string clip_name = source.clips[size_t(args.anim)].name;
   std::string name = clip_name.empty() ? "Retargeted" : clip_name;
   while (target.FindClip(name) >= 0) name += " (retargeted)";
@@ -220,7 +210,7 @@ int RunRetarget(const RetargetArgs& args) {
   RetargetInfo info;
   if (!RetargetClip(source_character, args.anim, target_character, mapping, plan.fps, name, &clip,
                     &info, &error)) {
-    return Refuse(error);
+    return BadInput(error);
   }
   assets::Model result = target;
   result.clips.push_back(std::move(clip));
@@ -228,21 +218,21 @@ int RunRetarget(const RetargetArgs& args) {
   RetargetReport report;
   if (!MeasureRetarget(source_character, args.anim, result_character,
                        static_cast<int>(result.clips.size()) - 1, mapping, info, &report, &error)) {
-    return Refuse(error);
+    return BadInput(error);
   }
   const Json doc = ReportJson(source, target, clip_name, mapping, info, report);
   assets::ExportFailure failure = assets::ExportFailure::kNone;
   if (!assets::ExportGltf(result, args.out, &error, &failure)) {
-    return failure == assets::ExportFailure::kWriteFailed ? Fail(error) : Refuse(error);
+    return failure == assets::ExportFailure::kWriteFailed ? Failure(error) : BadInput(error);
   }
   if (!args.report.empty()) {
     const std::string text = DumpJson(doc, 2) + "\n";
     if (!assets::WriteFileAtomically(args.report, text.data(), text.size(), &error)) {
-      return Fail("--report " + assets::ShownPath(args.report) + ": " + error);
+      return Failure("--report " + assets::ShownPath(args.report) + ": " + error);
     }
   }
   std::string out_error;
-  if (!WriteStandardOutput(Summary(doc), &out_error)) return Fail(out_error);
+  if (!WriteStandardOutput(Summary(doc), &out_error)) return Failure(out_error);
   return kExitOk;
 }
 
