@@ -66,7 +66,6 @@ PRIVATE = {
     "ik/chains/fabrik_internal.h": "room",
     "ik/body/full_body_solve.h": "room",
     "ik/body/full_body_step.h": "room",
-    "ik/body/joint_names.h": "room",
     "assets/model/mesh_cleanup.h": "library",
     "assets/files/messages.h": "library",
     "assets/files/model_files.h": "library",

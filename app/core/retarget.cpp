@@ -10,99 +10,13 @@
 
 #include "app/core/foot_lock.h"
 #include "assets/model/animation.h"
+#include "ik/body/joint_names.h"
 #include "ik/core/kinematics.h"
 #include "ik/core/rotation.h"
 
 namespace app {
 
 namespace {
-
-// ---- Names --------------------------------------------------------------------------------
-
-// Lower-case words of a name, split at non-alphanumerics, lower→upper case changes and
-// letter/digit changes ("mixamorig:LeftUpLeg" → mixamorig, left, up, leg; "thigh_l" → thigh, l).
-std::vector<std::string> Words(const std::string& name) {
-  std::vector<std::string> words;
-  std::string word;
-  auto flush = [&] {
-    if (!word.empty()) words.push_back(word);
-    word.clear();
-  };
-  for (size_t i = 0; i < name.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (!std::isalnum(c)) {
-      flush();
-      continue;
-    }
-    if (!word.empty()) {
-      const unsigned char p = static_cast<unsigned char>(name[i - 1]);
-      const bool upper_after_lower = std::isupper(c) && std::islower(p);
-      const bool digit_change = (std::isdigit(c) != 0) != (std::isdigit(p) != 0);
-      const bool run_end = std::isupper(c) && std::isupper(p) && i + 1 < name.size() &&
-                           std::islower(static_cast<unsigned char>(name[i + 1]));
-      if (upper_after_lower || digit_change || run_end) flush();
-    }
-    word.push_back(static_cast<char>(std::tolower(c)));
-  }
-  flush();
-  return words;
-}
-
-bool Has(const std::vector<std::string>& words, const char* w) {
-  return std::find(words.begin(), words.end(), w) != words.end();
-}
-
-// The role a joint's name gives it in the common conventions (Mixamo, Unreal, Blender, 3ds Max
-// Biped, VRM and VRoid), in VRM's humanoid names ("hips", "leftUpperLeg", ...; "spine" for any
-// spine or chest joint), or "".
-std::string RoleFromName(const std::string& name) {
-  const std::vector<std::string> w = Words(name);
-  for (const char* bad : {"end",  "nub",     "tip",    "top",    "ik",    "target", "pole",
-                          "ctrl", "control", "twist",  "roll",   "thumb", "index",  "middle",
-                          "ring", "pinky",   "little", "finger", "eye",   "jaw"}) {
-    if (Has(w, bad)) return "";
-  }
-  const bool left = Has(w, "left") || Has(w, "l");
-  const bool right = Has(w, "right") || Has(w, "r");
-  if (left == right) {
-    if (Has(w, "hips") || Has(w, "pelvis") || Has(w, "hip")) return "hips";
-    if (Has(w, "neck")) return "neck";
-    if (Has(w, "head")) return "head";
-    if (Has(w, "spine") || Has(w, "chest")) return "spine";
-    return "";
-  }
-  const std::string side = left ? "left" : "right";
-  if (Has(w, "shoulder") || Has(w, "clavicle") || Has(w, "collar")) return side + "Shoulder";
-  if (Has(w, "forearm") || Has(w, "lowerarm") || Has(w, "elbow") ||
-      ((Has(w, "fore") || Has(w, "lower")) && Has(w, "arm"))) {
-    return side + "LowerArm";
-  }
-  if (Has(w, "upperarm") || Has(w, "arm")) return side + "UpperArm";
-  if (Has(w, "hand") || Has(w, "wrist")) return side + "Hand";
-  if (Has(w, "thigh") || Has(w, "upleg") || Has(w, "upperleg") || Has(w, "hip") ||
-      ((Has(w, "up") || Has(w, "upper")) && Has(w, "leg"))) {
-    return side + "UpperLeg";
-  }
-  if (Has(w, "calf") || Has(w, "shin") || Has(w, "knee") || Has(w, "lowerleg") || Has(w, "leg")) {
-    return side + "LowerLeg";
-  }
-  if (Has(w, "foot") || Has(w, "ankle")) return side + "Foot";
-  if (Has(w, "toe") || Has(w, "toes") || Has(w, "toebase") || Has(w, "ball")) {
-    return side + "Toes";
-  }
-  return "";
-}
-
-// The finger a joint's name names ("Thumb", "Index", "Middle", "Ring", "Little"), or "".
-std::string FingerName(const std::string& name) {
-  const std::vector<std::string> w = Words(name);
-  if (Has(w, "thumb")) return "Thumb";
-  if (Has(w, "index")) return "Index";
-  if (Has(w, "middle")) return "Middle";
-  if (Has(w, "ring")) return "Ring";
-  if (Has(w, "pinky") || Has(w, "little")) return "Little";
-  return "";
-}
 
 // ---- Roles --------------------------------------------------------------------------------
 
@@ -123,7 +37,7 @@ int LimbStrength(ik::LimbFoundBy by) {
 // How a body joint found by structure is also vouched for: the humanoid map, else its name.
 int BodyStrength(const ik::Skeleton& s, const std::string& role, int joint) {
   if (s.HumanoidJoint(role) == joint && joint >= 0) return 3;
-  const std::string named = RoleFromName(s.name(joint));
+  const std::string named = ik::HumanoidRoleFromName(s.name(joint));
   const bool spine_role =
       role == "spine" || role == "chest" || role == "upperChest" || role.rfind("spine.", 0) == 0;
   if (named == role || (spine_role && named == "spine")) return 2;
@@ -183,7 +97,7 @@ bool FindRoles(const Character& c, Roles* out, std::string* why) {
   int neck = BiggestChild(s, top, avoid);
   if (neck >= 0) {
     int head = BiggestChild(s, neck, avoid);
-    if (head < 0 || RoleFromName(s.name(neck)) == "head") head = neck, neck = -1;
+    if (head < 0 || ik::HumanoidRoleFromName(s.name(neck)) == "head") head = neck, neck = -1;
     if (neck >= 0) r.roles.push_back({"neck", neck, BodyStrength(s, "neck", neck)});
     r.roles.push_back({"head", head, BodyStrength(s, "head", head)});
   }
@@ -207,11 +121,11 @@ bool FindRoles(const Character& c, Roles* out, std::string* why) {
       // its finger and its place along it (the first joint named for it, the second, ...).
       for (int d = 0; d < s.joint_count(); ++d) {
         if (d == limb.chain.end || !s.IsAncestorOrSelf(limb.chain.end, d)) continue;
-        const std::string finger = FingerName(s.name(d));
+        const std::string finger = ik::FingerFromName(s.name(d));
         if (finger.empty()) continue;
         int place = 1;
         for (int a = s.parent(d); a != limb.chain.end && a >= 0; a = s.parent(a)) {
-          place += FingerName(s.name(a)) == finger ? 1 : 0;
+          place += ik::FingerFromName(s.name(a)) == finger ? 1 : 0;
         }
         r.roles.push_back({side + finger + std::to_string(place), d, 2});
       }

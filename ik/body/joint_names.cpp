@@ -1,10 +1,18 @@
-// Joint names split into words.
+// Joint names read as words, and the roles they give.
 #include "ik/body/joint_names.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ik {
-namespace internal {
+
+namespace {
+
+bool Has(const std::vector<std::string>& words, const char* w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+}  // namespace
 
 std::vector<NameWord> NameWords(const std::string& name) {
   std::vector<NameWord> words;
@@ -49,5 +57,52 @@ std::vector<std::string> NameTokens(const std::string& name) {
   return tokens;
 }
 
-}  // namespace internal
+std::string HumanoidRoleFromName(const std::string& name) {
+  const std::vector<std::string> w = NameTokens(name);
+  for (const char* bad : {"end",  "nub",     "tip",    "top",    "ik",    "target", "pole",
+                          "ctrl", "control", "twist",  "roll",   "thumb", "index",  "middle",
+                          "ring", "pinky",   "little", "finger", "eye",   "jaw"}) {
+    if (Has(w, bad)) return "";
+  }
+  const bool left = Has(w, "left") || Has(w, "l");
+  const bool right = Has(w, "right") || Has(w, "r");
+  if (left == right) {
+    if (Has(w, "hips") || Has(w, "pelvis") || Has(w, "hip")) return "hips";
+    if (Has(w, "neck")) return "neck";
+    if (Has(w, "head")) return "head";
+    if (Has(w, "spine") || Has(w, "chest")) return "spine";
+    return "";
+  }
+  const std::string side = left ? "left" : "right";
+  if (Has(w, "shoulder") || Has(w, "clavicle") || Has(w, "collar")) return side + "Shoulder";
+  if (Has(w, "forearm") || Has(w, "lowerarm") || Has(w, "elbow") ||
+      ((Has(w, "fore") || Has(w, "lower")) && Has(w, "arm"))) {
+    return side + "LowerArm";
+  }
+  if (Has(w, "upperarm") || Has(w, "arm")) return side + "UpperArm";
+  if (Has(w, "hand") || Has(w, "wrist")) return side + "Hand";
+  if (Has(w, "thigh") || Has(w, "upleg") || Has(w, "upperleg") || Has(w, "hip") ||
+      ((Has(w, "up") || Has(w, "upper")) && Has(w, "leg"))) {
+    return side + "UpperLeg";
+  }
+  if (Has(w, "calf") || Has(w, "shin") || Has(w, "knee") || Has(w, "lowerleg") || Has(w, "leg")) {
+    return side + "LowerLeg";
+  }
+  if (Has(w, "foot") || Has(w, "ankle")) return side + "Foot";
+  if (Has(w, "toe") || Has(w, "toes") || Has(w, "toebase") || Has(w, "ball")) {
+    return side + "Toes";
+  }
+  return "";
+}
+
+std::string FingerFromName(const std::string& name) {
+  const std::vector<std::string> w = NameTokens(name);
+  if (Has(w, "thumb")) return "Thumb";
+  if (Has(w, "index")) return "Index";
+  if (Has(w, "middle")) return "Middle";
+  if (Has(w, "ring")) return "Ring";
+  if (Has(w, "pinky") || Has(w, "little")) return "Little";
+  return "";
+}
+
 }  // namespace ik

@@ -238,8 +238,6 @@ const char* LimbFoundByName(LimbFoundBy found_by) {
 
 namespace {
 
-using internal::NameTokens;
-
 // The limbs found so far: slots[kind][side], and the joints they use.
 struct Found {
   Limb slots[2][3];

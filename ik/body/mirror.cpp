@@ -63,7 +63,7 @@ std::string InCaseOf(const std::string& word, const std::string& like) {
 // The side a name says (kNone for none or both).
 NameSide SideOfName(const std::string& name) {
   NameSide side = NameSide::kNone;
-  for (const internal::NameWord& word : internal::NameWords(name)) {
+  for (const NameWord& word : NameWords(name)) {
     const char* other = nullptr;
     const NameSide s = WordSide(word.lower, &other);
     if (s == NameSide::kNone) continue;
@@ -104,11 +104,11 @@ glm::vec3 MirrorMap::MirrorDirection(const glm::vec3& direction) const {
 }
 
 std::string MirroredJointName(const std::string& name) {
-  const std::vector<internal::NameWord> words = internal::NameWords(name);
+  const std::vector<NameWord> words = NameWords(name);
   NameSide side = NameSide::kNone;
   std::string out;
   size_t copied = 0;
-  for (const internal::NameWord& word : words) {
+  for (const NameWord& word : words) {
     const char* other = nullptr;
     const NameSide s = WordSide(word.lower, &other);
     if (s == NameSide::kNone) continue;
