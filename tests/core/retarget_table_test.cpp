@@ -16,11 +16,14 @@
 #include "assets/model/animation.h"
 #include "ik/core/kinematics.h"
 #include "tests/support/builtin.h"
+#include "tests/support/clip_measures.h"
 
 namespace {
 
 using app::Character;
 using app::RetargetTable;
+using testsupport::Correlation;
+using testsupport::JointHeights;
 
 RetargetTable AutomaticTable(const Character& source, const Character& target) {
   app::RetargetMapping mapping;
@@ -34,32 +37,6 @@ int RowOf(const RetargetTable& table, const ik::Skeleton& source, const std::str
     if (table.rows[i].source == source.Find(name)) return static_cast<int>(i);
   }
   return -1;
-}
-
-// The height of joint `joint` over `frames` + 1 frames of clip `clip`.
-std::vector<float> Heights(const assets::Model& m, int clip, int joint, int frames) {
-  const assets::Clip& c = m.clips[size_t(clip)];
-  ik::Pose pose;
-  std::vector<glm::mat4> models;
-  std::vector<float> out;
-  for (int f = 0; f <= frames; ++f) {
-    assets::SampleClip(m.skeleton, c, c.duration * float(f) / float(frames), &pose);
-    ik::LocalToModel(m.skeleton, pose, &models);
-    out.push_back(models[size_t(joint)][3].y);
-  }
-  return out;
-}
-
-double Correlation(const std::vector<float>& a, const std::vector<float>& b) {
-  double ma = 0, mb = 0;
-  for (size_t i = 0; i < a.size(); ++i) ma += double(a[i]), mb += double(b[i]);
-  ma /= double(a.size()), mb /= double(b.size());
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const double da = double(a[i]) - ma, db = double(b[i]) - mb;
-    ab += da * db, aa += da * da, bb += db * db;
-  }
-  return ab / std::sqrt(aa * bb);
 }
 
 std::string TempPath(const std::string& name) {
@@ -231,9 +208,13 @@ TEST(RetargetTable, ApplyingAddsANamedClipThatPlaysTheEditedMapping) {
   EXPECT_EQ(app::ImportedClipName("Walk", "source.glb", target),
             "Walk (retargeted from source.glb) 2");
   // The right foot now steps as the source's left one.
-  const std::vector<float> right = Heights(target, index, s.Find("RightFoot"), info.frames);
-  const std::vector<float> left_source = Heights(source, walk, s.Find("LeftFoot"), info.frames);
-  const std::vector<float> right_source = Heights(source, walk, s.Find("RightFoot"), info.frames);
+  const float fps = float(info.frames) / source.clips[size_t(walk)].duration;
+  const std::vector<float> right =
+      JointHeights(target, index, s.Find("RightFoot"), fps, info.frames);
+  const std::vector<float> left_source =
+      JointHeights(source, walk, s.Find("LeftFoot"), fps, info.frames);
+  const std::vector<float> right_source =
+      JointHeights(source, walk, s.Find("RightFoot"), fps, info.frames);
   EXPECT_GE(Correlation(right, left_source), 0.9);
   EXPECT_LT(Correlation(right, right_source), 0.5);
   // Out of range clip: refused with a line.

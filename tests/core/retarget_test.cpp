@@ -18,12 +18,15 @@
 #include "assets/importer.h"
 #include "assets/model/animation.h"
 #include "ik/core/kinematics.h"
+#include "tests/support/clip_measures.h"
 #include "tests/test_paths.h"
 
 namespace {
 
 using app::Character;
 using app::RetargetMapping;
+using testsupport::Correlation;
+using testsupport::JointHeights;
 
 // The built-in character's joints, limb by limb (every joint of its arms, legs, shoulders, toes,
 // spine, neck and head).
@@ -397,33 +400,6 @@ TEST(RetargetMapping, BuiltinOntoCesiumManByStructure) {
   EXPECT_GE(Accuracy(Map(cc, cb), cesium, builtin, reverse), 0.95);
 }
 
-// Ankle heights of `model`'s clip `clip` at `fps`, per foot joint.
-std::vector<float> AnkleHeights(const assets::Model& model, int clip, int foot, float fps,
-                                int frames) {
-  std::vector<float> h;
-  ik::Pose pose;
-  std::vector<glm::mat4> models;
-  const assets::Clip& c = model.clips[size_t(clip)];
-  for (int f = 0; f <= frames; ++f) {
-    assets::SampleClip(model.skeleton, c, std::min(c.duration, float(f) / fps), &pose);
-    ik::LocalToModel(model.skeleton, pose, &models);
-    h.push_back(models[size_t(foot)][3].y);
-  }
-  return h;
-}
-
-double Correlation(const std::vector<float>& a, const std::vector<float>& b) {
-  double ma = 0, mb = 0;
-  for (size_t i = 0; i < a.size(); ++i) ma += double(a[i]), mb += double(b[i]);
-  ma /= double(a.size()), mb /= double(b.size());
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const double da = double(a[i]) - ma, db = double(b[i]) - mb;
-    ab += da * db, aa += da * da, bb += db * db;
-  }
-  return ab / std::sqrt(aa * bb);
-}
-
 struct Transfer {
   assets::Model result;
   RetargetMapping mapping;
@@ -491,9 +467,9 @@ void ExpectFeetFollow(const Transfer& t, const assets::Model& source, int clip) 
   // The same correlation, measured here on the clips themselves.
   for (const app::RetargetInfo::Effector& e : t.info.effectors) {
     if (!e.solved) continue;
-    const std::vector<float> a = AnkleHeights(source, clip, e.source, 30.0f, t.info.frames);
+    const std::vector<float> a = JointHeights(source, clip, e.source, 30.0f, t.info.frames);
     const std::vector<float> b =
-        AnkleHeights(t.result, int(t.result.clips.size()) - 1, e.target, 30.0f, t.info.frames);
+        JointHeights(t.result, int(t.result.clips.size()) - 1, e.target, 30.0f, t.info.frames);
     EXPECT_GE(Correlation(a, b), 0.9) << e.limb;
     EXPECT_LE(e.max_error_m, 0.01f * t.info.scale) << e.limb;
   }
@@ -544,10 +520,10 @@ TEST(RetargetTransfer, UserMapSwappingTheLegsIsHonoured) {
   const Transfer plain = Retarget(source, source.FindClip("Walk"), target);
   const int walk = int(plain.result.clips.size()) - 1;
   const int right = target.skeleton.Find("mixamorig:RightFoot");
-  const std::vector<float> swapped = AnkleHeights(t.result, walk, right, 30.0f, t.info.frames);
+  const std::vector<float> swapped = JointHeights(t.result, walk, right, 30.0f, t.info.frames);
   const std::vector<float> unswapped =
-      AnkleHeights(plain.result, walk, right, 30.0f, plain.info.frames);
-  const std::vector<float> left_source = AnkleHeights(
+      JointHeights(plain.result, walk, right, 30.0f, plain.info.frames);
+  const std::vector<float> left_source = JointHeights(
       source, source.FindClip("Walk"), source.skeleton.Find("LeftFoot"), 30.0f, t.info.frames);
   EXPECT_GE(Correlation(swapped, left_source), 0.9);
   EXPECT_LT(Correlation(unswapped, left_source), 0.5);
