@@ -1,7 +1,9 @@
 // The limbs the user fixed, per model file.
 #include "app/core/limb_picks.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "app/core/json_output.h"
 #include "app/core/settings.h"
@@ -11,6 +13,17 @@
 namespace app {
 
 namespace {
+
+const ik::Limb* LimbLabelled(const Character& character, const std::string& label) {
+  for (const ik::Limb& limb : character.limbs()) {
+    if (limb.label == label) return &limb;
+  }
+  return nullptr;
+}
+
+bool SameJoints(const ik::TwoBoneChain& a, const ik::TwoBoneChain& b) {
+  return a.start == b.start && a.mid == b.mid && a.end == b.end;
+}
 
 constexpr int kFormat = 1;
 
@@ -131,6 +144,40 @@ void RememberPick(LimbPickStore* store, const std::string& model_path, const std
   }
   store->models[key][label] = {skeleton.name(chain->start), skeleton.name(chain->mid),
                                skeleton.name(chain->end)};
+}
+
+void ChainsFollowLimb(const Character& character, const std::string& label,
+                      std::vector<ChainSettings>* chains) {
+  for (const ChainSettings& made : DefaultChains(character)) {
+    const bool body = made.kind == ConstraintKind::kBody;
+    if (!body && made.label != label) continue;
+    auto same = std::find_if(chains->begin(), chains->end(),
+                             [&](const ChainSettings& c) { return c.label == made.label; });
+    if (same == chains->end()) {
+      chains->push_back(made);
+    } else {
+      same->chain = made.chain;
+    }
+  }
+}
+
+std::vector<std::string> PicksFollowChains(const Character& character,
+                                           const std::vector<ChainSettings>& chains,
+                                           const std::string& model_path, LimbPickStore* store) {
+  std::vector<std::string> changed;
+  std::optional<Character> detected;  // the rig's limbs without picks, made when first needed
+  for (const ChainSettings& chain : chains) {
+    if (chain.kind != ConstraintKind::kTwoBone) continue;
+    const ik::Limb* limb = LimbLabelled(character, chain.label);
+    if (limb == nullptr || SameJoints(limb->chain, chain.chain)) continue;
+    if (!detected) detected.emplace(character.model());
+    const ik::Limb* found = LimbLabelled(*detected, chain.label);
+    const bool as_detected = found != nullptr && SameJoints(found->chain, chain.chain);
+    RememberPick(store, model_path, chain.label, character.skeleton(),
+                 as_detected ? nullptr : &chain.chain);
+    changed.push_back(chain.label);
+  }
+  return changed;
 }
 
 }  // namespace app

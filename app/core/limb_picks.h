@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/core/chain_edit.h"
+#include "app/core/character.h"
 #include "ik/body/limbs.h"
 #include "ik/core/skeleton.h"
 
@@ -44,5 +46,22 @@ std::vector<ik::LimbPick> PicksFor(const LimbPickStore& store, const std::string
 // Remembers (or, with `chain` null, forgets) the joints of limb `label` for `model_path`.
 void RememberPick(LimbPickStore* store, const std::string& model_path, const std::string& label,
                   const ik::Skeleton& skeleton, const ik::TwoBoneChain* chain);
+
+// After limb `label` was fixed (or its fix forgotten) and the character made again on the picks:
+// the chain of that label takes the limb's joints and keeps the user's edits of it (target mode,
+// offset, keys, pole, weight: the target follows the new end); the body chains take the joints
+// of the rig the limbs give; a chain missing from `chains` is added as DefaultChains makes it.
+// Other chains stay as they are.
+void ChainsFollowLimb(const Character& character, const std::string& label,
+                      std::vector<ChainSettings>* chains);
+
+// After an undo or redo went across a limb fix, the edit's limb chains and the character's limbs
+// disagree: each two-bone chain of `chains` labelled as a limb of `character` whose joints differ
+// from that limb's becomes the pick of `model_path` (forgotten where the chain holds what
+// detection finds without picks). Returns the labels whose pick changed; the caller makes the
+// character again on the store's picks.
+std::vector<std::string> PicksFollowChains(const Character& character,
+                                           const std::vector<ChainSettings>& chains,
+                                           const std::string& model_path, LimbPickStore* store);
 
 }  // namespace app

@@ -340,6 +340,7 @@ void Viewer::FrameSelected() {
 void Viewer::Undo() {
   if (drag_ == Drag::kGizmo) return;
   if (recorder_.Undo(&edit_)) {
+    LimbsFollowChains();
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }
@@ -351,6 +352,7 @@ void Viewer::Undo() {
 void Viewer::Redo() {
   if (drag_ == Drag::kGizmo) return;
   if (recorder_.Redo(&edit_)) {
+    LimbsFollowChains();
     if (selection_.active_chain >= static_cast<int>(edit_.chains.size())) {
       selection_.active_chain = -1;
     }

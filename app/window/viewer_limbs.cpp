@@ -1,7 +1,5 @@
 // The limb fix: the user corrects a limb that detection got wrong (start, mid and end joints
 // chosen from the joint tree), remembered per model file.
-#include <algorithm>
-
 #include "app/window/viewer_loop.h"
 #include "assets/files/text.h"
 
@@ -64,32 +62,24 @@ void Viewer::ForgetLimbPick(int chain) {
   AfterLimbChange(label);
 }
 
+void Viewer::SaveLimbPicksFile() {
+  if (args_.no_settings) return;
+  std::string error;
+  if (!SaveLimbPicks(ConfigFilePath("limbs.json"), limb_picks_, &error)) {
+    ShowMessage(error, MessageLevel::kError);
+  }
+}
+
 void Viewer::AfterLimbChange(const std::string& label) {
-  if (!args_.no_settings) {
-    std::string error;
-    if (!SaveLimbPicks(ConfigFilePath("limbs.json"), limb_picks_, &error)) {
-      ShowMessage(error, MessageLevel::kError);
-    }
-  }
+  SaveLimbPicksFile();
   MakeCharacter(current_path_);
-  // The limb's chain is made anew from the fixed limb (its target back on the new end); the body
-  // handles follow the rig the fixed limbs give. Other chains keep their edits.
-  const std::vector<ChainSettings> defaults = DefaultChains(current_->character);
-  for (const ChainSettings& made : defaults) {
-    const bool body = made.kind == ConstraintKind::kBody;
-    if (!body && made.label != label) continue;
-    auto same = std::find_if(edit_.chains.begin(), edit_.chains.end(),
-                             [&](const ChainSettings& c) { return c.label == made.label; });
-    if (same == edit_.chains.end()) {
-      edit_.chains.push_back(made);
-    } else if (!body) {
-      *same = made;
-    } else {
-      same->chain = made.chain;
-    }
-  }
+  ChainsFollowLimb(current_->character, label, &edit_.chains);
   recorder_.Changed(edit_);
   Update(0.0);
+  TraceLimbSet(label);
+}
+
+void Viewer::TraceLimbSet(const std::string& label) {
   const ik::Limb* limb = LimbLabelled(current_->character, label);
   const ik::Skeleton& skeleton = current_->model.skeleton;
   Json event{{"event", "limb_set"}, {"chain", label}};
@@ -105,6 +95,15 @@ void Viewer::AfterLimbChange(const std::string& label) {
                 MessageLevel::kNote);
   }
   trace_.Write(event);
+}
+
+void Viewer::LimbsFollowChains() {
+  const std::vector<std::string> changed =
+      PicksFollowChains(current_->character, edit_.chains, current_path_, &limb_picks_);
+  if (changed.empty()) return;
+  SaveLimbPicksFile();
+  MakeCharacter(current_path_);
+  for (const std::string& label : changed) TraceLimbSet(label);
 }
 
 }  // namespace app

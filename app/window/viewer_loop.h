@@ -221,6 +221,11 @@ class Viewer {
   // pick that does not apply); the mirror map and extent follow.
   void MakeCharacter(const std::string& path);
   void AfterLimbChange(const std::string& label);
+  // After an undo or redo: the character's limbs follow the limb chains' joints (a limb fix undone
+  // is forgotten, redone is remembered again).
+  void LimbsFollowChains();
+  void TraceLimbSet(const std::string& label);  // `limb_set` and the message for limb `label`
+  void SaveLimbPicksFile();                     // limbs.json, unless --no-settings
   // viewer_retarget.cpp: File ▸ Import clip from… (the browser, the source's background import,
   // the mapping dialog, the retargeted clip added to the open model).
   void CarryOutImportClip(RequestKind kind);

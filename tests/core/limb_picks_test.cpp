@@ -130,6 +130,63 @@ TEST(LimbPicks, PicksAreRememberedPerModelFileByJointNames) {
   EXPECT_TRUE(loaded.models.empty());
 }
 
+// A limb fix keeps what the user did with the limb's chain: only its joints change.
+TEST(LimbPicks, AFixedLimbsChainKeepsItsTargetKeysAndPole) {
+  const assets::Model& model = Builtin();
+  const ik::TwoBoneChain toe = ChainOf(model.skeleton, "LeftUpLeg", "LeftLeg", "LeftToeBase");
+  const app::Character detected(model);
+  std::vector<app::ChainSettings> chains = app::DefaultChains(detected);
+  ASSERT_EQ(chains[0].label, "LeftLeg");
+  chains[0].mode = app::TargetMode::kPinned;
+  chains[0].pinned = glm::vec3(0.1f, 0.0f, 0.2f);
+  chains[0].target_keys = {{0.5f, glm::vec3(0.0f, 0.1f, 0.0f)}, {1.0f, glm::vec3(0.2f)}};
+  chains[0].use_pole = true;
+  chains[0].pole = glm::vec3(0.0f, 0.5f, 1.0f);
+  chains[0].weight = 0.5f;
+  const std::vector<app::ChainSettings> before = chains;
+  const app::Character fixed(model, {{"LeftLeg", toe}});
+  app::ChainsFollowLimb(fixed, "LeftLeg", &chains);
+  ASSERT_EQ(chains.size(), before.size());
+  EXPECT_EQ(chains[0].chain.end, toe.end);
+  app::ChainSettings joints_back = chains[0];
+  joints_back.chain = before[0].chain;
+  EXPECT_EQ(joints_back, before[0]);  // everything but the joints as it was
+  for (size_t i = 1; i < chains.size(); ++i) {
+    if (chains[i].kind != app::ConstraintKind::kBody) {
+      EXPECT_EQ(chains[i], before[i]) << i;
+    }
+  }
+}
+
+// Undo and redo across a limb fix: the remembered pick follows the chain's joints.
+TEST(LimbPicks, UndoAndRedoAcrossAFixMoveThePickWithTheChain) {
+  const assets::Model& model = Builtin();
+  const ik::Skeleton& skeleton = model.skeleton;
+  const std::string file = "models/rig.glb";
+  const ik::TwoBoneChain toe = ChainOf(skeleton, "LeftUpLeg", "LeftLeg", "LeftToeBase");
+  std::vector<std::string> problems;
+  app::LimbPickStore store;
+  app::RememberPick(&store, file, "LeftLeg", skeleton, &toe);
+  const app::Character fixed(model, app::PicksFor(store, file, skeleton, &problems));
+  const app::Character detected(model);
+  const std::vector<app::ChainSettings> fixed_chains = app::DefaultChains(fixed);
+  const std::vector<app::ChainSettings> detected_chains = app::DefaultChains(detected);
+  // Nothing to do while the chains and the character agree.
+  EXPECT_TRUE(app::PicksFollowChains(fixed, fixed_chains, file, &store).empty());
+  EXPECT_EQ(app::PicksFor(store, file, skeleton, &problems).size(), 1u);
+  // Undo: the chains are back on the detected leg, so the pick is forgotten.
+  EXPECT_EQ(app::PicksFollowChains(fixed, detected_chains, file, &store),
+            std::vector<std::string>{"LeftLeg"});
+  EXPECT_TRUE(app::PicksFor(store, file, skeleton, &problems).empty());
+  // Redo: the chains hold the toe again, so it is remembered again.
+  EXPECT_EQ(app::PicksFollowChains(detected, fixed_chains, file, &store),
+            std::vector<std::string>{"LeftLeg"});
+  const std::vector<ik::LimbPick> picks = app::PicksFor(store, file, skeleton, &problems);
+  ASSERT_EQ(picks.size(), 1u);
+  EXPECT_EQ(picks[0].chain.end, toe.end);
+  EXPECT_TRUE(problems.empty());
+}
+
 TEST(LimbPicks, AJointTheModelNoLongerHasIsNamedNotGuessed) {
   const ik::Skeleton& skeleton = Builtin().skeleton;
   app::LimbPickStore store;
