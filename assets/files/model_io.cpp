@@ -211,6 +211,32 @@ void WriteTrack(Writer* w, const Track<T>& track) {
 
 // --- reading --------------------------------------------------------------------------------
 
+// A mesh's arrays in stream order, each with the name the reader's messages give it: the one list
+// the writer and the reader both go through (`visit(array, name)`).
+template <typename MeshType, typename Visit>
+void MeshArrays(MeshType& m, Visit&& visit) {
+  visit(m.positions, "mesh positions");
+  visit(m.normals, "mesh normals");
+  visit(m.tangents, "mesh tangents");
+  visit(m.uvs, "mesh uvs");
+  visit(m.joints, "mesh joints");
+  visit(m.weights, "mesh weights");
+  visit(m.extra_joints, "mesh extra joints");
+  visit(m.extra_weights, "mesh extra weights");
+  visit(m.weight_flags, "mesh weight flags");
+  visit(m.indices, "mesh indices");
+  visit(m.bone_joints, "mesh bone joints");
+  visit(m.bone_inverse_binds, "mesh inverse binds");
+}
+
+// A morph target's delta arrays in stream order (as MeshArrays).
+template <typename TargetType, typename Visit>
+void MorphArrays(TargetType& t, Visit&& visit) {
+  visit(t.positions, "morph position deltas");
+  visit(t.normals, "morph normal deltas");
+  visit(t.tangents, "morph tangent deltas");
+}
+
 bool WithinCoordinateLimit(float v) { return std::isfinite(v) && std::abs(v) <= kMaxCoordinate; }
 
 bool WithinCoordinateLimit(const glm::vec3& v) {
@@ -327,18 +353,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   const uint8_t skinned = r->U8("mesh skinned flag");
   if (skinned > 1) return r->Fail("corrupted model data: " + what + " has an invalid skinned flag");
   mesh->skinned = skinned == 1;
-  r->Array(&mesh->positions, "mesh positions");
-  r->Array(&mesh->normals, "mesh normals");
-  r->Array(&mesh->tangents, "mesh tangents");
-  r->Array(&mesh->uvs, "mesh uvs");
-  r->Array(&mesh->joints, "mesh joints");
-  r->Array(&mesh->weights, "mesh weights");
-  r->Array(&mesh->extra_joints, "mesh extra joints");
-  r->Array(&mesh->extra_weights, "mesh extra weights");
-  r->Array(&mesh->weight_flags, "mesh weight flags");
-  r->Array(&mesh->indices, "mesh indices");
-  r->Array(&mesh->bone_joints, "mesh bone joints");
-  r->Array(&mesh->bone_inverse_binds, "mesh inverse binds");
+  MeshArrays(*mesh, [&](auto& array, const char* name) { r->Array(&array, name); });
   mesh->material = r->I32("mesh material");
   mesh->node = r->I32("mesh node");
   if (r->failed()) return false;
@@ -394,9 +409,7 @@ bool ReadMesh(Reader* r, int joint_count, Mesh* mesh, size_t index) {
   mesh->targets.resize(r->Count(16, "mesh morph targets"));
   for (MorphTarget& t : mesh->targets) {
     t.name = r->Text("morph target name");
-    r->Array(&t.positions, "morph position deltas");
-    r->Array(&t.normals, "morph normal deltas");
-    r->Array(&t.tangents, "morph tangent deltas");
+    MorphArrays(t, [&](auto& array, const char* name) { r->Array(&array, name); });
     for (const std::vector<glm::vec3>* d : {&t.positions, &t.normals, &t.tangents}) {
       if (!d->empty() && d->size() != n) return fail("has morph deltas of the wrong count");
       for (const glm::vec3& v : *d)
@@ -489,26 +502,13 @@ void WriteModel(Writer* writer, const Model& model) {
   for (const Mesh& m : model.meshes) {
     w.String(m.name);
     w.U8(m.skinned ? 1 : 0);
-    w.Array(m.positions);
-    w.Array(m.normals);
-    w.Array(m.tangents);
-    w.Array(m.uvs);
-    w.Array(m.joints);
-    w.Array(m.weights);
-    w.Array(m.extra_joints);
-    w.Array(m.extra_weights);
-    w.Array(m.weight_flags);
-    w.Array(m.indices);
-    w.Array(m.bone_joints);
-    w.Array(m.bone_inverse_binds);
+    MeshArrays(m, [&](const auto& array, const char*) { w.Array(array); });
     w.I32(m.material);
     w.I32(m.node);
     w.U32(static_cast<uint32_t>(m.targets.size()));
     for (const MorphTarget& t : m.targets) {
       w.String(t.name);
-      w.Array(t.positions);
-      w.Array(t.normals);
-      w.Array(t.tangents);
+      MorphArrays(t, [&](const auto& array, const char*) { w.Array(array); });
     }
     w.Array(m.target_weights);
   }
