@@ -15,6 +15,7 @@
 #include "ik/limits/joint_limits.h"
 #include "tests/app/headless_ui.h"
 #include "tests/support/allocations.h"
+#include "tests/support/edits.h"
 
 namespace {
 
@@ -24,33 +25,13 @@ const void* volatile g_sink = nullptr;
 TEST(FrameAllocation, AWarmFrameOfEveryKindOfEditAllocatesNothing) {
   const assets::Model model = assets::MakeBuiltinCharacter();
   const app::Character character(model);
-  const ik::Skeleton& skeleton = model.skeleton;
-  app::EditState edit;
-  edit.chains = app::DefaultChains(character);
-  edit.chains[0].offset = glm::vec3(0.0f, 0.05f, 0.02f);  // the left foot lifted
-  edit.chains[4].offset = glm::vec3(0.0f, -0.04f, 0.0f);  // the hips handle dragged: the body
-  app::ChainSettings aim, fabrik;
-  std::string error;
-  ASSERT_TRUE(app::MakeAim(model, skeleton.Find("Head"), &aim, &error)) << error;
-  ASSERT_TRUE(
-      app::MakeFabrik(model, skeleton.Find("Spine"), skeleton.Find("Neck"), &fabrik, &error))
-      << error;
-  aim.offset = glm::vec3(0.2f, 0.0f, 0.3f);
-  fabrik.offset = glm::vec3(0.02f, 0.0f, 0.02f);
-  edit.chains.push_back(aim);
-  edit.chains.push_back(fabrik);
+  app::EditState edit = testsupport::EveryStageEdit(character);
   // A keyed target and pole (the right foot's): evaluated between keys every frame.
   edit.chains[1].target_keys = {{0.0f, glm::vec3(0.0f)},
                                 {0.15f, glm::vec3(0.0f, 0.05f, 0.0f)},
                                 {0.4f, glm::vec3(0.02f, 0.0f, 0.0f)}};
   edit.chains[1].use_pole = true;
   edit.chains[1].pole_keys = {{0.0f, glm::vec3(0.0f, 0.5f, 1.0f)}, {0.3f, glm::vec3(0, 0.6f, 1)}};
-  // A hinge limit on the left knee (the two-bone chain takes it as its hinge) and a cone.
-  const ik::TwoBoneChain& leg = edit.chains[0].chain;
-  edit.limits.Set(leg.mid,
-                  *ik::HingeLimitFromTwoBone(skeleton, leg, app::ChainOptions(edit.chains[0])));
-  edit.limits.Set(skeleton.Find("Spine1"),
-                  ik::JointLimit::Cone(glm::vec3(0.0f, 1.0f, 0.0f), 0.5f, -0.3f, 0.3f));
   edit.morph_weights[{0, 0}] = 0.5f;  // a hand-set weight (the model has no targets: ignored)
 
   app::EditedFrame frame;
@@ -118,25 +99,6 @@ TEST(FrameAllocation, AWarmFrameWithTheFeetLockedAllocatesNothing) {
             0);
 }
 
-// Hips and one leg whose hip, knee and ankle lie on a vertical line at rest: the two-bone solve
-// has no bend to choose the knee's side by.
-assets::Model StraightLeg() {
-  std::vector<ik::JointDesc> joints(4);
-  const char* names[] = {"Hips", "LeftUpLeg", "LeftLeg", "LeftFoot"};
-  const glm::vec3 offsets[] = {
-      {0.0f, 1.0f, 0.0f}, {0.1f, -0.05f, 0.0f}, {0.0f, -0.45f, 0.0f}, {0.0f, -0.42f, 0.0f}};
-  for (int j = 0; j < 4; ++j) {
-    joints[j].name = names[j];
-    joints[j].parent = j - 1;
-    joints[j].rest.translation = offsets[j];
-  }
-  std::string error;
-  assets::Model model;
-  model.source = "straight.gltf";
-  model.skeleton = *ik::Skeleton::Build(joints, &error);
-  return model;
-}
-
 // The colours of the glyphs drawn in window `name` on the row through `y`, as last rendered.
 std::vector<ImU32> GlyphColoursOnRow(const char* name, float y) {
   std::vector<ImU32> colours;
@@ -159,7 +121,7 @@ std::vector<ImU32> GlyphColoursOnRow(const char* name, float y) {
 // Chains panel drawn — allocates nothing (its words used to be a std::string past the small-string
 // size, one allocation per frame).
 TEST(FrameAllocation, IdleFramesWithAChainStraightAtRestAllocateNothingAndWarn) {
-  const assets::Model model = StraightLeg();
+  const assets::Model model = testsupport::StraightLegModel();
   const app::Character character(model);
   const app::SceneExtent extent = app::MeasureModel(model, &character.limbs());
   app::EditState edit;

@@ -8,6 +8,7 @@
 
 #include "assets/builtin/builtin_character.h"
 #include "tests/support/builtin.h"
+#include "tests/support/edits.h"
 
 namespace {
 
@@ -82,24 +83,6 @@ TEST(ChainResults, AnUnreachableTargetIsNotReached) {
   EXPECT_NEAR(glm::length(target - effector), 5.0f, 1e-4f);
 }
 
-// Hips and one leg whose hip, knee and ankle lie on a vertical line at rest.
-assets::Model StraightLeg() {
-  std::vector<ik::JointDesc> joints(4);
-  const char* names[] = {"Hips", "LeftUpLeg", "LeftLeg", "LeftFoot"};
-  const glm::vec3 offsets[] = {
-      {0.0f, 1.0f, 0.0f}, {0.1f, -0.05f, 0.0f}, {0.0f, -0.45f, 0.0f}, {0.0f, -0.42f, 0.0f}};
-  for (int j = 0; j < 4; ++j) {
-    joints[j].name = names[j];
-    joints[j].parent = j - 1;
-    joints[j].rest.translation = offsets[j];
-  }
-  std::string error;
-  assets::Model model;
-  model.source = "straight.gltf";
-  model.skeleton = *ik::Skeleton::Build(joints, &error);
-  return model;
-}
-
 std::string Words(const app::ChainOutcome& outcome) {
   char text[192];
   app::ChainWords(outcome, "m", text, sizeof(text));
@@ -113,7 +96,7 @@ std::string Terms(const app::ChainOutcome& outcome) {
 }
 
 TEST(ChainResults, AChainStraightAtRestAsksForAPoleAsAWarning) {
-  const assets::Model model = StraightLeg();
+  const assets::Model model = testsupport::StraightLegModel();
   const app::Character character(model);
   app::EditState edit;
   app::ChainSettings leg;

@@ -14,6 +14,7 @@
 #include "ik/core/kinematics.h"
 #include "ik/limits/joint_limits.h"
 #include "tests/support/builtin.h"
+#include "tests/support/edits.h"
 
 namespace {
 
@@ -173,27 +174,8 @@ TEST(Pipeline, TheCommandLinesRequestsAndTheWindowsEditGiveOnePose) {
 // handle dragged), a lifted foot, a FABRIK chain, an aim and two joint limits (a hinge on the
 // lifted leg's knee, which its chain takes as its hinge, and a cone).
 app::EditState EveryStage(const app::Character& character) {
-  const assets::Model& model = character.model();
   const ik::Skeleton& skeleton = character.skeleton();
-  app::EditState edit;
-  edit.chains = app::DefaultChains(character);
-  edit.chains[0].offset = glm::vec3(0.0f, 0.05f, 0.02f);  // the left foot lifted
-  edit.chains[4].offset = glm::vec3(0.0f, -0.04f, 0.0f);  // the hips handle dragged: the body
-  app::ChainSettings aim, fabrik;
-  std::string error;
-  EXPECT_TRUE(app::MakeAim(model, skeleton.Find("Head"), &aim, &error)) << error;
-  EXPECT_TRUE(
-      app::MakeFabrik(model, skeleton.Find("Spine"), skeleton.Find("Neck"), &fabrik, &error))
-      << error;
-  aim.offset = glm::vec3(0.2f, 0.0f, 0.3f);
-  fabrik.offset = glm::vec3(0.02f, 0.0f, 0.02f);
-  edit.chains.push_back(aim);
-  edit.chains.push_back(fabrik);
-  const ik::TwoBoneChain& leg = edit.chains[0].chain;
-  edit.limits.Set(leg.mid,
-                  *ik::HingeLimitFromTwoBone(skeleton, leg, app::ChainOptions(edit.chains[0])));
-  edit.limits.Set(skeleton.Find("Spine1"),
-                  ik::JointLimit::Cone(glm::vec3(0.0f, 1.0f, 0.0f), 0.5f, -0.3f, 0.3f));
+  app::EditState edit = testsupport::EveryStageEdit(character);
   const int arm = skeleton.Find("RightArm");
   edit.joint_rotations[arm] =
       skeleton.rest_locals()[arm].rotation * glm::angleAxis(0.4f, glm::vec3(0.0f, 0.0f, 1.0f));
