@@ -88,29 +88,27 @@ class Filter {
     Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 1);
     Statement(BPF_RET | BPF_K, Fail(error));
   }
-  // System call `nr` fails with `error` when argument `arg` has any bit of `mask` set.
-  void DenyWithFlags(long nr, int arg, uint32_t mask, int error) {
+  // System call `nr` fails with `error` when testing argument `arg` against `value` with `test`
+  // (BPF_JSET: any bit set; BPF_JEQ: equal) comes out `deny_when`; otherwise it is allowed.
+  void DenyByArgument(long nr, int arg, uint16_t test, uint32_t value, bool deny_when, int error) {
     Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4);
     LoadArgument(arg);
-    Jump(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1);
+    Jump(static_cast<uint16_t>(BPF_JMP | test | BPF_K), value, deny_when ? 0 : 1,
+         deny_when ? 1 : 0);
     Statement(BPF_RET | BPF_K, Fail(error));
     Statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  }
+  // System call `nr` fails with `error` when argument `arg` has any bit of `mask` set.
+  void DenyWithFlags(long nr, int arg, uint32_t mask, int error) {
+    DenyByArgument(nr, arg, BPF_JSET, mask, true, error);
   }
   // System call `nr` fails with `error` unless argument `arg` has a bit of `mask` set.
   void DenyWithoutFlags(long nr, int arg, uint32_t mask, int error) {
-    Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4);
-    LoadArgument(arg);
-    Jump(BPF_JMP | BPF_JSET | BPF_K, mask, 1, 0);
-    Statement(BPF_RET | BPF_K, Fail(error));
-    Statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    DenyByArgument(nr, arg, BPF_JSET, mask, false, error);
   }
   // System call `nr` fails with `error` unless argument `arg` equals `value`.
   void DenyUnlessEqual(long nr, int arg, uint32_t value, int error) {
-    Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4);
-    LoadArgument(arg);
-    Jump(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0);
-    Statement(BPF_RET | BPF_K, Fail(error));
-    Statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    DenyByArgument(nr, arg, BPF_JEQ, value, false, error);
   }
   bool Install() {
     sock_fprog program{static_cast<unsigned short>(program_.size()), program_.data()};
