@@ -30,6 +30,15 @@ using headless::TextOnRow;
 using headless::TextProblems;
 using headless::TextRows;
 
+// Opens chain `i`'s node in the IK chains panel (window "panel") with a click; the node's id, or 0
+// when it could not be hovered.
+ImGuiID OpenChain(HeadlessUi& ui, int i, const HeadlessUi::Draw& draw) {
+  const ImGuiID node = HeadlessUi::ItemId("panel", {i}, "##chain");
+  if (!ui.Hover("panel", node, draw)) return 0;
+  ui.Click(draw);
+  return node;
+}
+
 // The built-in character with its detected limbs, evaluated at rest.
 struct Scene {
   assets::Model model = assets::MakeBuiltinCharacter();
@@ -120,9 +129,8 @@ TEST(Panels, RemovingAChainForgetsTheActiveOneAndIsOneEdit) {
   };
   ui.Frame(draw);
   // Open the first chain, then press its Remove button.
-  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {0}, "##chain"), draw));
-  ui.Click(draw);
-  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {0}, "##chain");
+  const ImGuiID chain_node = OpenChain(ui, 0, draw);
+  ASSERT_NE(chain_node, 0u);
   ASSERT_TRUE(ui.Hover("panel", ImHashStr("Remove", 0, chain_node), draw));
   requests.clear();
   ui.Click(draw);
@@ -141,9 +149,8 @@ TEST(Panels, ALimbsJointsTakeTheSelectedJointFromTheJointTree) {
     app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
   };
   ui.Frame(draw);
-  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {0}, "##chain"), draw));
-  ui.Click(draw);
-  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {0}, "##chain");
+  const ImGuiID chain_node = OpenChain(ui, 0, draw);
+  ASSERT_NE(chain_node, 0u);
   const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
   ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
   ui.Click(draw);
@@ -183,10 +190,9 @@ TEST(Panels, AUserPickedLimbSaysSoAndOffersTheWayBack) {
     app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
   };
   ui.Frame(draw);
-  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {0}, "##chain"), draw));
-  ui.Click(draw);
-  const ImGuiID limb_node =
-      ImHashStr("Limb joints", 0, HeadlessUi::ItemId("panel", {0}, "##chain"));
+  const ImGuiID chain_node = OpenChain(ui, 0, draw);
+  ASSERT_NE(chain_node, 0u);
+  const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
   ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
   ui.Click(draw);
   EXPECT_TRUE(AnyRowHas(TextRows("panel"), "LeftToeBase"));
@@ -220,9 +226,8 @@ TEST(Panels, ResetButtonsAskTheLoopLikeTheRKeyAndEditNothingThemselves) {
   ui.Click(draw);
   ASSERT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kResetAllTargets});
   // A chain's own reset button names the chain.
-  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {2}, "##chain"), draw));
-  ui.Click(draw);
-  const ImGuiID chain_node = HeadlessUi::ItemId("panel", {2}, "##chain");
+  const ImGuiID chain_node = OpenChain(ui, 2, draw);
+  ASSERT_NE(chain_node, 0u);
   ASSERT_TRUE(ui.Hover("panel", ImHashStr("Reset target (Alt+G)", 0, chain_node), draw));
   requests.clear();
   ui.Click(draw);
