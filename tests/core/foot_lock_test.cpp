@@ -45,6 +45,26 @@ assets::Model SkatingWalk() {
   return model;
 }
 
+// The built-in walk (in place) with its hips swaying forward and back, 60 mm each way, once a
+// second: at the end of the left stance the hips are ahead, so that the planted foot, which the
+// lock holds where it landed relative to the travel, ends far behind them, past the reach the
+// source's leg has there.
+assets::Model ReachingWalk() {
+  assets::Model model = Builtin();
+  assets::Clip& walk = model.clips[0];
+  const int hips = model.skeleton.Find("Hips");
+  for (assets::JointAnimation& channel : walk.channels) {
+    if (channel.joint != hips) continue;
+    for (size_t k = 0; k < channel.translation.times.size(); ++k) {
+      const float t = channel.translation.times[k];
+      channel.translation.values[k] +=
+          glm::vec3(0.0f, 0.0f, -0.06f * std::sin(2.0f * 3.14159265f * t));
+    }
+  }
+  assets::PrepareClip(&walk);
+  return model;
+}
+
 struct Locked {
   app::ClipContacts contacts;
   std::shared_ptr<const app::FootLockPlan> plan;
@@ -267,6 +287,22 @@ TEST(FootLock, CesiumManWalkHasAContactOnEveryStep) {
   ASSERT_GE(l.contacts.contacts[1].size(), 1u);
   EXPECT_LT(float(l.contacts.contacts[1].front().first) / fps, 0.3f);
   EXPECT_GT(float(l.contacts.contacts[1].back().last) / fps, 1.7f);
+}
+
+// Held where it landed, the left foot ends the stance behind the swaying hips, past the reach the
+// source's leg has there: its knee would turn 6.4 degrees in a frame where the source's
+// moves less than 5. The heel peels off instead.
+TEST(FootLock, ReachingWalkKneeKeepsThePace) {
+  const assets::Model model = ReachingWalk();
+  const Locked l = Lock(model, 0);
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  app::FeetSamples after;
+  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
+                  &after);
+  const KneeSteps steps = MeasureKneeSteps(l.contacts.source, after);
+  EXPECT_LE(steps.where_source_holds, 5.0f);
+  EXPECT_LE(steps.beyond_source, 5.0f);
 }
 
 // At the end of CesiumMan's left stance the source's leg is nearly straight and the in-place
