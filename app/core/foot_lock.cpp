@@ -128,10 +128,9 @@ void PaceKnees(const ik::Skeleton& skeleton, const std::vector<glm::mat4>& rest,
         const float ceiling = previous + std::max(step, kKneeStep);
         const float floor = previous + std::min(step, -kKneeStep);
         // The first of kSteps candidates along a path (u in (0, 1]) whose knee is within the
-        // pace, refined between it and the one before; when none is, the one nearest to it (0:
-        // none nearer than the key itself).
+        // pace, refined between it and the one before; 0 when none.
         const auto search = [&](const auto& knee_along, float bound, bool above) {
-          float before = knee, nearest = 0.0f, gap = above ? knee - bound : bound - knee;
+          float before = knee;
           for (int k = 1; k <= kSteps; ++k) {
             const float u = float(k) / float(kSteps);
             const float at = knee_along(u);
@@ -140,13 +139,9 @@ void PaceKnees(const ik::Skeleton& skeleton, const std::vector<glm::mat4>& rest,
                   at != before ? std::clamp((bound - before) / (at - before), 0.0f, 1.0f) : 1.0f;
               return u - (1.0f - t) / float(kSteps);
             }
-            if ((above ? at - bound : bound - at) < gap) {
-              gap = above ? at - bound : bound - at;
-              nearest = u;
-            }
             before = at;
           }
-          return nearest;
+          return 0.0f;
         };
         const glm::quat turn_to_world = key.rotation * glm::inverse(rest_rotation);
         const glm::vec3 toe = key.target + turn_to_world * toe_rest;

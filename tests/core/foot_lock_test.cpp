@@ -245,6 +245,17 @@ TEST(FootLock, PlantedFeetStandOnARampWithTheSoleAlongIt) {
   }
 }
 
+// On stairs the planted feet stay planted, on their steps. (Where the hips follow the steps a
+// knee cannot keep the source's pace; a heel-off that then turned the foot as far as it could
+// slid it 115 mm.)
+TEST(FootLock, PlantedFeetStandOnStairs) {
+  const Locked l = Lock(Builtin(), 0, Parse("stairs,step=0.1,depth=0.3"));
+  EXPECT_GT(l.report.before.float_mm, 50.0f);
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+}
+
 TEST(FootLock, RaisedGroundRaisesTheHips) {
   const Locked l = Lock(SkatingWalk(), 0, Parse("plane,y=0.2"));
   EXPECT_LE(l.report.after.penetration_mm, 1.0f);
