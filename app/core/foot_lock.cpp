@@ -58,13 +58,6 @@ int LegsRoot(const ik::Skeleton& skeleton, const std::vector<ik::Limb>& legs) {
   return common;
 }
 
-float KneeDegrees(const glm::vec3& hip, const glm::vec3& knee, const glm::vec3& ankle) {
-  const glm::vec3 u = knee - hip, v = ankle - knee;
-  const float lu = glm::length(u), lv = glm::length(v);
-  if (!(lu > 0.0f) || !(lv > 0.0f)) return 0.0f;
-  return std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0f, 1.0f)) * kRadiansToDegrees;
-}
-
 // The foot's path relative to the clip's travel.
 std::vector<glm::vec3> Relative(const FeetSamples& s, size_t leg, const glm::vec3& travel) {
   std::vector<glm::vec3> out(s.ankle[leg].size());
@@ -74,7 +67,128 @@ std::vector<glm::vec3> Relative(const FeetSamples& s, size_t leg, const glm::vec
   return out;
 }
 
+// The knee's inner angle (degrees) of a two-bone leg of bone lengths `a` and `b` whose hip and
+// ankle are `d` apart (law of cosines; 180 at full reach).
+float KneeAtDistance(float a, float b, float d) {
+  const float c = (a * a + b * b - d * d) / (2.0f * a * b);
+  return std::acos(std::clamp(c, -1.0f, 1.0f)) * kRadiansToDegrees;
+}
+
+// The knee's pace. A lock that moves the ankle relative to the hips faster than the source does
+// turns the knee faster too, most of all near full reach, where the knee angle turns fast with the
+// hip-to-ankle distance: at the end of a stance the clip's travel carries the planted foot away
+// behind the hips, and a foot held flat there snaps the knee straight in a frame. Per leg, in
+// order of frames, where a solved leg's knee would straighten by more than the source's step or
+// kKneeStep degrees (whichever is more) since the frame before:
+// - a foot behind the hips peels off, as a real foot does: it turns about its toe (the ball of
+//   the foot, which stays planted) and the heel rises, just enough for the knee to keep the pace;
+// where it would bend by more than the source's step or kKneeStep, outside a contact (a planted
+// foot stays planted):
+// - the foot eases out towards where it was the frame before (its release from the lock or from
+//   a heel-off, or a swing foot where the hips move), just enough for the same.
+// Works on the plan's keys, after the hips' offsets are final.
+void PaceKnees(const ik::Skeleton& skeleton, const std::vector<glm::mat4>& rest,
+               const FeetSamples& s, const std::vector<std::vector<float>>& locked,
+               const std::vector<float>& planted_height, FootLockPlan* plan) {
+  constexpr float kKneeStep = 4.0f;  // degrees a frame the lock may turn a knee the source holds
+  constexpr float kMaxTurn = 1.2f;   // radians the heel may rise
+  constexpr int kSteps = 96;         // of the search for the turn (or the ease) that keeps the pace
+  for (size_t i = 0; i < plan->legs.size(); ++i) {
+    const ik::TwoBoneChain& chain = plan->legs[i];
+    const glm::vec3 hip_rest = Position(rest[chain.start]);
+    const glm::vec3 knee_rest = Position(rest[chain.mid]);
+    const glm::vec3 ankle_rest = Position(rest[chain.end]);
+    const float a = glm::distance(hip_rest, knee_rest), b = glm::distance(knee_rest, ankle_rest);
+    if (!(a > 0.0f) || !(b > 0.0f)) continue;
+    // The ball of the foot in the rest pose, from the ankle: its farthest child joint, or (no toe
+    // joint) a point on the floor ahead of the ankle along the model's forward axis.
+    glm::vec3 toe_rest(0.0f, -planted_height[i], 0.15f * (a + b));
+    float farthest = 0.0f;
+    for (int child : skeleton.children(chain.end)) {
+      const glm::vec3 d = Position(rest[static_cast<size_t>(child)]) - ankle_rest;
+      if (glm::length(d) > farthest) {
+        farthest = glm::length(d);
+        toe_rest = d;
+      }
+    }
+    const glm::quat rest_rotation = Rotation(rest[chain.end]);
+    std::vector<FootLockPlan::Key>& keys = plan->keys[i];
+    float previous = 0.0f;  // the locked knee at the frame before
+    for (size_t f = 0; f < keys.size(); ++f) {
+      const float source = KneeDegrees(s.hip[i][f], s.knee[i][f], s.ankle[i][f]);
+      FootLockPlan::Key& key = keys[f];
+      const glm::vec3 hip = s.hip[i][f] + glm::vec3(0.0f, plan->hips_offset[f], 0.0f);
+      const auto knee_at = [&](const glm::vec3& ankle) {
+        return KneeAtDistance(a, b, glm::distance(hip, ankle));
+      };
+      float knee = key.solve ? knee_at(key.target) : source;
+      if (f > 0 && key.solve) {
+        const float step =
+            source - KneeDegrees(s.hip[i][f - 1], s.knee[i][f - 1], s.ankle[i][f - 1]);
+        const float ceiling = previous + std::max(step, kKneeStep);
+        const float floor = previous + std::min(step, -kKneeStep);
+        // The first of kSteps candidates along a path (u in (0, 1]) whose knee is within the
+        // pace, refined between it and the one before; 0 when none.
+        const auto search = [&](const auto& knee_along, float bound, bool above) {
+          float before = knee;
+          for (int k = 1; k <= kSteps; ++k) {
+            const float u = float(k) / float(kSteps);
+            const float at = knee_along(u);
+            if (above ? at <= bound : at >= bound) {
+              const float t =
+                  at != before ? std::clamp((bound - before) / (at - before), 0.0f, 1.0f) : 1.0f;
+              return u - (1.0f - t) / float(kSteps);
+            }
+            before = at;
+          }
+          return 0.0f;
+        };
+        const glm::quat turn_to_world = key.rotation * glm::inverse(rest_rotation);
+        const glm::vec3 toe = key.target + turn_to_world * toe_rest;
+        const glm::vec3 up = turn_to_world * glm::vec3(0.0f, 1.0f, 0.0f);
+        glm::vec3 forward = toe - key.target;
+        forward -= glm::dot(forward, up) * up;
+        const glm::vec3 behind = hip - key.target;
+        if (knee > ceiling && glm::length(forward) > 1e-6f &&
+            behind.x * forward.x + behind.z * forward.z > 0.0f) {
+          // The heel-off (only a foot behind the hips: one ahead of them is landing, heel
+          // first). Turning about this axis by a positive angle raises the ankle along the
+          // sole's up, and (the hips ahead) brings it nearer to the hip.
+          const glm::vec3 axis = glm::normalize(glm::cross(up, glm::normalize(forward)));
+          const auto turned = [&](float u) {
+            return toe + glm::angleAxis(u * kMaxTurn, axis) * (key.target - toe);
+          };
+          const float u = search([&](float x) { return knee_at(turned(x)); }, ceiling, true);
+          if (u > 0.0f) {
+            key.target = turned(u);
+            key.rotation = glm::normalize(glm::angleAxis(u * kMaxTurn, axis) * key.rotation);
+            knee = knee_at(key.target);
+          }
+        } else if (knee < floor && keys[f - 1].solve && locked[i][f] < 1.0f) {
+          // The ease: towards the frame before's target and rotation.
+          const FootLockPlan::Key from = key, to = keys[f - 1];
+          const float u = search(
+              [&](float x) { return knee_at(glm::mix(from.target, to.target, x)); }, floor, false);
+          if (u > 0.0f) {
+            key.target = glm::mix(from.target, to.target, u);
+            key.rotation = glm::normalize(glm::slerp(from.rotation, to.rotation, u));
+            knee = knee_at(key.target);
+          }
+        }
+      }
+      previous = knee;
+    }
+  }
+}
+
 }  // namespace
+
+float KneeDegrees(const glm::vec3& hip, const glm::vec3& knee, const glm::vec3& ankle) {
+  const glm::vec3 u = hip - knee, v = ankle - knee;
+  const float lu = glm::length(u), lv = glm::length(v);
+  if (!(lu > 0.0f) || !(lv > 0.0f)) return 180.0f;
+  return std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0f, 1.0f)) * kRadiansToDegrees;
+}
 
 std::vector<ik::Limb> Legs(const Character& character) {
   std::vector<ik::Limb> legs;
@@ -379,6 +493,7 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
     if (plan->hips_offset[f] == 0.0f) continue;
     for (size_t i = 0; i < n; ++i) plan->keys[i][f].solve = true;
   }
+  PaceKnees(skeleton, rest, s, locked, contacts.planted_height, plan.get());
   return plan;
 }
 

@@ -2,8 +2,9 @@
 // legs), the foot lock that holds each planted foot where it landed — on any ground
 // (app/core/ground.h), sole turned to it — with the closed-form two-bone solver, blending in and
 // out of each contact and moving the hips down (or up) where a planted foot could not be reached
-// otherwise, and the numbers that show what it did (skate, penetration and float, knee-angle
-// steps).
+// otherwise, peeling the heel off (the foot turned about its toe) where the lock would turn a knee
+// faster than the source does, and the numbers that show what it did (skate, penetration and
+// float, knee-angle steps).
 //
 // The lock is part of the edit (EditState::foot_lock): the one frame pipeline (EvaluateFrame)
 // applies it right after the forward kinematics of the un-solved pose, so the window, `contacts`
@@ -98,6 +99,11 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
 // targets are in model space), which are updated. Allocates nothing.
 void ApplyFootLock(const FootLockPlan& plan, const ik::Skeleton& skeleton, float time,
                    const glm::mat4* placement, ik::Pose* pose, std::vector<glm::mat4>* models);
+
+// The knee's inner angle between the thigh (knee→hip) and the shin (knee→ankle), in degrees: 180
+// for a straight leg, smaller as the knee bends (180 when a bone has no length). The knee-angle
+// numbers below are its changes between frames.
+float KneeDegrees(const glm::vec3& hip, const glm::vec3& knee, const glm::vec3& ankle);
 
 // What the feet do over a clip's contacts, in millimetres and degrees.
 struct FeetNumbers {

@@ -65,7 +65,9 @@ TEST(ContactsCommand, GroundChangesPenetrationAndFloatNotTheContacts) {
   EXPECT_GT(ramp["before"]["penetration_mm"].get<double>(), 10.0);
   EXPECT_GT(ramp["before"]["float_mm"].get<double>(), 10.0);
   EXPECT_LE(ramp["after"]["penetration_mm"].get<double>(), 1.0);
-  EXPECT_LE(ramp["after"]["float_mm"].get<double>(), 1.0);
+  // A few millimetres where a heel peels off at a stance's end (the foot turned about its toe so
+  // that the knee keeps the source's pace): the ankle rises over the planted toe.
+  EXPECT_LE(ramp["after"]["float_mm"].get<double>(), 5.0);
 }
 
 TEST(ContactsCommand, MeshGroundIsItsTriangles) {
