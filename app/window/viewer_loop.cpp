@@ -141,6 +141,8 @@ bool Viewer::Init(int* exit_code) {
   display_.on_ground = settings_.on_ground;
   display_.follow_root = settings_.follow_root;
   display_.show_axis_gizmo = settings_.axis_gizmo;
+  selection_.rotate_gizmo = RotateGizmoFromName(settings_.rotate_gizmo);
+  EulerOrderFromName(settings_.euler_order, &selection_.euler_order);
   ui_.scale = settings_.ui_scale;
   ui_.light = settings_.light_theme;
   ApplyUi(/*texture=*/false);
@@ -227,7 +229,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
   if (!args_.pose.body.empty()) edit_.body_options = extra.body_options;
   if (args_.pose.mirror) {  // --mirror: the pose with these constraints, mirrored
     Update(0.0);
-    MirrorWholePose(model.skeleton, mirror_, state_.pose, &edit_);
+    MirrorWholePose(model.skeleton, mirror_, state_.pose, playback_.time, &edit_);
   }
   recorder_.Reset(edit_);  // the command line's constraints are where undo stops
   saved_edit_ = edit_;     // ... and not edits of the user's to ask about
