@@ -249,8 +249,14 @@ class RigWorkflowTest(xs.XvfbTestCase):
         self.assertEqual(len(keyed), 1, doc["chains"])
         self.assertEqual(len(keyed[0]["target"]["keys"]), 2)
         self.assertEqual(viewer.quit(), 0)
-        with open(os.path.join(self.xvfb.config_dir, "skelview", "settings.json")) as f:
-            self.assertEqual(json.load(f)["display"]["rotate_gizmo"], "local")
+        # settings.json remembers the gizmo too; set off there, the session's must win below.
+        settings_path = os.path.join(self.xvfb.config_dir, "skelview", "settings.json")
+        with open(settings_path) as f:
+            settings = json.load(f)
+        self.assertEqual(settings["display"]["rotate_gizmo"], "local")
+        settings["display"]["rotate_gizmo"] = "off"
+        with open(settings_path, "w") as f:
+            json.dump(settings, f)
 
         again = self.start([session], size="1000x700")
         ready2 = again.wait_event("ready")
@@ -260,6 +266,8 @@ class RigWorkflowTest(xs.XvfbTestCase):
         for c in flipped["chains"]:
             self.assertLess(math.dist(target(ready2, c["end"]), c["target"]), 1e-4 * length,
                             c["end"])
+        for key in ("mesh", "grid", "bones", "handles", "knees", "limits"):  # the display too
+            self.assertEqual(ready2["display"][key], doc["display"][key], key)
         self.assertEqual(again.wait_event("rotate_gizmo")["mode"], "local")
         again.screenshot(os.path.join(self.shots, f"{name}-reopened.png"))
         again.key("shift+r")  # off: its rings would catch the drag
