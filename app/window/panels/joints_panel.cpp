@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 
 #include "app/scene/bone_rotate.h"
@@ -221,8 +222,9 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Selection* 
       selection->euler_joint == j && selection->euler_shown_order == order
           ? ContinuousEulerDegrees(rotation, selection->euler_shown, order)
           : ContinuousEulerDegrees(rotation, EulerDegreesInOrder(rotation, order), order);
-  const std::string label = std::string("Local rotation ") + EulerOrderName(order);
-  if (ImGui::DragFloat3(label.c_str(), &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
+  char label[32];  // no heap allocation in an idle frame
+  std::snprintf(label, sizeof label, "Local rotation %s", EulerOrderName(order));
+  if (ImGui::DragFloat3(label, &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
     edit->joint_rotations[j] = QuatFromEulerDegrees(euler, order);
     edit->joint_offsets.erase(j);  // the fields give the whole rotation
   }
