@@ -223,7 +223,7 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Selection* 
           ? ContinuousEulerDegrees(rotation, selection->euler_shown, order)
           : ContinuousEulerDegrees(rotation, EulerDegreesInOrder(rotation, order), order);
   char label[32];  // no heap allocation in an idle frame
-  std::snprintf(label, sizeof label, "Local rotation %s", EulerOrderName(order));
+  std::snprintf(label, sizeof label, "Rotation %s", EulerOrderName(order));
   if (ImGui::DragFloat3(label, &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
     edit->joint_rotations[j] = QuatFromEulerDegrees(euler, order);
     edit->joint_offsets.erase(j);  // the fields give the whole rotation
