@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xvfb_session as xs  # noqa: E402
+import rotate_test  # noqa: E402  (its steps, not its tests: only the module is imported)
 from rotate_test import turn_degrees  # noqa: E402
 
 CESIUM_MAN = "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb"
@@ -64,21 +65,14 @@ class RigWorkflowTest(xs.XvfbTestCase):
         name = os.path.basename(model)
 
         # --- R: turn the other leg's hip with the mouse and typed digits ----------------------
-        bones = ready["bones_px"]
-        head, tail = bones[other["start"]], bones[other["mid"]]
-        viewer.click(head[0] + 0.4 * (tail[0] - head[0]), head[1] + 0.4 * (tail[1] - head[1]))
-        self.assertEqual(viewer.wait_event("select")["joint"], other["start"])
+        built_in = rotate_test.RotateTest  # select, start_rotate, sweep: the built-in's steps
+        head = built_in.select(self, viewer, ready, other["start"], other["mid"])
 
         def start_rotate():
-            viewer.move(head[0] + 110, head[1])
-            viewer.wait_frames()
-            viewer.key("r")
+            built_in.start_rotate(self, viewer, head)
 
-        def sweep(degrees=90, steps=9):  # counterclockwise on screen about the hip
-            for i in range(1, steps + 1):
-                a = math.radians(degrees * i / steps)
-                viewer.move(head[0] + 110 * math.cos(a), head[1] - 110 * math.sin(a))
-            viewer.wait_frames()
+        def sweep(degrees=90, n=9):  # counterclockwise on screen about the hip
+            built_in.sweep(self, viewer, head, degrees=degrees, steps=n)
 
         start_rotate()
         sweep()
