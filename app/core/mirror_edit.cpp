@@ -30,6 +30,16 @@ ChainSettings Reflected(const ik::MirrorMap& map, const ChainSettings& source) {
   return c;
 }
 
+// The pasted pose is the pose at `time_seconds`: targets that follow the animation sit on their
+// effectors (a zero offset), keyed ones keyed so there; pinned targets stay where they are.
+void FollowTargetsOnEffectors(float time_seconds, EditState* edit) {
+  for (ChainSettings& chain : edit->chains) {
+    if (chain.mode == TargetMode::kPinned) continue;
+    chain.offset = glm::vec3(0.0f);
+    if (!chain.target_keys.empty()) SetKey(&chain.target_keys, time_seconds, glm::vec3(0.0f));
+  }
+}
+
 }  // namespace
 
 PoseClipboard CopyPose(const ik::Skeleton& skeleton, const ik::Pose& pose) {
@@ -43,7 +53,7 @@ PoseClipboard CopyPose(const ik::Skeleton& skeleton, const ik::Pose& pose) {
 }
 
 int PastePose(const PoseClipboard& clipboard, const ik::Skeleton& skeleton,
-              const ik::MirrorMap* flip, EditState* edit) {
+              const ik::MirrorMap* flip, float time_seconds, EditState* edit) {
   const int n = skeleton.joint_count();
   ik::Pose pose = ik::Pose::Rest(skeleton);
   std::vector<bool> named(size_t(n), false);
@@ -68,12 +78,7 @@ int PastePose(const PoseClipboard& clipboard, const ik::Skeleton& skeleton,
     edit->joint_translations[j] = local.translation;
     ++set;
   }
-  if (set > 0) {
-    // The pasted pose is the pose: targets that follow it sit on their effectors.
-    for (ChainSettings& chain : edit->chains) {
-      if (chain.mode != TargetMode::kPinned) chain.offset = glm::vec3(0.0f);
-    }
-  }
+  if (set > 0) FollowTargetsOnEffectors(time_seconds, edit);
   return set;
 }
 
@@ -94,9 +99,9 @@ int CounterpartChain(const std::vector<ChainSettings>& chains, const ik::MirrorM
 }
 
 void MirrorWholePose(const ik::Skeleton& skeleton, const ik::MirrorMap& map, const ik::Pose& solved,
-                     EditState* edit) {
+                     float time_seconds, EditState* edit) {
   const std::vector<ChainSettings> before = edit->chains;
-  PastePose(CopyPose(skeleton, solved), skeleton, &map, edit);
+  PastePose(CopyPose(skeleton, solved), skeleton, &map, time_seconds, edit);
   for (size_t i = 0; i < before.size(); ++i) {
     const ChainSettings& own = before[i];
     const bool on_plane = Counterpart(map, own.chain.end) == own.chain.end;
@@ -107,11 +112,13 @@ void MirrorWholePose(const ik::Skeleton& skeleton, const ik::MirrorMap& map, con
       chain.chain = own.chain;
       chain.label = own.label;
     } else if (chain.mode == TargetMode::kPinned) {
-      // Nothing on the other side says where this limb's target goes: it keeps the pose.
+      // Nothing on the other side says where this limb's target goes: it keeps the pose (its
+      // keys were pinned points, which say nothing as offsets).
       chain.mode = TargetMode::kFollow;
+      chain.target_keys.clear();
     }
-    if (chain.mode != TargetMode::kPinned) chain.offset = glm::vec3(0.0f);
   }
+  FollowTargetsOnEffectors(time_seconds, edit);
 }
 
 int MirrorChainTarget(const Character& character, const ik::MirrorMap& map, int index,

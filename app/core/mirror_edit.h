@@ -26,10 +26,12 @@ PoseClipboard CopyPose(const ik::Skeleton& skeleton, const ik::Pose& pose);
 // gets the copied local rotation and translation, which replace the animated ones from then on
 // as rotations set by hand do; with `flip` (the model's mirror map) the pose is mirrored first.
 // Targets that follow the animation are put back on their effectors, so that the IK keeps the
-// pasted pose; pinned targets stay. Returns how many joints were set (0: nothing in common with
-// this model).
+// pasted pose; pinned targets stay. As Blender's paste sets the pose at the current frame, a keyed
+// target that follows the animation is keyed on its effector at `time_seconds` (the clip time
+// shown), so that its keys do not pull the pasted pose away there. Returns how many joints were
+// set (0: nothing in common with this model).
 int PastePose(const PoseClipboard& clipboard, const ik::Skeleton& skeleton,
-              const ik::MirrorMap* flip, EditState* edit);
+              const ik::MirrorMap* flip, float time_seconds, EditState* edit);
 
 // The chain on the other side of chain `index`: same kind, its joints each other's counterparts;
 // -1 when there is none (or the chain is on the mirror plane: its own counterpart).
@@ -38,8 +40,10 @@ int CounterpartChain(const std::vector<ChainSettings>& chains, const ik::MirrorM
 // Mirrors the whole pose: `solved` (the pose shown) pasted flipped, and the targets that do not
 // follow the animation (pinned points, poles, aim up points) carried across to the chain on the
 // other side (a chain on the plane reflects its own), so the IK re-solves into the mirror image.
+// Keys are carried across reflected; a keyed target that follows the animation is keyed on its
+// effector at `time_seconds` (the time of `solved`, which already holds the keys' offsets there).
 void MirrorWholePose(const ik::Skeleton& skeleton, const ik::MirrorMap& map, const ik::Pose& solved,
-                     EditState* edit);
+                     float time_seconds, EditState* edit);
 
 // Chain `index`'s target and options mirrored onto the chain on the other side (made, as the
 // panel's Add does, when there is none): a follow offset and a pole reflected as directions and

@@ -125,6 +125,7 @@ Json DisplayJsonOf(const SessionDisplay& d) {
   json["on_ground"] = d.on_ground;
   json["follow_root"] = d.follow_root;
   json["axis_gizmo"] = d.axis_gizmo;
+  json["rotate_gizmo"] = d.rotate_gizmo;
   json["timeline"] = d.timeline;
   return json;
 }
@@ -750,6 +751,13 @@ void ReadDisplay(Fields* f, const Json& d, SessionDisplay* out) {
   f->Bool(d, path, "on_ground", &out->on_ground);
   f->Bool(d, path, "follow_root", &out->follow_root);
   f->Bool(d, path, "axis_gizmo", &out->axis_gizmo);
+  std::string gizmo = out->rotate_gizmo;
+  f->String(d, path, "rotate_gizmo", &gizmo);
+  if (IsRotateGizmoMode(gizmo)) {
+    out->rotate_gizmo = gizmo;
+  } else {
+    f->Fail(path + ".rotate_gizmo", "expected \"off\", \"global\" or \"local\"");
+  }
   f->Bool(d, path, "timeline", &out->timeline);
 }
 

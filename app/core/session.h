@@ -33,8 +33,8 @@
 //   camera            yaw, pitch (degrees), distance, target, ortho
 //   display           as settings.json's (mesh, grid, bones, axes, handles, knees, shells, limits,
 //                     weights, influences, onion, trail, legend, xray, mesh_opacity, onion_step,
-//                     all_chains, axes_selected_only, on_ground, follow_root, axis_gizmo) and
-//                     timeline
+//                     all_chains, axes_selected_only, on_ground, follow_root, axis_gizmo,
+//                     rotate_gizmo) and timeline
 //   selection         joint (name or null), chain (index or -1)
 // Numbers are written so that they read back as the same floats.
 #pragma once
@@ -80,6 +80,7 @@ struct SessionDisplay {
   bool on_ground = false;
   bool follow_root = false;
   bool axis_gizmo = true;
+  std::string rotate_gizmo = "off";  // the selected bone's rotate gizmo: off, global or local
   bool timeline = true;
 };
 

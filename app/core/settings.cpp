@@ -27,6 +27,10 @@ std::string ConfigFilePath(const std::string& name) {
   return {};
 }
 
+bool IsRotateGizmoMode(const std::string& mode) {
+  return mode == "off" || mode == "global" || mode == "local";
+}
+
 Json DisplayJson(const DisplaySpec& d) {
   Json json;
   json["mesh"] = d.mesh;
@@ -64,6 +68,7 @@ Json SettingsJson(const Settings& s) {
   json["display"]["on_ground"] = s.on_ground;
   json["display"]["follow_root"] = s.follow_root;
   json["display"]["axis_gizmo"] = s.axis_gizmo;
+  json["display"]["rotate_gizmo"] = s.rotate_gizmo;
   if (s.camera) json["camera"] = CameraJson(*s.camera);
   json["ui_scale"] = s.ui_scale > 0.0f ? Json(Rounded(s.ui_scale)) : Json("auto");
   json["theme"] = s.light_theme ? "light" : "dark";
@@ -74,6 +79,7 @@ Json SettingsJson(const Settings& s) {
     json["window"] = {{"width", s.window_width}, {"height", s.window_height}};
   }
   if (!s.last_folder.empty()) json["last_folder"] = s.last_folder;
+  json["euler_order"] = s.euler_order;
   return json;
 }
 
@@ -211,6 +217,13 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
       d.Bool("on_ground", &settings->on_ground);
       d.Bool("follow_root", &settings->follow_root);
       d.Bool("axis_gizmo", &settings->axis_gizmo);
+      if (const Json* g = d.Find("rotate_gizmo")) {
+        if (g->is_string() && IsRotateGizmoMode(*g)) {
+          settings->rotate_gizmo = *g;
+        } else {
+          d.Bad("rotate_gizmo");
+        }
+      }
     } else {
       top.Bad("display");
     }
@@ -265,6 +278,20 @@ void LoadSettings(const std::string& path, Settings* settings, std::string* warn
     }
   }
   top.String("last_folder", &settings->last_folder);
+  if (const Json* order = top.Find("euler_order")) {
+    static const char* const kOrders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
+    const auto known = [&](const Json& o) {
+      for (const char* name : kOrders) {
+        if (o == name) return true;
+      }
+      return false;
+    };
+    if (order->is_string() && known(*order)) {
+      settings->euler_order = *order;
+    } else {
+      top.Bad("euler_order");
+    }
+  }
   if (const Json* window = top.Find("window")) {
     float w = 0.0f, h = 0.0f;
     std::string window_bad;

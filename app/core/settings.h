@@ -33,6 +33,7 @@ struct Settings {
   bool on_ground = false;                // the model stands on the grid (lowest rest point at 0)
   bool follow_root = false;              // the camera follows the root joint
   bool axis_gizmo = true;                // the axis gizmo in the view's corner
+  std::string rotate_gizmo = "off";      // the selected bone's rotate gizmo: off, global or local
   std::optional<CameraSettings> camera;  // none: frame the model
   float ui_scale = 0.0f;                 // [0.5, 4]; 0: automatic, from the display's DPI
   bool light_theme = false;              // "theme": "light" or "dark"
@@ -40,9 +41,13 @@ struct Settings {
   float panel_width = 0.0f;
   bool timeline = true;
   bool timeline_seconds = false;            // the timeline's time in seconds, else in frames
+  std::string euler_order = "XYZ";          // the Joints panel's rotation order (XYZ ... ZYX)
   int window_width = 0, window_height = 0;  // 0: the default size
   std::string last_folder;
 };
+
+// True for the rotate gizmo's modes as settings.json and sessions write them: off, global, local.
+bool IsRotateGizmoMode(const std::string& mode);
 
 Json DisplayJson(const DisplaySpec& display);   // the names of --show; weights a joint or null
 Json CameraJson(const CameraSettings& camera);  // yaw, pitch (degrees), distance, target, ortho

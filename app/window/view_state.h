@@ -9,6 +9,7 @@
 #include "app/core/character.h"
 #include "app/core/flip_risk.h"
 #include "app/core/ghost_poses.h"
+#include "app/scene/euler_order.h"
 #include "app/scene/gizmo.h"
 #include "app/scene/scene_draw.h"
 #include "app/window/message_log.h"
@@ -77,12 +78,25 @@ struct Selection {
   // the nearest equivalent triple (ContinuousEulerDegrees), so the fields never jump.
   int euler_joint = -1;
   glm::vec3 euler_shown{0.0f};
+  EulerOrder euler_order = EulerOrder::kXYZ;  // the fields' rotation order (settings.json)
+  EulerOrder euler_shown_order = EulerOrder::kXYZ;
   // The rotate gizmo on the selected bone (Shift+R cycles it, the Joints panel chooses it).
   enum class RotateGizmoMode { kOff, kGlobal, kLocal };
   RotateGizmoMode rotate_gizmo = RotateGizmoMode::kOff;
   // Auto-key (the IK chains panel): a handle drag's end keys its target at the playhead.
   bool auto_key = false;
 };
+
+// The rotate gizmo's mode as settings.json, sessions and the trace name it: off, global, local
+// (an unknown name is off).
+inline const char* RotateGizmoName(Selection::RotateGizmoMode mode) {
+  using Mode = Selection::RotateGizmoMode;
+  return mode == Mode::kOff ? "off" : mode == Mode::kGlobal ? "global" : "local";
+}
+inline Selection::RotateGizmoMode RotateGizmoFromName(const std::string& name) {
+  using Mode = Selection::RotateGizmoMode;
+  return name == "global" ? Mode::kGlobal : name == "local" ? Mode::kLocal : Mode::kOff;
+}
 
 // The joint search field of the Joints panel.
 struct JointSearch {

@@ -345,6 +345,7 @@ void Viewer::Undo() {
       selection_.active_chain = -1;
     }
     ShowMessage("undo", MessageLevel::kNote);
+    Update(0.0);  // the targets traced are those of the edit undone to, not the frame before
     WriteTargetsTrace("undo");
   }
 }
@@ -357,6 +358,7 @@ void Viewer::Redo() {
       selection_.active_chain = -1;
     }
     ShowMessage("redo", MessageLevel::kNote);
+    Update(0.0);  // the targets traced are those of the edit redone, not the frame before
     WriteTargetsTrace("redo");
   }
 }

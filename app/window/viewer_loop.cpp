@@ -129,22 +129,31 @@ bool Viewer::Init(int* exit_code) {
   recent_.Load();
   if (!settings_warning.empty()) ShowMessage(settings_warning, MessageLevel::kWarning);
   if (!limbs_warning.empty()) ShowMessage(limbs_warning, MessageLevel::kWarning);
-  ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
-  display_.scene.skeleton_xray = settings_.xray;
-  display_.scene.mesh_opacity = settings_.mesh_opacity;
-  // The spacing saved, unless --show set one with its onion skins.
-  display_.scene.onion_step = !args_.show.empty() && show_display_.onion > 0
-                                  ? show_display_.onion_step
-                                  : settings_.onion_step;
-  display_.scene.all_chains = settings_.all_chains;
-  display_.scene.axes_selected_only = settings_.axes_selected_only;
-  display_.on_ground = settings_.on_ground;
-  display_.follow_root = settings_.follow_root;
-  display_.show_axis_gizmo = settings_.axis_gizmo;
+  // A session opened from the command line (applied by Adopt) shows what it saved: the settings'
+  // display is for files opened without one. --show still wins.
+  const bool session_display = !session_path_.empty();
+  if (!session_display || !args_.show.empty()) {
+    ApplyDisplay(args_.show.empty() ? settings_.display : show_display_);
+  }
+  if (!session_display) {
+    display_.scene.skeleton_xray = settings_.xray;
+    display_.scene.mesh_opacity = settings_.mesh_opacity;
+    // The spacing saved, unless --show set one with its onion skins.
+    display_.scene.onion_step = !args_.show.empty() && show_display_.onion > 0
+                                    ? show_display_.onion_step
+                                    : settings_.onion_step;
+    display_.scene.all_chains = settings_.all_chains;
+    display_.scene.axes_selected_only = settings_.axes_selected_only;
+    display_.on_ground = settings_.on_ground;
+    display_.follow_root = settings_.follow_root;
+    display_.show_axis_gizmo = settings_.axis_gizmo;
+    selection_.rotate_gizmo = RotateGizmoFromName(settings_.rotate_gizmo);
+    display_.show_timeline = settings_.timeline;
+  }
+  EulerOrderFromName(settings_.euler_order, &selection_.euler_order);
   ui_.scale = settings_.ui_scale;
   ui_.light = settings_.light_theme;
   ApplyUi(/*texture=*/false);
-  display_.show_timeline = settings_.timeline;
   timeline_.show_seconds = settings_.timeline_seconds;
   layout_.panel_start_width = settings_.panel_width;
   if (first_load_failed_) {
@@ -227,7 +236,7 @@ bool Viewer::ApplyCommandLine(int* exit_code) {
   if (!args_.pose.body.empty()) edit_.body_options = extra.body_options;
   if (args_.pose.mirror) {  // --mirror: the pose with these constraints, mirrored
     Update(0.0);
-    MirrorWholePose(model.skeleton, mirror_, state_.pose, &edit_);
+    MirrorWholePose(model.skeleton, mirror_, state_.pose, playback_.time, &edit_);
   }
   recorder_.Reset(edit_);  // the command line's constraints are where undo stops
   saved_edit_ = edit_;     // ... and not edits of the user's to ask about

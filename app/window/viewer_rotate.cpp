@@ -269,7 +269,7 @@ void Viewer::WriteRotateGizmoTrace() {
   const Mode mode = selection_.rotate_gizmo;
   Json event;
   event["event"] = "rotate_gizmo";
-  event["mode"] = mode == Mode::kOff ? "off" : mode == Mode::kGlobal ? "global" : "local";
+  event["mode"] = RotateGizmoName(mode);
   const int j = selection_.selected_joint;
   event["joint"] = j >= 0 && j < current_->model.skeleton.joint_count()
                        ? Json(current_->model.skeleton.name(j))

@@ -52,6 +52,7 @@ Session Viewer::CurrentSession() const {
   d.on_ground = display_.on_ground;
   d.follow_root = display_.follow_root;
   d.axis_gizmo = display_.show_axis_gizmo;
+  d.rotate_gizmo = RotateGizmoName(selection_.rotate_gizmo);
   d.timeline = display_.show_timeline;
   s.selected_joint = selection_.selected_joint;
   s.active_chain = selection_.active_chain;
@@ -84,6 +85,7 @@ void Viewer::ApplySession(const Session& s) {
   display_.on_ground = s.display.on_ground;
   display_.follow_root = s.display.follow_root;
   display_.show_axis_gizmo = s.display.axis_gizmo;
+  selection_.rotate_gizmo = RotateGizmoFromName(s.display.rotate_gizmo);
   display_.show_timeline = s.display.timeline;
   if (s.selected_joint >= 0) selection_.selected_joint = s.selected_joint;
   selection_.scroll_to_selected = selection_.selected_joint >= 0;
@@ -330,8 +332,8 @@ void Viewer::CopyPoseNow() {
 
 void Viewer::PastePoseNow(bool flipped) {
   if (pose_clipboard_.empty() || drag_ == Drag::kGizmo) return;
-  const int set =
-      PastePose(pose_clipboard_, current_->model.skeleton, flipped ? &mirror_ : nullptr, &edit_);
+  const int set = PastePose(pose_clipboard_, current_->model.skeleton, flipped ? &mirror_ : nullptr,
+                            playback_.time, &edit_);
   if (set == 0) {
     ShowMessage("paste: the copied pose has no joint of this model", MessageLevel::kWarning);
     return;
@@ -346,7 +348,7 @@ void Viewer::PastePoseNow(bool flipped) {
 
 void Viewer::MirrorPoseNow() {
   if (drag_ == Drag::kGizmo || mirror_.empty()) return;
-  MirrorWholePose(current_->model.skeleton, mirror_, state_.pose, &edit_);
+  MirrorWholePose(current_->model.skeleton, mirror_, state_.pose, playback_.time, &edit_);
   recorder_.Changed(edit_);
   Update(0.0);
   ShowMessage("mirrored the pose (" + std::to_string(mirror_.pair_count()) + " joint pairs, " +

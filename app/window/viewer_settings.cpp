@@ -68,6 +68,8 @@ void Viewer::SaveUserSettings() {
   saved.on_ground = display_.on_ground;
   saved.follow_root = display_.follow_root;
   saved.axis_gizmo = display_.show_axis_gizmo;
+  saved.rotate_gizmo = RotateGizmoName(selection_.rotate_gizmo);
+  saved.euler_order = EulerOrderName(selection_.euler_order);
   saved.camera = CurrentCamera();
   saved.ui_scale = ui_.scale;
   saved.light_theme = ui_.light;

@@ -50,10 +50,15 @@ float Size(const assets::Model& model) {
   return glm::length(hi - lo);
 }
 
-// The pose the window shows for `edit` at the middle of the first clip (the rest pose without).
+// The clip time the tests look at: in the middle of the first clip (0 without one).
+float TimeOf(const assets::Model& model) {
+  return model.clips.empty() ? 0.0f : 0.37f * model.clips[0].duration;
+}
+
+// The pose the window shows for `edit` at TimeOf (the rest pose without a clip).
 PoseState Evaluate(const assets::Model& model, const EditState& edit) {
   const int clip = model.clips.empty() ? -1 : 0;
-  const float time = clip < 0 ? 0.0f : 0.37f * model.clips[0].duration;
+  const float time = TimeOf(model);
   EditedFrame frame;
   PoseState state;
   EvaluateEditedFrame(Character(model), ClipTime{clip, time}, edit, &frame, &state);
@@ -96,7 +101,8 @@ TEST(MirrorEdit, PastingACopiedPoseGivesThatPose) {
     // Pasted onto a fresh edit (the IK's result is in the pasted pose now).
     EditState pasted;
     pasted.chains = DefaultChains(Character(model));
-    EXPECT_EQ(PastePose(CopyPose(model.skeleton, before.pose), model.skeleton, nullptr, &pasted),
+    EXPECT_EQ(PastePose(CopyPose(model.skeleton, before.pose), model.skeleton, nullptr,
+                        TimeOf(model), &pasted),
               model.skeleton.joint_count());
     const PoseState after = Evaluate(model, pasted);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
@@ -115,7 +121,7 @@ TEST(MirrorEdit, MirroringThePoseReflectsEveryJointAndTwiceGivesItBack) {
     const ik::MirrorMap map = MapOf(model);
     EditState edit = DraggedEdit(model);
     const PoseState before = Evaluate(model, edit);
-    MirrorWholePose(model.skeleton, map, before.pose, &edit);
+    MirrorWholePose(model.skeleton, map, before.pose, TimeOf(model), &edit);
     const PoseState once = Evaluate(model, edit);
     const float tolerance = 1e-4f * Size(model);
     float moved = 0.0f;
@@ -127,7 +133,7 @@ TEST(MirrorEdit, MirroringThePoseReflectsEveryJointAndTwiceGivesItBack) {
       moved = std::max(moved, glm::length(got - glm::vec3(before.models[size_t(j)][3])));
     }
     EXPECT_GT(moved, 0.01f * Size(model)) << "the mirror image is another pose";
-    MirrorWholePose(model.skeleton, map, once.pose, &edit);
+    MirrorWholePose(model.skeleton, map, once.pose, TimeOf(model), &edit);
     const PoseState twice = Evaluate(model, edit);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
       const ik::Transform& a = before.pose.locals[size_t(j)];
@@ -147,13 +153,80 @@ TEST(MirrorEdit, PastingFlippedIsTheMirrorImageOfTheCopy) {
     const PoseState source = Evaluate(model, DraggedEdit(model));
     EditState edit;
     edit.chains = DefaultChains(Character(model));
-    PastePose(CopyPose(model.skeleton, source.pose), model.skeleton, &map, &edit);
+    PastePose(CopyPose(model.skeleton, source.pose), model.skeleton, &map, TimeOf(model), &edit);
     const PoseState flipped = Evaluate(model, edit);
     for (int j = 0; j < model.skeleton.joint_count(); ++j) {
       const int m = map.counterpart[size_t(j)];
       EXPECT_LT(glm::length(glm::vec3(flipped.models[size_t(j)][3]) -
                             map.MirrorPoint(glm::vec3(source.models[size_t(m)][3]))),
                 1e-4f * Size(model))
+          << model.skeleton.name(j);
+    }
+  }
+}
+
+// Blender's paste sets the pose at the current frame: a chain whose target is keyed (an offset
+// from the effector at two other times) must not pull the pasted pose away at that frame; the
+// target is keyed on the effector there, and its other keys stay.
+TEST(MirrorEdit, PastingOntoKeyedTargetsGivesThePastedPoseAtThatFrame) {
+  for (const Rig& rig : Rigs()) {
+    SCOPED_TRACE(rig.name);
+    const assets::Model& model = rig.model;
+    ASSERT_FALSE(model.clips.empty());
+    const ik::MirrorMap map = MapOf(model);
+    const PoseState source = Evaluate(model, DraggedEdit(model));
+    for (const bool flip : {false, true}) {
+      SCOPED_TRACE(flip ? "flipped" : "as copied");
+      EditState edit;
+      edit.chains = DefaultChains(Character(model));
+      ASSERT_GE(edit.chains.size(), 2u);
+      const float size = Size(model), end = model.clips[0].duration;
+      for (size_t c = 0; c < 2; ++c) {  // both legs (or arms): the flip crosses sides
+        SetKey(&edit.chains[c].target_keys, 0.0f, glm::vec3(0.0f, 0.1f, 0.05f) * size);
+        SetKey(&edit.chains[c].target_keys, end, glm::vec3(0.05f, 0.12f, 0.0f) * size);
+      }
+      EXPECT_EQ(PastePose(CopyPose(model.skeleton, source.pose), model.skeleton,
+                          flip ? &map : nullptr, TimeOf(model), &edit),
+                model.skeleton.joint_count());
+      const PoseState pasted = Evaluate(model, edit);
+      for (int j = 0; j < model.skeleton.joint_count(); ++j) {
+        const int from = flip ? map.counterpart[size_t(j)] : j;
+        glm::vec3 expected(source.models[size_t(from)][3]);
+        if (flip) expected = map.MirrorPoint(expected);
+        EXPECT_LT(glm::length(glm::vec3(pasted.models[size_t(j)][3]) - expected), 1e-4f * size)
+            << model.skeleton.name(j);
+      }
+      for (size_t c = 0; c < 2; ++c) {
+        const std::vector<PointKey>& keys = edit.chains[c].target_keys;
+        ASSERT_EQ(keys.size(), 3u) << "keyed at the paste's time, the other keys kept";
+        EXPECT_NEAR(keys[1].time, TimeOf(model), 1e-6f);
+        EXPECT_EQ(keys[1].value, glm::vec3(0.0f));
+        EXPECT_GT(glm::length(keys[2].value), 0.1f * size);
+      }
+    }
+  }
+}
+
+// Mirroring the whole pose with keyed targets: at the frame shown the mirror image, not the
+// mirror image plus the carried-across keys' offsets.
+TEST(MirrorEdit, MirroringWithKeyedTargetsGivesTheMirrorImageAtThatFrame) {
+  for (const Rig& rig : Rigs()) {
+    SCOPED_TRACE(rig.name);
+    const assets::Model& model = rig.model;
+    const ik::MirrorMap map = MapOf(model);
+    EditState edit = DraggedEdit(model);
+    const float size = Size(model);
+    SetKey(&edit.chains[0].target_keys, 0.0f, edit.chains[0].offset);
+    SetKey(&edit.chains[0].target_keys, model.clips[0].duration,
+           glm::vec3(0.05f, 0.12f, 0.0f) * size);
+    const PoseState before = Evaluate(model, edit);
+    MirrorWholePose(model.skeleton, map, before.pose, TimeOf(model), &edit);
+    const PoseState once = Evaluate(model, edit);
+    for (int j = 0; j < model.skeleton.joint_count(); ++j) {
+      const int m = map.counterpart[size_t(j)];
+      EXPECT_LT(glm::length(glm::vec3(once.models[size_t(j)][3]) -
+                            map.MirrorPoint(glm::vec3(before.models[size_t(m)][3]))),
+                1e-4f * size)
           << model.skeleton.name(j);
     }
   }
@@ -169,14 +242,14 @@ TEST(MirrorEdit, PastingAPoseByNameSkipsJointsTheModelDoesNotHave) {
       model.skeleton.rest_locals()[size_t(model.skeleton.Find("LeftArm"))].translation;
   clipboard.locals = {turned, turned};
   EditState edit;
-  EXPECT_EQ(PastePose(clipboard, model.skeleton, nullptr, &edit), 1);
+  EXPECT_EQ(PastePose(clipboard, model.skeleton, nullptr, 0.0f, &edit), 1);
   EXPECT_EQ(edit.joint_rotations.size(), 1u);
   EXPECT_EQ(edit.joint_translations.size(), 1u);
   PoseClipboard none;
   none.names = {"x"};
   none.locals = {turned};
   EditState untouched;
-  EXPECT_EQ(PastePose(none, model.skeleton, nullptr, &untouched), 0);
+  EXPECT_EQ(PastePose(none, model.skeleton, nullptr, 0.0f, &untouched), 0);
   EXPECT_TRUE(untouched == EditState());
 }
 

@@ -125,6 +125,7 @@ Session FullSession(const assets::Model& model) {
   s.display.on_ground = true;
   s.display.follow_root = true;
   s.display.timeline = false;
+  s.display.rotate_gizmo = "local";
   s.selected_joint = model.skeleton.Find("Spine1");
   s.active_chain = 2;
   return s;
@@ -183,6 +184,7 @@ TEST(Session, EverythingWrittenReadsBackExactly) {
   EXPECT_EQ(back.display.on_ground, s.display.on_ground);
   EXPECT_EQ(back.display.follow_root, s.display.follow_root);
   EXPECT_EQ(back.display.timeline, s.display.timeline);
+  EXPECT_EQ(back.display.rotate_gizmo, "local");
   EXPECT_EQ(back.selected_joint, s.selected_joint);
   EXPECT_EQ(back.active_chain, s.active_chain);
   EXPECT_EQ(back.model_path, "");  // the built-in character
@@ -283,6 +285,8 @@ TEST(Session, AMalformedFieldFailsTheWholeSessionNamingIt) {
       {"/animation/time", "soon", "animation.time: expected a number"},
       {"/camera/pitch", 120, "camera.pitch: expected a number from -90 to 90"},
       {"/display/onion", 40, "display.onion: expected a whole number from 0 to 16"},
+      {"/display/rotate_gizmo", "sideways",
+       "display.rotate_gizmo: expected \"off\", \"global\" or \"local\""},
       {"/chains/0/target/keys", Json::array({{{"time", 1}}}), "chains[0].target.keys[0]"},
   };
   for (const Case& c : cases) {

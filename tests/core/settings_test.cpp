@@ -36,6 +36,8 @@ TEST(Settings, WhatIsSavedReadsBack) {
   s.on_ground = true;
   s.follow_root = true;
   s.axis_gizmo = false;
+  s.rotate_gizmo = "local";
+  s.euler_order = "ZXY";
   s.xray = false;
   s.mesh_opacity = 0.5f;
   s.camera = app::CameraSettings{30.0f, -15.0f, 4.25f, glm::vec3(0.5f, 1.0f, -2.0f), true};
@@ -62,6 +64,8 @@ TEST(Settings, WhatIsSavedReadsBack) {
   EXPECT_TRUE(loaded.all_chains && loaded.axes_selected_only && loaded.on_ground &&
               loaded.follow_root);
   EXPECT_FALSE(loaded.axis_gizmo);
+  EXPECT_EQ(loaded.rotate_gizmo, "local");
+  EXPECT_EQ(loaded.euler_order, "ZXY");
   ASSERT_TRUE(loaded.camera.has_value());
   EXPECT_EQ(loaded.camera->yaw_degrees, 30.0f);
   EXPECT_EQ(loaded.camera->pitch_degrees, -15.0f);
@@ -110,9 +114,9 @@ TEST(Settings, ACorruptFileWarnsNamingItAndGivesTheDefaults) {
 TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   const std::string path = Write("bad_fields.json", R"({
     "display": {"bones": true, "axes": "yes", "mesh_opacity": 7, "onion": 2.5, "onion_step": 0,
-                "trail": "LeftHand"},
+                "trail": "LeftHand", "rotate_gizmo": "sideways"},
     "camera": {"yaw": 10, "pitch": 20, "distance": -1, "target": [0, 1, 0]},
-    "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5,
+    "ui_scale": 2, "window": {"width": 0, "height": 500}, "last_folder": 5, "euler_order": "XYX",
     "theme": "pink", "layout": {"panel_width": 300, "timeline": 1, "timeline_units": "beats"}})");
   app::Settings loaded;
   std::string warning;
@@ -131,9 +135,12 @@ TEST(Settings, BadFieldsAreNamedAndKeepTheirDefaultsWhileTheRestIsRead) {
   EXPECT_EQ(loaded.panel_width, 300.0f);
   EXPECT_TRUE(loaded.timeline);
   EXPECT_FALSE(loaded.timeline_seconds);
-  for (const char* field : {"display.axes", "display.mesh_opacity", "display.onion",
-                            "display.onion_step", "camera.distance", "window.width", "last_folder",
-                            "theme", "layout.timeline", "layout.timeline_units"}) {
+  EXPECT_EQ(loaded.rotate_gizmo, "off");
+  EXPECT_EQ(loaded.euler_order, "XYZ");
+  for (const char* field :
+       {"display.axes", "display.rotate_gizmo", "euler_order", "display.mesh_opacity",
+        "display.onion", "display.onion_step", "camera.distance", "window.width", "last_folder",
+        "theme", "layout.timeline", "layout.timeline_units"}) {
     EXPECT_NE(warning.find(field), std::string::npos) << field << " in " << warning;
   }
 }

@@ -116,12 +116,11 @@ class SessionTest(xs.XvfbTestCase):
         self.assertEqual(again.quit(), 0)
 
     def test_cesium_man_mirrors_by_symmetry_and_twice_gives_the_pose_back(self):
-        models = os.environ.get("SKELVIEW_SHARED_MODELS") or os.path.join(
-            os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models")
-        cesium = os.path.join(models, "khronos-glTF-Sample-Models", "CesiumMan", "glTF-Binary",
-                              "CesiumMan.glb")
-        if not os.path.exists(cesium):
-            self.skipTest(f"no {cesium}")
+        relative = "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb"
+        cesium = xs.shared_model(relative)
+        if not cesium:
+            self.skipTest(f"shared test model {relative} not found under "
+                          f"{xs.shared_models_dir()} (set SKELVIEW_MODELS to its directory)")
         viewer = self.start([cesium, "--time", "0.5"], size="1000x620")
         ready = viewer.wait_event("ready")
         viewer.find_window()

@@ -771,6 +771,21 @@ def drop_file(display_name, window, path, x=100, y=100, timeout=EVENT_TIMEOUT):
         x11.close()
 
 
+# --- shared models --------------------------------------------------------------------------------
+
+def shared_models_dir():
+    """Where the shared third-party test models are: $SKELVIEW_MODELS, else ../shared/models beside
+    the checkout (as tests/test_paths.h finds them)."""
+    return os.environ.get("SKELVIEW_MODELS") or os.path.normpath(os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models"))
+
+
+def shared_model(relative):
+    """The path of a shared model, or "" when it is not there (the test then skips, naming it)."""
+    path = os.path.join(shared_models_dir(), relative)
+    return path if os.path.isfile(path) else ""
+
+
 # --- images ---------------------------------------------------------------------------------------
 
 def image_stats(path):

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 
 #include "app/scene/bone_rotate.h"
@@ -214,19 +215,35 @@ void DrawSelectedJoint(const FrameInput& in, int j, EditState* edit, Selection* 
   if (ik::Transform::FromMatrix(in.state.models[j], &world)) TransformRows("world", world);
   // The local rotation is editable (Euler angles, degrees); the edit replaces the animation's.
   // Shown from the quaternion as the triple nearest the one shown before: never a jump.
+  // In the rotation order chosen (Blender's modes: XYZ turns about X first), the fields in it.
+  const EulerOrder order = selection->euler_order;
   const glm::quat rotation = in.frame.unsolved_pose.locals[j].rotation;
-  glm::vec3 euler = selection->euler_joint == j
-                        ? ContinuousEulerDegrees(rotation, selection->euler_shown)
-                        : ContinuousEulerDegrees(rotation, EulerDegrees(rotation));
-  if (ImGui::DragFloat3("Local rotation", &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
-    edit->joint_rotations[j] = glm::normalize(glm::quat(glm::radians(euler)));
+  glm::vec3 euler =
+      selection->euler_joint == j && selection->euler_shown_order == order
+          ? ContinuousEulerDegrees(rotation, selection->euler_shown, order)
+          : ContinuousEulerDegrees(rotation, EulerDegreesInOrder(rotation, order), order);
+  char label[32];  // no heap allocation in an idle frame
+  std::snprintf(label, sizeof label, "Rotation %s", EulerOrderName(order));
+  if (ImGui::DragFloat3(label, &euler.x, 0.5f, -720.0f, 720.0f, "%.1f")) {
+    edit->joint_rotations[j] = QuatFromEulerDegrees(euler, order);
     edit->joint_offsets.erase(j);  // the fields give the whole rotation
   }
   selection->euler_joint = j;
   selection->euler_shown = euler;
-  Tip("The joint's local rotation, Euler degrees (X, Y, Z); an edit replaces the animation's. R "
-      "in the view turns the bone instead (played with the clip); Alt+R clears.");
+  selection->euler_shown_order = order;
+  Tip("The joint's local rotation, Euler degrees about the axes in the order below (the first "
+      "turn applied first); an edit replaces the animation's. R in the view turns the bone "
+      "instead (played with the clip); Alt+R clears.");
   TrackLastItem(out);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("XYZ").x + ImGui::GetFrameHeight() * 2.0f);
+  if (ImGui::BeginCombo("Rotation order", EulerOrderName(order))) {
+    for (int i = 0; i < kEulerOrderCount; ++i) {
+      const EulerOrder o = static_cast<EulerOrder>(i);
+      if (ImGui::Selectable(EulerOrderName(o), o == order)) selection->euler_order = o;
+    }
+    ImGui::EndCombo();
+  }
+  Tip("The order of the Euler fields above, as Blender's rotation modes (remembered).");
   if (edit->joint_rotations.count(j) || edit->joint_offsets.count(j)) {
     SameLineIfFits(ButtonWidth("clear"));
     if (Edited(ImGui::SmallButton("clear"), out)) {
