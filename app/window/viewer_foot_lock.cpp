@@ -299,7 +299,7 @@ void Viewer::DrawGround(const renderer::View& view) {
   if (ground.IsAuthoredFloor()) return;
   ground_shapes_.Clear();
   ground_lines_.Clear();
-  const glm::vec4 fill(0.45f, 0.55f, 0.70f, 0.30f), edge(0.70f, 0.80f, 0.95f, 0.9f);
+  const glm::vec4 fill(0.50f, 0.62f, 0.80f, 0.45f), edge(0.70f, 0.80f, 0.95f, 0.9f);
   const float size = std::max(current_->extent.size, 0.5f);
   const float half = size, x0 = -half, x1 = half;
   if (ground.kind == Ground::Kind::kMesh) {

@@ -6,6 +6,7 @@ planned again from the edited contacts, so the numbers change), Ctrl+Z gives the
 and turning the lock off restores the source.
 Usage: foot_lock_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
+import json
 import os
 import shutil
 import sys
@@ -104,6 +105,29 @@ class FootLockTest(xs.XvfbTestCase):
         self.assertFalse(off["on"])
         self.assertIsNone(off["after"])
         self.assertEqual(len(off["feet"][1]["contacts"]), count)
+        self.assertEqual(viewer.quit(), 0)
+
+    def test_a_session_opens_locked_on_a_ramp(self):
+        # The lock and the ground are saved in sessions: one that has them opens locked on them.
+        session = os.path.join(self.shots, "ramp.skelview")
+        with open(session, "w") as f:
+            json.dump({"skelview_session": 1, "model": None,
+                       "animation": {"clip": "Walk", "time": 0.25},
+                       "foot_lock": {"on": True, "ground": "ramp,degrees=12", "clip_index": -1,
+                                     "contacts": []}}, f)
+        viewer = self.start(["--session", session], size="1100x760")
+        lock = viewer.wait_event("foot_lock")
+        self.assertTrue(lock["on"])
+        self.assertEqual(lock["ground"], "ramp,degrees=12")
+        # On the ramp the source's planted feet sink in (uphill) or float (downhill); locked,
+        # they stand on it.
+        before, after = lock["before"], lock["after"]
+        self.assertGreater(max(before["penetration_mm"], before["float_mm"]), 20.0)
+        self.assertLess(max(after["penetration_mm"], after["float_mm"]), 5.0)
+        viewer.wait_event("ready")
+        viewer.find_window()
+        time.sleep(0.5)
+        self.shot(viewer, "foot-lock-ramp.png")
         self.assertEqual(viewer.quit(), 0)
 
 
