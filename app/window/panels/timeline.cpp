@@ -565,7 +565,8 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
       view->key_time = view->key_drag_to;  // the selection goes with it
     }
     if (view->drag == TimelineView::Drag::kContactEnd && feet && out && feet->ready &&
-        view->drag_leg < static_cast<int>(feet->used.contacts.size())) {
+        view->drag_leg < static_cast<int>(feet->used.contacts.size()) &&
+        view->drag_contact < static_cast<int>(feet->used.contacts[size_t(view->drag_leg)].size())) {
       const ik::FootContact& c =
           feet->used.contacts[size_t(view->drag_leg)][size_t(view->drag_contact)];
       if (view->drag_frame != (view->drag_end ? c.last : c.first)) {
