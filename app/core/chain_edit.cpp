@@ -115,7 +115,10 @@ bool SameChain(const ik::TwoBoneChain& a, const ik::TwoBoneChain& b) {
 }  // namespace
 
 bool EditState::operator==(const EditState& o) const {
-  if (morph_weights != o.morph_weights || foot_lock != o.foot_lock) return false;
+  if (morph_weights != o.morph_weights || foot_lock != o.foot_lock ||
+      !(foot_lock_edit == o.foot_lock_edit)) {
+    return false;
+  }
   const ik::FullBodyOptions& mine = body_options;
   const ik::FullBodyOptions& theirs = o.body_options;
   if (mine.hips_translation_weight != theirs.hips_translation_weight ||

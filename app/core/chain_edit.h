@@ -104,6 +104,18 @@ struct SceneContacts {
 
 struct FootLockPlan;  // app/core/foot_lock.h
 
+// The window's foot lock settings (app/core/contact_edit.h): the ground the lock stands feet on
+// (a --ground SPEC) and the foot contacts edited by hand for clip `clip` (per leg, frames
+// first..last at the contacts' rate; -1: none edited, the found ones are used).
+struct FootLockEdit {
+  std::string ground = "plane";
+  int clip = -1;
+  std::vector<std::vector<glm::ivec2>> contacts;
+  bool operator==(const FootLockEdit& o) const {
+    return ground == o.ground && clip == o.clip && contacts == o.contacts;
+  }
+};
+
 // Everything undo/redo restores.
 struct EditState {
   std::vector<ChainSettings> chains;
@@ -121,6 +133,7 @@ struct EditState {
   // The foot lock of one clip (app/core/foot_lock.h), applied to that clip's frames before the
   // chains; none when null.
   std::shared_ptr<const FootLockPlan> foot_lock;
+  FootLockEdit foot_lock_edit;  // what the window's lock was planned from
 
   bool operator==(const EditState& other) const;
   bool operator!=(const EditState& other) const { return !(*this == other); }

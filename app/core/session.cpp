@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/core/ground.h"
 #include "app/core/settings.h"
 #include "assets/files/file_output.h"
 #include "ik/core/rotation.h"
@@ -241,6 +242,15 @@ Json SessionJson(const assets::Model& model, const Session& s, const std::string
                         {"width", Exact(c.ladder.width)},
                         {"count", c.ladder.count}}},
                       {"lower_hips", c.lower_hips}};
+  const FootLockEdit& lock = edit.foot_lock_edit;
+  Json feet = Json::array();
+  for (const std::vector<glm::ivec2>& leg : lock.contacts) {
+    Json list = Json::array();
+    for (const glm::ivec2& contact : leg) list.push_back({contact.x, contact.y});
+    feet.push_back(list);
+  }
+  json["foot_lock"] = {
+      {"on", s.lock_feet}, {"ground", lock.ground}, {"clip_index", lock.clip}, {"contacts", feet}};
   if (s.camera) {
     const SessionCamera& cam = *s.camera;
     json["camera"] = {{"yaw", Degrees(cam.yaw)},
@@ -961,6 +971,40 @@ bool AttachSession(const SessionFile& file, const assets::Model& model, const Jo
   f.Int(ladder, ladder_path, "count", 0, 1000, &c.ladder.count);
   f.Bool(contacts, contacts_path, "lower_hips", &c.lower_hips);
 
+  if (const Json* lock = f.Member(json, "", "foot_lock"); lock && !lock->is_null()) {
+    FootLockEdit& edit = s.edit.foot_lock_edit;
+    f.Bool(*lock, "foot_lock", "on", &s.lock_feet);
+    f.String(*lock, "foot_lock", "ground", &edit.ground);
+    f.Int(*lock, "foot_lock", "clip_index", -1, 1 << 20, &edit.clip);
+    const Json& legs = f.Array(*lock, "foot_lock", "contacts");
+    for (size_t i = 0; f.ok() && i < legs.size(); ++i) {
+      const std::string leg_path = "foot_lock.contacts[" + std::to_string(i) + "]";
+      if (!legs[i].is_array()) {
+        f.Fail(leg_path, "expected an array of [first, last] frames");
+        break;
+      }
+      std::vector<glm::ivec2> list;
+      for (const Json& pair : legs[i]) {
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+            !pair[1].is_number_integer() || pair[0].get<long long>() < 0 ||
+            pair[1].get<long long>() < pair[0].get<long long>() ||
+            pair[1].get<long long>() > (1 << 24)) {
+          f.Fail(leg_path, "expected [first, last] frames, 0 <= first <= last");
+          break;
+        }
+        list.push_back({static_cast<int>(pair[0].get<long long>()),
+                        static_cast<int>(pair[1].get<long long>())});
+      }
+      edit.contacts.push_back(std::move(list));
+    }
+    if (edit.contacts.empty()) edit.clip = -1;
+    Ground parsed;
+    std::string why;
+    if (f.ok() && !ParseGroundSpec(edit.ground, &parsed, &why)) {
+      found.lines.push_back("foot_lock: " + why);  // e.g. a mesh file gone: the authored floor
+      edit.ground = "plane";
+    }
+  }
   if (const Json* camera = f.Member(json, "", "camera"); camera && !camera->is_null()) {
     SessionCamera cam;
     double yaw = 0.0, pitch = 0.0;

@@ -36,6 +36,9 @@
 //                     all_chains, axes_selected_only, on_ground, follow_root, axis_gizmo,
 //                     rotate_gizmo) and timeline
 //   selection         joint (name or null), chain (index or -1)
+//   foot_lock         (optional) on (the window's Lock feet), ground (a --ground SPEC), clip_index
+//                     and contacts [[[first, last], ...] per leg]: the foot contacts edited by
+//                     hand, frames at the clip's bake rate (clip_index -1: none edited)
 // Numbers are written so that they read back as the same floats.
 #pragma once
 
@@ -96,6 +99,7 @@ struct Session {
   SessionDisplay display;
   int selected_joint = -1;
   int active_chain = -1;
+  bool lock_feet = false;  // the foot lock on (planned again on opening: edit.foot_lock_edit)
 };
 
 // The session as JSON for a file at `session_path` (the model's path is written relative to its

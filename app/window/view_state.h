@@ -3,11 +3,13 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "app/core/character.h"
 #include "app/core/flip_risk.h"
+#include "app/core/foot_lock.h"
 #include "app/core/ghost_poses.h"
 #include "app/scene/euler_order.h"
 #include "app/scene/gizmo.h"
@@ -165,7 +167,7 @@ struct PanelLayout {
 // The timeline's own state: shown or not, its units, the drag in progress.
 struct TimelineView {
   bool show_seconds = false;  // else frames of the clip's rate
-  enum class Drag { kNone, kScrub, kRangeStart, kRangeEnd, kKey };
+  enum class Drag { kNone, kScrub, kRangeStart, kRangeEnd, kKey, kContactEnd, kContact };
   Drag drag = Drag::kNone;
   // The target key selected on a chain's lane (Delete or X deletes it; -1: none), and where a
   // dragged one is now.
@@ -184,6 +186,54 @@ struct TimelineView {
   size_t rate_channels = 0;
   float rate_duration = -1.0f;
   float frame_rate = 30.0f;
+  // The foot lanes (one per leg, FeetView): last frame's rows, a contact end being dragged (its
+  // leg, index, which end and the frame it is at now), and the contact a right-click was on (-1:
+  // the empty lane at popup_time).
+  struct FootLane {
+    int leg = -1;
+    float top = 0.0f, bottom = 0.0f;
+  };
+  std::vector<FootLane> foot_lanes;
+  float lanes_x0 = 0.0f, lanes_x1 = 0.0f;  // the track's time 0 and end, window x
+  int drag_leg = -1, drag_contact = -1;
+  bool drag_end = false;
+  int drag_frame = 0;
+  int popup_leg = -1, popup_contact = -1;
+  float popup_time = 0.0f;
+};
+
+// The foot lock as the window shows it (viewer_foot_lock.cpp keeps it up to date from the edit's
+// FootLockEdit and plan): the current clip's contacts as the lock uses them, the feet's names,
+// the ground, the numbers, and the contact selected on the timeline's foot lanes.
+struct FeetView {
+  const void* loaded = nullptr;  // the LoadedModel and clip the contacts were found for
+  int clip = -1;
+  float duration = -1.0f;
+  bool ready = false;  // contacts found (the model has legs and a clip plays)
+  std::string error;   // why not
+  ClipContacts found, used;
+  std::vector<std::string> feet;  // per leg: the foot joint's name
+  std::string ground_spec = "plane";
+  Ground ground;
+  bool locked = false;    // the edit's lock is planned for this clip
+  FootLockReport report;  // before (the used contacts on the ground), after when locked
+  struct Contact {
+    float start = 0.0f, end = 0.0f;                  // seconds
+    float skate_mm = 0.0f, locked_skate_mm = -1.0f;  // locked: -1 when not locked
+    float height_mm = 0.0f;                          // mean height above the ground in the source
+    float sink_mm = 0.0f, float_mm = 0.0f;  // below / above the leg's planted height, at most
+  };
+  std::vector<std::vector<Contact>> contacts;  // [leg][contact]
+  FootLockEdit edit_seen;                      // what `used` and the numbers were made from
+  const FootLockPlan* plan_seen = nullptr;
+  int leg = -1, contact = -1;  // the selected contact (-1: none)
+  // The Ground section's widgets: the kind (Ground::Kind), its numbers and a mesh file's path.
+  int kind = 0;
+  float y = 0.0f, degrees = 10.0f, step = 0.15f, depth = 0.3f;
+  std::string mesh_path;
+  int FrameOf(float seconds) const {
+    return static_cast<int>(std::lround(double(seconds) * double(used.source.fps)));
+  }
 };
 
 }  // namespace app

@@ -149,6 +149,15 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kDeleteKey:
         DeleteKeyNow(request.index, request.time);
         break;
+      case RequestKind::kLockFeet:
+        LockFeetNow(request.option);
+        break;
+      case RequestKind::kSetGround:
+        SetGroundNow(request.text);
+        break;
+      case RequestKind::kEditContact:
+        EditContactNow(request);
+        break;
       case RequestKind::kSaveSession:
         SaveSession(request.text, request.index == 1);
         break;

@@ -50,6 +50,7 @@ void Viewer::DeleteKeyNow(int chain, float time) {
 }
 
 void Viewer::DeleteSelectedKey() {
+  if (DeleteSelectedContact()) return;  // a foot contact selected on the timeline
   if (timeline_.key_chain >= 0) DeleteKeyNow(timeline_.key_chain, timeline_.key_time);
 }
 

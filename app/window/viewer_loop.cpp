@@ -383,15 +383,17 @@ void Viewer::DrawUi() {
   menu.can_paste = !pose_clipboard_.empty();
   menu.has_active_chain = selection_.active_chain >= 0;
   menu.has_clip_source = !current_->model.skeleton.empty();
+  SyncFeet();
+  menu.lock_feet = feet_.ready ? (feet_.locked ? 1 : 0) : -1;
   DrawMenuBar(menu, {&display_, &ui_, &help_open_, &log_}, &layout_, &requests_);
   FrameInput in{model, current_->character, current_->extent, frame_, state_};
   in.weight_problems = &current_->weight_problems, in.knee_jumps = &current_->knee_jumps;
-  DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_}, &layout_,
+  DrawSidePanel(in, {&display_, &playback_, &edit_, &selection_, &joint_search_, &feet_}, &layout_,
                 &requests_);
   if (display_.show_timeline) {
-    DrawTimeline(
-        {model, current_->character, edit_, selection_.selected_joint, selection_.active_chain},
-        &playback_, &timeline_, &layout_, &requests_);
+    DrawTimeline({model, current_->character, edit_, selection_.selected_joint,
+                  selection_.active_chain, &feet_},
+                 &playback_, &timeline_, &layout_, &requests_);
   } else {
     layout_.timeline_top = ImGui::GetIO().DisplaySize.y;
   }
@@ -494,6 +496,7 @@ void Viewer::DrawView() {
   // The ground plane and the ladder the targets hold on to.
   DrawContacts(*renderer_, edit_.contacts, current_->extent.size, view, &contact_lines_,
                &contact_shapes_);
+  DrawGround(view);  // the foot lock's ground, unless it is the authored floor
   if (!display_.show_handles) return;
   DrawHandles(*renderer_, view, CurrentHandlesView(), gizmo_style_, handles_, &gizmo_lines_,
               &gizmo_shapes_);

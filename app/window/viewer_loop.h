@@ -228,6 +228,19 @@ class Viewer {
   void SaveLimbPicksFile();                     // limbs.json, unless --no-settings
   // viewer_retarget.cpp: File ▸ Import clip from… (the browser, the source's background import,
   // the mapping dialog, the retargeted clip added to the open model).
+  // Foot lock (viewer_foot_lock.cpp): the contacts of the clip playing, the lock, the ground.
+  void SyncFeet();  // feet_ up to date with the model, the clip and the edit
+  void LockFeetNow(bool on);
+  void SetGroundNow(const std::string& spec);
+  void EditContactNow(const Request& request);
+  bool DeleteSelectedContact();                 // false when none is selected
+  void Replan();                                // the lock planned again from feet_ (when on)
+  Json FeetJson(const char* event_name) const;  // the feet, contacts, lanes: a trace event
+  void DrawGround(const renderer::View& view);
+  FeetView feet_;
+  renderer::DebugShapes ground_shapes_;
+  renderer::DebugLines ground_lines_;
+
   void CarryOutImportClip(RequestKind kind);
   void PollImportClip();
   void DrawImportClip();

@@ -35,6 +35,7 @@ Session Viewer::CurrentSession() const {
   s.model_path = current_path_;
   s.raw_units = load_raw_units_;
   s.edit = edit_;
+  s.lock_feet = edit_.foot_lock != nullptr;
   s.playback = playback_;
   s.range_of_motion = playback_.clip >= 0 && playback_.clip == current_->rom_clip;
   // Clips played together are the model's clips by name; `clip` is the first of them.
@@ -72,6 +73,17 @@ void Viewer::ApplySession(const Session& s) {
   playback_.range_start = s.playback.range_start;
   playback_.range_end = s.playback.range_end;
   playback_.playing = s.playback.playing && playback_.clip >= 0;
+  if (s.lock_feet) {  // the lock planned again (with the edited contacts and the ground)
+    Replan();
+    if (!edit_.foot_lock) ShowMessage("session: Lock feet: " + feet_.error, MessageLevel::kWarning);
+    recorder_.Reset(edit_);
+    saved_edit_ = edit_;
+    if (trace_.is_open()) {
+      Json event = FeetJson("foot_lock");
+      event["on"] = feet_.locked;
+      trace_.Write(event);
+    }
+  }
   if (playback_.clip >= 0 && size_t(playback_.clip) < model.clips.size()) {
     playback_.time = std::clamp(playback_.time, 0.0f, model.clips[size_t(playback_.clip)].duration);
   }

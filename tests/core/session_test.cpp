@@ -128,6 +128,11 @@ Session FullSession(const assets::Model& model) {
   s.display.rotate_gizmo = "local";
   s.selected_joint = model.skeleton.Find("Spine1");
   s.active_chain = 2;
+  // The foot lock on a ramp, with contacts edited by hand.
+  s.lock_feet = true;
+  s.edit.foot_lock_edit.ground = "ramp,degrees=12";
+  s.edit.foot_lock_edit.clip = s.playback.clip;
+  s.edit.foot_lock_edit.contacts = {{{0, 5}, {20, 25}}, {{10, 16}}};
   return s;
 }
 
@@ -187,6 +192,8 @@ TEST(Session, EverythingWrittenReadsBackExactly) {
   EXPECT_EQ(back.display.rotate_gizmo, "local");
   EXPECT_EQ(back.selected_joint, s.selected_joint);
   EXPECT_EQ(back.active_chain, s.active_chain);
+  EXPECT_TRUE(back.lock_feet);
+  EXPECT_EQ(back.edit.foot_lock_edit.contacts, s.edit.foot_lock_edit.contacts);
   EXPECT_EQ(back.model_path, "");  // the built-in character
   // Written again, the same bytes: nothing drifts from one save to the next.
   const std::string again = testpaths::TempDir() + "/again.skelview";
@@ -288,6 +295,9 @@ TEST(Session, AMalformedFieldFailsTheWholeSessionNamingIt) {
       {"/display/rotate_gizmo", "sideways",
        "display.rotate_gizmo: expected \"off\", \"global\" or \"local\""},
       {"/chains/0/target/keys", Json::array({{{"time", 1}}}), "chains[0].target.keys[0]"},
+      {"/foot_lock/contacts/0/0", Json::array({5, 2}),
+       "foot_lock.contacts[0]: expected [first, last] frames"},
+      {"/foot_lock/on", "yes", "foot_lock.on: expected"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.pointer);

@@ -172,6 +172,14 @@ void DrawMenuBar(const MenuBarInput& in, const MenuBarState& state, PanelLayout*
     Tip("A clip that puts each detected leg, arm and the spine through its range, one after "
         "another (joint limits where set), for checking the skinning with the weights and "
         "problem views.");
+    if (ImGui::MenuItem("Lock feet", nullptr, in.lock_feet == 1, in.lock_feet >= 0)) {
+      Request lock;
+      lock.kind = RequestKind::kLockFeet;
+      lock.option = in.lock_feet != 1;
+      out->push_back(lock);
+    }
+    Tip("Hold each planted foot where it landed, on the chosen ground (the Foot lock section "
+        "shows the numbers; the timeline's foot lanes the contacts).");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

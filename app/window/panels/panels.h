@@ -64,6 +64,12 @@ enum class RequestKind {
   kImportClip,
   kApplyRetarget,
   kCancelRetarget,
+  // The foot lock (viewer_foot_lock.cpp), one undo step and a trace event each: `option` on or
+  // off (foot_lock); the ground `text` (a --ground SPEC); contact `contact` of leg `index` edited:
+  // `text` "start" or "end" moved to `time`, "add" at `time`, "delete" (contact_edited).
+  kLockFeet,
+  kSetGround,
+  kEditContact,
 };
 
 struct Request {
@@ -73,6 +79,7 @@ struct Request {
   int index = -1;        // kResetTarget: the chain
   float time = 0.0f;     // kMoveKey, kDeleteKey: the key's time (seconds)
   float time_to = 0.0f;  // kMoveKey: where it goes
+  int contact = -1;      // kEditContact: the contact's index in its leg's list
 };
 // In the order the panels asked. The loop clears and reuses it, so an idle frame allocates nothing.
 using Requests = std::vector<Request>;
@@ -106,6 +113,7 @@ struct MenuBarInput {
   bool can_paste = false;         // a pose was copied (Edit ▸ Paste pose)
   bool has_active_chain = false;  // Edit ▸ Mirror target to other side
   bool has_clip_source = false;   // limbs to put through a range of motion
+  int lock_feet = -1;             // Animation ▸ Lock feet: -1 not possible, 0 off, 1 on
 };
 // What the menu bar opens and toggles besides requests.
 struct MenuBarState {
@@ -128,6 +136,7 @@ struct SidePanelEdits {
   EditState* edit;
   Selection* selection;
   JointSearch* search;
+  FeetView* feet = nullptr;  // the Foot lock and Ground sections (none: not shown)
 };
 void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayout* layout,
                    Requests* out);
@@ -158,6 +167,10 @@ void DrawChainsPanel(const FrameInput& in, float clip_time, EditState* edit, Sel
                      Requests* out);
 // Ground and ladder.
 void DrawContactsPanel(float model_size, EditState* edit, Requests* out);
+// Foot lock: the Lock feet toggle (kLockFeet), the numbers before and after, the selected
+// contact's; Ground: the ground the lock stands feet on (kSetGround). `feet` is edited only in its
+// widgets' values (the Ground section's kind and numbers).
+void DrawFootLockPanel(FeetView* feet, Requests* out);
 // The joint tree with search, the selected joint's transforms, its rotation and its limit.
 void DrawJointsPanel(const FrameInput& in, EditState* edit, Selection* selection,
                      JointSearch* search, Requests* out);
@@ -213,6 +226,9 @@ struct TimelineInput {
   const EditState& edit;       // the chains' IK weight keys
   int selected_joint = -1;
   int active_chain = -1;  // its lane drawn brighter
+  // The feet's contacts as bars in a lane per foot (drag an end, double-click or right-click an
+  // empty lane to add, right-click to delete: kEditContact; a click selects one); none when null.
+  FeetView* feet = nullptr;
 };
 void DrawTimeline(const TimelineInput& in, Playback* playback, TimelineView* view,
                   PanelLayout* layout, Requests* out = nullptr);

@@ -63,6 +63,7 @@ void DrawSidePanel(const FrameInput& in, const SidePanelEdits& edits, PanelLayou
   DrawBlendShapesPanel(in, edits.edit, out);
   DrawChainsPanel(in, edits.playback->time, edits.edit, edits.selection, out);
   DrawContactsPanel(in.extent.size, edits.edit, out);
+  if (edits.feet) DrawFootLockPanel(edits.feet, out);
   DrawJointsPanel(in, edits.edit, edits.selection, edits.search, out);
   ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();

@@ -43,6 +43,9 @@ const ImU32 kWeightKeyColor = IM_COL32(240, 210, 80, 255);
 const ImU32 kWeightCurveColor = IM_COL32(240, 210, 80, 120);
 const ImU32 kTargetKeyColor = IM_COL32(255, 140, 60, 255);
 const ImU32 kSelectedKeyColor = IM_COL32(255, 250, 205, 255);
+const ImU32 kContactColor = IM_COL32(70, 150, 200, 230);        // a foot contact, not locked
+const ImU32 kLockedContactColor = IM_COL32(70, 190, 110, 240);  // locked
+const ImU32 kContactEndColor = IM_COL32(235, 240, 250, 255);
 
 const char* const kPropertyNames[3] = {"translation", "rotation", "scale"};
 
@@ -120,6 +123,12 @@ float LaneNamesWidth(const TimelineInput& in, const assets::Clip& clip) {
     widest = ImGui::CalcTextSize(in.model.skeleton.name(in.selected_joint).c_str()).x +
              ImGui::CalcTextSize(" translation").x;
   }
+  if (in.feet && in.feet->ready) {
+    for (const std::string& foot : in.feet->feet) {
+      widest = std::max(widest,
+                        ImGui::CalcTextSize(foot.c_str()).x + ImGui::CalcTextSize(" contacts").x);
+    }
+  }
   for (const ChainSettings& chain : in.edit.chains) {
     if (chain.weight_keys.empty() && !chain.keyed()) continue;
     widest = std::max(
@@ -182,6 +191,9 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
                const ImVec2& min, float label_width, float lane_height, float bottom,
                TimelineView* view) {
   view->key_lanes.clear();
+  view->foot_lanes.clear();
+  view->lanes_x0 = axis.x0;
+  view->lanes_x1 = axis.x1;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 lane_color = Canvas().lane;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -272,6 +284,75 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
       if (FindKey(chain.target_keys, k.time) < 0) key(k.time);
     }
   }
+  // The feet's contacts: a lane per foot with a bar per contact (green where locked), the
+  // selected one outlined, a dragged end where it is being dragged to.
+  const FeetView* feet = in.feet;
+  if (!feet || !feet->ready) return;
+  const float fps = std::max(feet->used.source.fps, 1.0f);
+  for (size_t leg = 0; leg < feet->contacts.size() && leg < feet->feet.size(); ++leg) {
+    std::snprintf(label, sizeof(label), "%s contacts", feet->feet[leg].c_str());
+    const float lane_top = y;
+    if (!next_lane(label, text)) return;
+    view->foot_lanes.push_back({static_cast<int>(leg), lane_top, lane_top + lane_height});
+    const std::vector<FeetView::Contact>& list = feet->contacts[leg];
+    for (size_t k = 0; k < list.size(); ++k) {
+      float start = list[k].start, end = list[k].end;
+      const bool dragged = view->drag == TimelineView::Drag::kContactEnd &&
+                           view->drag_leg == static_cast<int>(leg) &&
+                           view->drag_contact == static_cast<int>(k);
+      if (dragged) (view->drag_end ? end : start) = float(view->drag_frame) / fps;
+      const float x0 = std::floor(axis.X(start)), x1 = std::max(std::floor(axis.X(end)), x0 + 2.0f);
+      const ImVec2 lo(x0, lane_top + 3.0f), hi(x1 + 1.0f, lane_top + lane_height - 3.0f);
+      draw->AddRectFilled(lo, hi, feet->locked ? kLockedContactColor : kContactColor, 2.0f);
+      draw->AddLine(ImVec2(x0 + 0.5f, lo.y), ImVec2(x0 + 0.5f, hi.y), kContactEndColor, 2.0f);
+      draw->AddLine(ImVec2(x1 + 0.5f, lo.y), ImVec2(x1 + 0.5f, hi.y), kContactEndColor, 2.0f);
+      if (feet->leg == static_cast<int>(leg) && feet->contact == static_cast<int>(k)) {
+        draw->AddRect(ImVec2(lo.x - 1.0f, lo.y - 2.0f), ImVec2(hi.x + 1.0f, hi.y + 2.0f),
+                      kSelectedKeyColor, 2.0f, 0, 2.0f);
+      }
+    }
+  }
+}
+
+// The foot lane under the mouse (last frame's lanes): its leg (-1: none), the contact there (-1:
+// the empty lane) and which part: an end within the grab distance (-1 start, +1 end) or the bar.
+struct FootHit {
+  int leg = -1, contact = -1, edge = 0;
+};
+FootHit FootUnderMouse(const FeetView* feet, const TimelineView& view, const TimeAxis& axis) {
+  FootHit hit;
+  if (!feet || !feet->ready) return hit;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (const TimelineView::FootLane& lane : view.foot_lanes) {
+    if (mouse.y < lane.top || mouse.y >= lane.bottom ||
+        lane.leg >= static_cast<int>(feet->contacts.size())) {
+      continue;
+    }
+    hit.leg = lane.leg;
+    const std::vector<FeetView::Contact>& list = feet->contacts[size_t(lane.leg)];
+    float best = kHandleGrab + 1.0f;
+    for (size_t k = 0; k < list.size(); ++k) {
+      const float ds = std::abs(axis.X(list[k].start) - mouse.x);
+      const float de = std::abs(axis.X(list[k].end) - mouse.x);
+      if (ds <= kHandleGrab && ds < best) {
+        best = ds;
+        hit.contact = static_cast<int>(k);
+        hit.edge = -1;
+      }
+      if (de <= kHandleGrab && de < best) {
+        best = de;
+        hit.contact = static_cast<int>(k);
+        hit.edge = 1;
+      }
+    }
+    for (size_t k = 0; k < list.size() && hit.contact < 0; ++k) {
+      if (mouse.x >= axis.X(list[k].start) && mouse.x <= axis.X(list[k].end)) {
+        hit.contact = static_cast<int>(k);
+      }
+    }
+    return hit;
+  }
+  return hit;
 }
 
 // The keyed target's key under the mouse (last frame's lanes): its chain and time, or false.
@@ -376,21 +457,65 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
   // A right-click on a key selects it and offers to delete it or go to it.
   int chain = -1;
   float time = 0.0f;
-  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) &&
+  FeetView* feet = in.feet;
+  const FootHit foot = FootUnderMouse(feet, *view, axis);
+  const float foot_fps = feet ? std::max(feet->used.source.fps, 1.0f) : 30.0f;
+  auto foot_time = [&]() {  // the mouse's time on a foot lane, on the contacts' frames
+    return std::round(axis.Time(io.MousePos.x) * foot_fps) / foot_fps;
+  };
+  if (ImGui::IsItemHovered() && foot.leg >= 0) {
+    // A right-click on a foot lane offers to delete the contact there or add one; a double-click
+    // on the empty lane adds one there (where the first click put the playhead).
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+      view->popup_leg = foot.leg;
+      view->popup_contact = foot.contact;
+      view->popup_time = foot_time();
+      if (foot.contact >= 0) {
+        feet->leg = foot.leg;
+        feet->contact = foot.contact;
+        view->key_chain = -1;
+      }
+      ImGui::OpenPopup("##contact");
+    } else if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && foot.contact < 0 && out) {
+      Request added{RequestKind::kEditContact, "add", false, foot.leg};
+      added.time = foot_time();
+      out->push_back(added);
+    }
+  }
+  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && foot.leg < 0 &&
       KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
     view->key_chain = chain;
     view->key_time = time;
     ImGui::OpenPopup("##target key");
   }
-  if (ImGui::IsItemActivated() && KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
+  if (ImGui::IsItemActivated() && foot.leg >= 0 && foot.contact >= 0) {
+    // A press on a contact selects it; on one of its ends, drags that end.
+    feet->leg = foot.leg;
+    feet->contact = foot.contact;
+    view->key_chain = -1;
+    view->drag = TimelineView::Drag::kContact;
+    if (foot.edge != 0) {
+      const ik::FootContact& c = feet->used.contacts[size_t(foot.leg)][size_t(foot.contact)];
+      view->drag = TimelineView::Drag::kContactEnd;
+      view->drag_leg = foot.leg;
+      view->drag_contact = foot.contact;
+      view->drag_end = foot.edge > 0;
+      view->drag_frame = view->drag_end ? c.last : c.first;
+    }
+    view->was_playing = p->playing;
+    p->playing = false;
+  } else if (ImGui::IsItemActivated() &&
+             KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
     // A press on a key selects it and drags it in time.
     view->drag = TimelineView::Drag::kKey;
     view->key_chain = chain;
     view->key_time = time;
+    if (feet) feet->contact = -1;
     view->key_drag_to = time;
     view->was_playing = p->playing;
     p->playing = false;
   } else if (ImGui::IsItemActivated()) {
+    if (feet && foot.leg >= 0) feet->contact = -1;  // a click on an empty foot lane
     const bool has_range = p->range_end > p->range_start;
     const float mx = io.MousePos.x;
     view->drag = TimelineView::Drag::kScrub;
@@ -419,6 +544,11 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
       case TimelineView::Drag::kKey:
         view->key_drag_to = t;
         break;
+      case TimelineView::Drag::kContactEnd:
+        view->drag_frame = static_cast<int>(std::lround(axis.Time(io.MousePos.x) * foot_fps));
+        break;
+      case TimelineView::Drag::kContact:
+        break;
       default:
         p->time = t;
         break;
@@ -434,6 +564,19 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
       out->push_back(moved);
       view->key_time = view->key_drag_to;  // the selection goes with it
     }
+    if (view->drag == TimelineView::Drag::kContactEnd && feet && out && feet->ready &&
+        view->drag_leg < static_cast<int>(feet->used.contacts.size()) &&
+        view->drag_contact < static_cast<int>(feet->used.contacts[size_t(view->drag_leg)].size())) {
+      const ik::FootContact& c =
+          feet->used.contacts[size_t(view->drag_leg)][size_t(view->drag_contact)];
+      if (view->drag_frame != (view->drag_end ? c.last : c.first)) {
+        Request moved{RequestKind::kEditContact, view->drag_end ? "end" : "start", false,
+                      view->drag_leg};
+        moved.contact = view->drag_contact;
+        moved.time = float(view->drag_frame) / foot_fps;
+        out->push_back(moved);
+      }
+    }
     view->drag = TimelineView::Drag::kNone;
   }
   if (ImGui::BeginPopup("##target key")) {
@@ -444,6 +587,38 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
     }
     if (ImGui::MenuItem("Go to key")) p->time = view->key_time;
     ImGui::EndPopup();
+  }
+  if (ImGui::BeginPopup("##contact")) {
+    if (view->popup_contact >= 0) {
+      if (ImGui::MenuItem("Delete contact", "X") && out) {
+        Request deleted{RequestKind::kEditContact, "delete", false, view->popup_leg};
+        deleted.contact = view->popup_contact;
+        out->push_back(deleted);
+      }
+      if (ImGui::MenuItem("Go to contact") && feet && feet->ready &&
+          view->popup_leg < static_cast<int>(feet->contacts.size()) &&
+          view->popup_contact < static_cast<int>(feet->contacts[size_t(view->popup_leg)].size())) {
+        p->time = feet->contacts[size_t(view->popup_leg)][size_t(view->popup_contact)].start;
+      }
+    } else if (ImGui::MenuItem("Add contact here") && out) {
+      Request added{RequestKind::kEditContact, "add", false, view->popup_leg};
+      added.time = view->popup_time;
+      out->push_back(added);
+    }
+    ImGui::EndPopup();
+  }
+  // The contact under the mouse: its numbers.
+  if (ImGui::IsItemHovered() && foot.contact >= 0 && !ImGui::IsPopupOpen("##contact")) {
+    const FeetView::Contact& c = feet->contacts[size_t(foot.leg)][size_t(foot.contact)];
+    char locked[48] = "";
+    if (c.locked_skate_mm >= 0.0f) {
+      std::snprintf(locked, sizeof(locked), " (locked %.1f mm)", double(c.locked_skate_mm));
+    }
+    ImGui::SetTooltip(
+        "%s contact %d: %.3f-%.3f s\nskate %.1f mm%s\nheight %.1f mm, sinks %.1f mm, floats "
+        "%.1f mm\nDrag an end to move it; right-click or X to delete.",
+        feet->feet[size_t(foot.leg)].c_str(), foot.contact + 1, double(c.start), double(c.end),
+        double(c.skate_mm), locked, double(c.height_mm), double(c.sink_mm), double(c.float_mm));
   }
 }
 
@@ -498,9 +673,10 @@ void DrawTimeline(const TimelineInput& in, Playback* p, TimelineView* view, Pane
   PlaybackRange(*p, clip.duration, &range_start, &range_end);
   const float lane_height = ImGui::GetFontSize() + 5.0f;
   const float key_radius = std::max(3.0f, lane_height * 0.3f) + 2.0f;
-  Scrub(in, axis, ruler_bottom, frame_rate, range_start, range_end, key_radius, p, view, out);
   Tip("Click or drag to move the playhead (snapped to frames; Shift: between frames). Drag the "
-      "orange brackets on the ruler to set the loop range, a target's key to move it in time.");
+      "orange brackets on the ruler to set the loop range, a target's key to move it in time, a "
+      "foot contact's end to change it (double-click an empty foot lane to add one).");
+  Scrub(in, axis, ruler_bottom, frame_rate, range_start, range_end, key_radius, p, view, out);
   PlaybackRange(*p, clip.duration, &range_start, &range_end);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
