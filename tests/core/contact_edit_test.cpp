@@ -98,6 +98,8 @@ TEST(ContactEdit, TheLockPlansFromTheEditedContacts) {
   ASSERT_TRUE(plan);
   // The left foot is locked through the lengthened contact, where it landed; the right one is
   // nowhere held: it is solved only where the hips moved, and then to where the source has it.
+  // In the frames the edit added the source lifts the foot off, so the leg reaches and the heel
+  // peels off about the toe (PaceKnees): the ankle rolls a few millimetres, the source's is gone.
   const app::FeetSamples& s = used.source;
   for (int f = first.x; f <= first.y + 4; ++f) {
     const app::FootLockPlan::Key& key = plan->keys[0][size_t(f)];
@@ -107,7 +109,12 @@ TEST(ContactEdit, TheLockPlansFromTheEditedContacts) {
     const glm::vec2 expected =
         glm::vec2(landed.x, landed.z) +
         glm::vec2(used.travel.x, used.travel.z) * (s.Time(first.x) - s.Time(f));
-    EXPECT_LT(glm::distance(glm::vec2(key.target.x, key.target.z), expected), 1e-4f) << f;
+    const float off = glm::distance(glm::vec2(key.target.x, key.target.z), expected);
+    EXPECT_LT(off, f <= first.y ? 1e-4f : 3e-3f) << f;
+    if (f > first.y + 1) {
+      const glm::vec3& source = s.ankle[0][size_t(f)];
+      EXPECT_GT(glm::distance(glm::vec2(source.x, source.z), expected), 2.0f * off) << f;
+    }
   }
   for (size_t f = 0; f < plan->keys[1].size(); ++f) {
     const app::FootLockPlan::Key& key = plan->keys[1][f];
@@ -119,7 +126,7 @@ TEST(ContactEdit, TheLockPlansFromTheEditedContacts) {
   const app::FootLockReport report = app::ReportFootLock(w.character, used, {}, plan);
   ASSERT_EQ(report.after.skate_mm[0].size(), used.contacts[0].size());
   EXPECT_GT(report.before.skate_mm[0][0], 5.0f);
-  EXPECT_LT(report.after.skate_mm[0][0], 1.0f);
+  EXPECT_LT(report.after.skate_mm[0][0], 3.0f);  // the ankle's roll over the toe at the end
 
   // Edits for another clip, or for another number of legs, leave the found contacts in use.
   app::FootLockEdit other = edit;

@@ -6,7 +6,8 @@ session reopened in a second): R and the mouse turn a hip, Escape puts it back, 
 degrees, a click confirms, Alt+R clears; the leg's pole marker is dragged; the leg's target is
 dragged and keyed with I at two times and the keyed motion plays between them; the pose is copied,
 mirrored, and pasted flipped; the rotate gizmo is set to local axes; Ctrl+S saves a session which,
-reopened, restores the targets, keys, time and gizmo; Animation > Generate range of motion makes
+reopened, restores the targets, keys, time and gizmo; an edit marks the title; the model written
+again on disk reloads by itself keeping the edits; Animation > Generate range of motion makes
 the clip. The built-in character's runs of the same steps are rotate_test, keys_test and
 session_test. Usage: rig_workflow_test.py SKELVIEW_BINARY. Exit code 77 means skipped."""
 
@@ -275,6 +276,24 @@ class RigWorkflowTest(xs.XvfbTestCase):
         reopened_key = again.wait_event("key_set")
         self.assertEqual(reopened_key["end"], keyed_end)
         self.assertEqual(len(reopened_key["keys"]), 3 if 0 < m < n else 2)
+
+        # --- The title marks the unsaved edit; the model re-written on disk reloads itself -----
+        session_name = os.path.basename(session)
+        xs.wait_until(lambda: (xs.named(again.events(), "title") or [{}])[-1].get("title", "")
+                      .startswith(session_name + "*"), xs.EVENT_TIMEOUT,
+                      f"the title {session_name}* after an edit", alive=again.alive)
+        time.sleep(1.1)  # a new modification time even on a coarse clock
+        with open(model, "rb") as f:
+            data = f.read()
+        with open(model, "wb") as f:  # as an artist's re-export writes it
+            f.write(data)
+        done = again.wait_event("load_done")
+        while not done.get("reload"):
+            done = again.wait_event("load_done")
+        self.assertEqual(done["changes"], {"added": [], "removed": [], "renamed": {}})
+        for c in done["targets"]:  # the targets (and the new key) kept, by joint names
+            if c["end"] == keyed_end:
+                self.assertLess(math.dist(c["target"], reopened_key["target"]), 1e-3 * length)
 
         # --- Animation > Generate range of motion --------------------------------------------
         mx, my = ready2["ui"]["animation_menu_px"]
