@@ -67,6 +67,37 @@ std::vector<glm::vec3> Relative(const FeetSamples& s, size_t leg, const glm::vec
   return out;
 }
 
+// Per frame, the most (or the least) of `values` over the `w` frames either side.
+std::vector<float> Spread(const std::vector<float>& values, int w, bool most) {
+  std::vector<float> out(values.size());
+  const long n = static_cast<long>(values.size());
+  for (long f = 0; f < n; ++f) {
+    float m = values[static_cast<size_t>(f)];
+    for (long g = std::max(0L, f - w); g <= std::min(n - 1, f + w); ++g) {
+      const float v = values[static_cast<size_t>(g)];
+      m = most ? std::max(m, v) : std::min(m, v);
+    }
+    out[static_cast<size_t>(f)] = m;
+  }
+  return out;
+}
+
+// Per frame, the mean of `values` over the `w` frames either side.
+std::vector<float> Ease(const std::vector<float>& values, int w) {
+  std::vector<float> out(values.size());
+  const long n = static_cast<long>(values.size());
+  for (long f = 0; f < n; ++f) {
+    double sum = 0.0;
+    int count = 0;
+    for (long g = std::max(0L, f - w); g <= std::min(n - 1, f + w); ++g) {
+      sum += double(values[static_cast<size_t>(g)]);
+      ++count;
+    }
+    out[static_cast<size_t>(f)] = static_cast<float>(sum / count);
+  }
+  return out;
+}
+
 // The knee's inner angle (degrees) of a two-bone leg of bone lengths `a` and `b` whose hip and
 // ankle are `d` apart (law of cosines; 180 at full reach).
 float KneeAtDistance(float a, float b, float d) {
@@ -423,13 +454,19 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
   }
   // The hips: carried with the lower foot's ground, and lowered further where a planted foot
   // is out of the leg's reach; smoothed over the blend so that the knees do not pop.
+  // The lower foot's ground changes by a step's height between two contacts on stairs: the
+  // hips follow it eased over twice the blend either side (the least over that window, then the
+  // mean over it: never higher than the ground needs), so that a planted leg's knee is not turned
+  // faster than the source turns it while the hips rise or drop.
+  std::vector<float> carried_low(samples, 0.0f);
+  for (size_t f = 0; f < samples && carry && n > 0; ++f) {
+    carried_low[f] = carried[0][f];
+    for (size_t i = 1; i < n; ++i) carried_low[f] = std::min(carried_low[f], carried[i][f]);
+  }
+  carried_low = Ease(Spread(carried_low, 2 * blend, false), 2 * blend);
   std::vector<float> offset(samples, 0.0f);
   for (size_t f = 0; f < samples; ++f) {
-    float base = 0.0f;
-    if (carry && n > 0) {
-      base = carried[0][f];
-      for (size_t i = 1; i < n; ++i) base = std::min(base, carried[i][f]);
-    }
+    const float base = carried_low[f];
     float extra = 0.0f;
     for (size_t i = 0; i < n; ++i) {
       const FootLockPlan::Key& key = plan->keys[i][f];
@@ -462,29 +499,7 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
     offset[f] = base + extra;
   }
   // Min over the window, then the mean over it: never higher than needed, and smooth.
-  const int w = blend;
-  std::vector<float> low(samples);
-  for (size_t f = 0; f < samples; ++f) {
-    float m = offset[f];
-    for (int k = -w; k <= w; ++k) {
-      const long g = static_cast<long>(f) + k;
-      if (g >= 0 && g < static_cast<long>(samples)) m = std::min(m, offset[static_cast<size_t>(g)]);
-    }
-    low[f] = m;
-  }
-  plan->hips_offset.assign(samples, 0.0f);
-  for (size_t f = 0; f < samples; ++f) {
-    double sum = 0.0;
-    int count = 0;
-    for (int k = -w; k <= w; ++k) {
-      const long g = static_cast<long>(f) + k;
-      if (g >= 0 && g < static_cast<long>(samples)) {
-        sum += double(low[static_cast<size_t>(g)]);
-        ++count;
-      }
-    }
-    plan->hips_offset[f] = static_cast<float>(sum / count);
-  }
+  plan->hips_offset = Ease(Spread(offset, blend, false), blend);
   if (plan->hips < 0) std::fill(plan->hips_offset.begin(), plan->hips_offset.end(), 0.0f);
   // Where the hips moved, every leg is solved: a swing foot (or one fading out of its lock) stays
   // where its key puts it instead of moving with the hips, so the knee does not take the hips'

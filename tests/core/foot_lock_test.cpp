@@ -256,6 +256,41 @@ TEST(FootLock, PlantedFeetStandOnStairs) {
   EXPECT_LE(l.report.after.float_mm, 1.0f);
 }
 
+// The knee steps of a locked clip, sampled as the window plays it.
+KneeSteps LockedKneeSteps(const assets::Model& model, const Locked& l) {
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  app::FeetSamples after;
+  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
+                  &after);
+  return MeasureKneeSteps(l.contacts.source, after);
+}
+
+// The skating walk (root motion) climbing stairs: between the lower foot's contacts the hips rise
+// by a step's height. They follow it eased over twice the blend, so that the planted leg's knee
+// keeps the pace (risen over the blend alone, they turned it 6.3 degrees in a frame where the
+// source's turned 3.5).
+TEST(FootLock, SkatingWalkOnStairsKneeKeepsThePace) {
+  const assets::Model model = SkatingWalk();
+  const Locked l = Lock(model, 0, Parse("stairs,step=0.15,depth=0.4"));
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+  const KneeSteps steps = LockedKneeSteps(model, l);
+  EXPECT_LE(steps.where_source_holds, 5.0f);
+  EXPECT_LE(steps.beyond_source, 5.0f);
+}
+
+// On a 12 degree ramp the built-in walk's knees keep the source's pace.
+TEST(FootLock, BuiltinWalkOnARampKneeKeepsThePace) {
+  const Locked l = Lock(Builtin(), 0, Parse("ramp,degrees=12"));
+  EXPECT_LE(l.report.after.max_skate_mm, 1.1f);
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  const KneeSteps steps = LockedKneeSteps(Builtin(), l);
+  EXPECT_LE(steps.where_source_holds, 5.0f);
+  EXPECT_LE(steps.beyond_source, 5.0f);
+}
+
 TEST(FootLock, RaisedGroundRaisesTheHips) {
   const Locked l = Lock(SkatingWalk(), 0, Parse("plane,y=0.2"));
   EXPECT_LE(l.report.after.penetration_mm, 1.0f);
