@@ -26,23 +26,28 @@ const assets::Model& Builtin() {
   return model;
 }
 
-// The built-in walk given root motion (the hips travel at the walking speed, so planted feet
-// stand still in the world) and a sway of the hips from side to side, 25 mm each way, that the
-// planted feet follow: 15-25 mm of skate per step.
-assets::Model SkatingWalk() {
+// The built-in walk with offset(t) added to its hips' keyed translation.
+template <typename Offset>
+assets::Model WalkWithHipsMoved(Offset offset) {
   assets::Model model = Builtin();
   assets::Clip& walk = model.clips[0];
   const int hips = model.skeleton.Find("Hips");
   for (assets::JointAnimation& channel : walk.channels) {
     if (channel.joint != hips) continue;
     for (size_t k = 0; k < channel.translation.times.size(); ++k) {
-      const float t = channel.translation.times[k];
-      channel.translation.values[k] +=
-          glm::vec3(0.025f * std::sin(2.0f * 3.14159265f * t), 0.0f, 0.5f * t);
+      channel.translation.values[k] += offset(channel.translation.times[k]);
     }
   }
   assets::PrepareClip(&walk);
   return model;
+}
+
+// The built-in walk given root motion (the hips travel at the walking speed, so planted feet
+// stand still in the world) and a sway of the hips from side to side, 25 mm each way, that the
+// planted feet follow: 15-25 mm of skate per step.
+assets::Model SkatingWalk() {
+  return WalkWithHipsMoved(
+      [](float t) { return glm::vec3(0.025f * std::sin(2.0f * 3.14159265f * t), 0.0f, 0.5f * t); });
 }
 
 // The built-in walk (in place) with its hips swaying forward and back, 60 mm each way, once a
@@ -50,19 +55,8 @@ assets::Model SkatingWalk() {
 // lock holds where it landed relative to the travel, ends far behind them, past the reach the
 // source's leg has there.
 assets::Model ReachingWalk() {
-  assets::Model model = Builtin();
-  assets::Clip& walk = model.clips[0];
-  const int hips = model.skeleton.Find("Hips");
-  for (assets::JointAnimation& channel : walk.channels) {
-    if (channel.joint != hips) continue;
-    for (size_t k = 0; k < channel.translation.times.size(); ++k) {
-      const float t = channel.translation.times[k];
-      channel.translation.values[k] +=
-          glm::vec3(0.0f, 0.0f, -0.06f * std::sin(2.0f * 3.14159265f * t));
-    }
-  }
-  assets::PrepareClip(&walk);
-  return model;
+  return WalkWithHipsMoved(
+      [](float t) { return glm::vec3(0.0f, 0.0f, -0.06f * std::sin(2.0f * 3.14159265f * t)); });
 }
 
 struct Locked {
