@@ -39,22 +39,18 @@ std::string LimbPickKey(const std::string& model_path) {
 void LoadLimbPicks(const std::string& path, LimbPickStore* store, std::string* warning) {
   *store = LimbPickStore();
   warning->clear();
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return;
-  std::string text, problem;
-  if (!ReadConfigText(path, &text, &problem)) {
+  const std::string kind = "a limbs file (an object with \"models\")";
+  Json json;
+  std::string problem;
+  if (!ReadConfigObject(path, &json, &problem, kind)) {
     *warning = assets::ShownPath(path) + ": " + problem + "; no limb fixes remembered";
     return;
   }
-  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  const Json* models = nullptr;
-  if (!json.is_discarded() && json.is_object()) {
-    const auto it = json.find("models");
-    if (it != json.end() && it->is_object()) models = &*it;
-  }
+  if (json.is_null()) return;  // no file: nothing remembered
+  const auto found = json.find("models");
+  const Json* models = found != json.end() && found->is_object() ? &*found : nullptr;
   if (!models) {
-    *warning = assets::ShownPath(path) +
-               ": not a limbs file (an object with \"models\"); no limb " + "fixes remembered";
+    *warning = assets::ShownPath(path) + ": not " + kind + "; no limb fixes remembered";
     return;
   }
   int skipped = 0;

@@ -175,21 +175,32 @@ bool ReadConfigText(const std::string& path, std::string* text, std::string* pro
   return ok;
 }
 
+bool ReadConfigObject(const std::string& path, Json* json, std::string* problem,
+                      const std::string& kind) {
+  *json = nullptr;
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return true;
+  std::string text;
+  if (!ReadConfigText(path, &text, problem)) return false;
+  Json parsed = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    *problem = "not " + kind;
+    return false;
+  }
+  *json = std::move(parsed);
+  return true;
+}
+
 void LoadSettings(const std::string& path, Settings* settings, std::string* warning) {
   *settings = Settings();
   warning->clear();
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return;
-  std::string text, problem;
-  if (!ReadConfigText(path, &text, &problem)) {
+  Json json;
+  std::string problem;
+  if (!ReadConfigObject(path, &json, &problem)) {
     *warning = assets::ShownPath(path) + ": " + problem + "; starting with the default settings";
     return;
   }
-  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) {
-    *warning = assets::ShownPath(path) + ": not a JSON object; starting with the default settings";
-    return;
-  }
+  if (json.is_null()) return;  // no file: the defaults
   std::string bad;
   Reader top(json, "", &bad);
   if (const Json* display = top.Find("display")) {

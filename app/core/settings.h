@@ -63,6 +63,11 @@ inline constexpr float kMaxCameraCoordinate = 1.0e7f;
 // without waiting (a FIFO or a link to /dev/zero would hang the start or never end). False with
 // why not in *problem.
 bool ReadConfigText(const std::string& path, std::string* text, std::string* problem);
+// A file of the config folder as a JSON object (read by ReadConfigText): null in *json when there
+// is no file (the caller's defaults); false with why not in *problem when it cannot be read, or
+// "not " + `kind` when it is not a JSON object.
+bool ReadConfigObject(const std::string& path, Json* json, std::string* problem,
+                      const std::string& kind = "a JSON object");
 
 // Reads `path` into *settings (starting from the defaults). A missing file gives the defaults and
 // no warning; an unreadable or corrupt file, or a field of the wrong type or out of range, gives
