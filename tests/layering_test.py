@@ -90,6 +90,7 @@ PRIVATE = {
     "assets/model_names.h": "room",
     "app/core/retarget_rig.h": "room",
     "app/core/session_text.h": "room",
+    "app/core/session_fields.h": "room",
 }
 
 # Third-party libraries, by how their headers are included.
