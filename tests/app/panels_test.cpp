@@ -39,6 +39,16 @@ ImGuiID OpenChain(HeadlessUi& ui, int i, const HeadlessUi::Draw& draw) {
   return node;
 }
 
+// Opens the first chain's "Limb joints" node; its id, or 0 when it could not be hovered.
+ImGuiID OpenLimbJoints(HeadlessUi& ui, const HeadlessUi::Draw& draw) {
+  const ImGuiID chain_node = OpenChain(ui, 0, draw);
+  if (chain_node == 0) return 0;
+  const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
+  if (!ui.Hover("panel", limb_node, draw)) return 0;
+  ui.Click(draw);
+  return limb_node;
+}
+
 // The built-in character with its detected limbs, evaluated at rest.
 struct Scene {
   assets::Model model = assets::MakeBuiltinCharacter();
@@ -149,11 +159,8 @@ TEST(Panels, ALimbsJointsTakeTheSelectedJointFromTheJointTree) {
     app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
   };
   ui.Frame(draw);
-  const ImGuiID chain_node = OpenChain(ui, 0, draw);
-  ASSERT_NE(chain_node, 0u);
-  const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
-  ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
-  ui.Click(draw);
+  const ImGuiID limb_node = OpenLimbJoints(ui, draw);
+  ASSERT_NE(limb_node, 0u);
   // The limb's three joints are listed, with how the limb was found.
   EXPECT_TRUE(AnyRowHas(TextRows("panel"), "LeftUpLeg"));
   EXPECT_TRUE(AnyRowHas(TextRows("panel"), "found by name"));
@@ -190,11 +197,8 @@ TEST(Panels, AUserPickedLimbSaysSoAndOffersTheWayBack) {
     app::DrawChainsPanel(scene.Input(), 0.0f, &scene.edit, &selection, &requests);
   };
   ui.Frame(draw);
-  const ImGuiID chain_node = OpenChain(ui, 0, draw);
-  ASSERT_NE(chain_node, 0u);
-  const ImGuiID limb_node = ImHashStr("Limb joints", 0, chain_node);
-  ASSERT_TRUE(ui.Hover("panel", limb_node, draw));
-  ui.Click(draw);
+  const ImGuiID limb_node = OpenLimbJoints(ui, draw);
+  ASSERT_NE(limb_node, 0u);
   EXPECT_TRUE(AnyRowHas(TextRows("panel"), "LeftToeBase"));
   EXPECT_TRUE(AnyRowHas(TextRows("panel"), "found by user"));
   ASSERT_TRUE(ui.Hover("panel", ImHashStr("As detected", 0, limb_node), draw));

@@ -79,6 +79,16 @@ Locked Lock(const assets::Model& model, int clip, const app::Ground& ground = {}
   return out;
 }
 
+// The feet of the locked clip, sampled as the window plays it (the plan in the edit).
+app::FeetSamples LockedFeet(const assets::Model& model, const Locked& l) {
+  app::EditState edit;
+  edit.foot_lock = l.plan;
+  const app::FeetSamples& source = l.contacts.source;
+  app::FeetSamples after;
+  app::SampleFeet(app::Character(model), source.clip, source.fps, edit, source.legs, &after);
+  return after;
+}
+
 app::Ground Parse(const std::string& spec) {
   app::Ground ground;
   std::string error;
@@ -108,6 +118,13 @@ KneeSteps MeasureKneeSteps(const app::FeetSamples& before, const app::FeetSample
     }
   }
   return out;
+}
+
+// The rule on the knee, both ways: no locked step over 5 degrees where the source holds,
+// none more than 5 degrees beyond the source's own.
+void ExpectKneesKeepThePace(const KneeSteps& steps) {
+  EXPECT_LE(steps.where_source_holds, 5.0f);
+  EXPECT_LE(steps.beyond_source, 5.0f);
 }
 
 TEST(FootLock, BuiltinWalkHasAContactOnEveryStep) {
@@ -214,16 +231,11 @@ TEST(FootLock, PlantedFeetStandOnARampWithTheSoleAlongIt) {
   // knee would straighten faster than the source's).
   EXPECT_LE(l.report.after.float_mm, 3.0f);
   EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
-  app::EditState edit;
-  edit.foot_lock = l.plan;
-  app::FeetSamples after;
-  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
-                  &after);
+  const app::FeetSamples after = LockedFeet(model, l);
   // The knees keep the source's pace (the lock alone changed a knee by 7 degrees in a frame where
   // the source's changed by less than 5).
   const KneeSteps steps = MeasureKneeSteps(l.contacts.source, after);
-  EXPECT_LE(steps.where_source_holds, 5.0f);
-  EXPECT_LE(steps.beyond_source, 5.0f);
+  ExpectKneesKeepThePace(steps);
   // The sole turned to the ramp's normal: the rest pose's up axis of each planted foot.
   std::vector<glm::mat4> rest;
   ik::LocalToModel(model.skeleton, ik::Pose::Rest(model.skeleton), &rest);
@@ -252,11 +264,7 @@ TEST(FootLock, PlantedFeetStandOnStairs) {
 
 // The knee steps of a locked clip, sampled as the window plays it.
 KneeSteps LockedKneeSteps(const assets::Model& model, const Locked& l) {
-  app::EditState edit;
-  edit.foot_lock = l.plan;
-  app::FeetSamples after;
-  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
-                  &after);
+  const app::FeetSamples after = LockedFeet(model, l);
   return MeasureKneeSteps(l.contacts.source, after);
 }
 
@@ -271,8 +279,7 @@ TEST(FootLock, SkatingWalkOnStairsKneeKeepsThePace) {
   EXPECT_LE(l.report.after.penetration_mm, 1.0f);
   EXPECT_LE(l.report.after.float_mm, 1.0f);
   const KneeSteps steps = LockedKneeSteps(model, l);
-  EXPECT_LE(steps.where_source_holds, 5.0f);
-  EXPECT_LE(steps.beyond_source, 5.0f);
+  ExpectKneesKeepThePace(steps);
 }
 
 // On a 12 degree ramp the built-in walk's knees keep the source's pace.
@@ -281,8 +288,7 @@ TEST(FootLock, BuiltinWalkOnARampKneeKeepsThePace) {
   EXPECT_LE(l.report.after.max_skate_mm, 1.1f);
   EXPECT_LE(l.report.after.penetration_mm, 1.0f);
   const KneeSteps steps = LockedKneeSteps(Builtin(), l);
-  EXPECT_LE(steps.where_source_holds, 5.0f);
-  EXPECT_LE(steps.beyond_source, 5.0f);
+  ExpectKneesKeepThePace(steps);
 }
 
 TEST(FootLock, RaisedGroundRaisesTheHips) {
@@ -335,14 +341,9 @@ TEST(FootLock, CesiumManWalkHasAContactOnEveryStep) {
 TEST(FootLock, ReachingWalkKneeKeepsThePace) {
   const assets::Model model = ReachingWalk();
   const Locked l = Lock(model, 0);
-  app::EditState edit;
-  edit.foot_lock = l.plan;
-  app::FeetSamples after;
-  app::SampleFeet(app::Character(model), 0, l.contacts.source.fps, edit, l.contacts.source.legs,
-                  &after);
+  const app::FeetSamples after = LockedFeet(model, l);
   const KneeSteps steps = MeasureKneeSteps(l.contacts.source, after);
-  EXPECT_LE(steps.where_source_holds, 5.0f);
-  EXPECT_LE(steps.beyond_source, 5.0f);
+  ExpectKneesKeepThePace(steps);
 }
 
 // At the end of CesiumMan's left stance the source's leg is nearly straight and the in-place
@@ -364,8 +365,7 @@ TEST(FootLock, CesiumManKneeDoesNotPopAsTheHeelPeelsOff) {
   app::FeetSamples after;
   app::SampleFeet(character, before.clip, before.fps, edit, before.legs, &after);
   const KneeSteps steps = MeasureKneeSteps(before, after);
-  EXPECT_LE(steps.where_source_holds, 5.0f);
-  EXPECT_LE(steps.beyond_source, 5.0f);
+  ExpectKneesKeepThePace(steps);
   // The toe (the foot's child joint) of each planted foot stays where it landed, relative to the
   // clip's travel; the ankle moves only as far as the heel-off rolls it, less than the source's
   // foot slid.
