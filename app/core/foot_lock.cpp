@@ -209,6 +209,39 @@ void PaceKnees(const ik::Skeleton& skeleton, const std::vector<glm::mat4>& rest,
       }
       previous = knee;
     }
+    // Backward, where a step still breaks the pace: a foot coming down into a contact ahead of
+    // the hips (landing heel first, it cannot peel off) on lower ground than it left, or a
+    // release the ease could not pace. The foot at the frame before moves along its way towards
+    // where it is at the frame after — it arrives a little earlier — just enough for the knee to
+    // keep the pace, frame by frame back from the contact. Planted frames stay as they are.
+    const auto knee_of = [&](size_t f, const glm::vec3& ankle) {
+      const glm::vec3 hip = s.hip[i][f] + glm::vec3(0.0f, plan->hips_offset[f], 0.0f);
+      return KneeAtDistance(a, b, glm::distance(hip, ankle));
+    };
+    const auto source_knee = [&](size_t f) {
+      return KneeDegrees(s.hip[i][f], s.knee[i][f], s.ankle[i][f]);
+    };
+    for (size_t f = keys.size(); f-- > 1;) {
+      FootLockPlan::Key& key = keys[f - 1];
+      if (!key.solve || locked[i][f - 1] >= 1.0f) continue;
+      const float after = keys[f].solve ? knee_of(f, keys[f].target) : source_knee(f);
+      const float step = source_knee(f) - source_knee(f - 1);
+      // The knee at f − 1 within [after − the most it may straighten, after + the most it may
+      // bend].
+      const float low = after - std::max(step, kKneeStep),
+                  high = after - std::min(step, -kKneeStep);
+      const auto within = [&](float knee) { return knee >= low && knee <= high; };
+      if (within(knee_of(f - 1, key.target))) continue;
+      const FootLockPlan::Key from = key, to = keys[f];
+      for (int k = 1; k <= kSteps; ++k) {
+        const float u = float(k) / float(kSteps);
+        const glm::vec3 target = glm::mix(from.target, to.target, u);
+        if (!within(knee_of(f - 1, target)) && k < kSteps) continue;
+        key.target = target;
+        key.rotation = glm::normalize(glm::slerp(from.rotation, to.rotation, u));
+        break;
+      }
+    }
   }
 }
 
@@ -367,8 +400,9 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
           std::hypot(forward.x, forward.z) > 1e-4f ? std::atan2(forward.x, forward.z) : 0.0f;
       lock.flat = glm::angleAxis(yaw, glm::vec3(0.0f, 1.0f, 0.0f)) * rest_rotation;
       lock.height = c.height;
-      const glm::vec3 at = lock.landed - contacts.travel * s.Time(c.first);
-      lock.offset = carry ? ground.HeightAt(at.x, at.z) : 0.0f;
+      // `landed` is in the ground's frame (for an in-place clip the ground moves with the
+      // travel): the foot stays on the ground it landed on for the whole contact.
+      lock.offset = carry ? ground.HeightAt(lock.landed.x, lock.landed.z) : 0.0f;
       locks.push_back(lock);
     }
     for (size_t f = 0; f < samples; ++f) {
@@ -409,7 +443,8 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
         } else if (previous >= 0 || next >= 0) {
           offset = locks[static_cast<size_t>(previous >= 0 ? previous : next)].offset;
         } else {
-          offset = ground.HeightAt(animated.x, animated.z);
+          const glm::vec3 at = contacts.OnGround(animated, s.Time(frame));
+          offset = ground.HeightAt(at.x, at.z);
         }
       }
       carried[i][f] = offset;
@@ -417,7 +452,8 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
       glm::vec3 swing = animated + glm::vec3(0.0f, offset, 0.0f);
       if (carry) {
         // The swing foot clears the ground.
-        const float floor = ground.HeightAt(swing.x, swing.z) + contacts.planted_height[i];
+        const glm::vec3 over = contacts.OnGround(swing, s.Time(frame));
+        const float floor = ground.HeightAt(over.x, over.z) + contacts.planted_height[i];
         swing.y = std::max(swing.y, floor);
       }
       FootLockPlan::Key& key = plan->keys[i][f];
@@ -430,10 +466,11 @@ std::shared_ptr<const FootLockPlan> PlanFootLock(const Character& character,
         // that the knee keeps the source's motion and only the small correction blends.
         const ik::FootContact& c = list[static_cast<size_t>(which)];
         const Lock& lock = locks[static_cast<size_t>(which)];
+        // Planted: above where it landed in the ground's frame, back in model space at frame g.
         auto planted_at = [&](int g, glm::quat* sole) {
-          const glm::vec3 at = lock.landed - contacts.travel * s.Time(g);
+          const glm::vec3& at = lock.landed;
           *sole = Turn(glm::vec3(0.0f, 1.0f, 0.0f), ground.NormalAt(at.x, at.z)) * lock.flat;
-          return ground.PointAbove(at.x, at.z, lock.height);
+          return ground.PointAbove(at.x, at.z, lock.height) - contacts.Travelled(s.Time(g));
         };
         glm::quat sole;
         if (w >= 1.0f) {
@@ -584,7 +621,7 @@ FeetNumbers MeasureFeet(const FeetSamples& s, const ClipContacts& contacts, cons
       ++count;
       for (int f = c.first; f <= c.last; ++f) {
         const float d =
-            (ground.HeightAbove(s.ankle[i][static_cast<size_t>(f)]) - contacts.planted_height[i]) *
+            (ground.HeightAbove(relative[static_cast<size_t>(f)]) - contacts.planted_height[i]) *
             kMillimetres;
         out.penetration_mm = std::max(out.penetration_mm, -d);
         out.float_mm = std::max(out.float_mm, d);

@@ -2,9 +2,9 @@
 // legs), the foot lock that holds each planted foot where it landed — on any ground
 // (app/core/ground.h), sole turned to it — with the closed-form two-bone solver, blending in and
 // out of each contact and moving the hips down (or up) where a planted foot could not be reached
-// otherwise, peeling the heel off (the foot turned about its toe) where the lock would turn a knee
-// faster than the source does, and the numbers that show what it did (skate, penetration and
-// float, knee-angle steps).
+// otherwise, peeling the heel off (the foot turned about its toe) or landing a foot a little
+// earlier where the lock would turn a knee faster than the source does, and the numbers that show
+// what it did (skate, penetration and float, knee-angle steps).
 //
 // The lock is part of the edit (EditState::foot_lock): the one frame pipeline (EvaluateFrame)
 // applies it right after the forward kinematics of the un-solved pose, so the window, `contacts`
@@ -53,10 +53,20 @@ void SampleFeet(const Character& character, int clip, float fps, const EditState
 // A clip's contacts: per leg, found on the foot's path relative to the clip's travel
 // (ik::TravelVelocity: 0 for a clip with root motion, the walking velocity for an in-place one),
 // with heights above the authored floor y = 0.
+//
+// The ground's frame. A clip with root motion walks over the ground: model space is the ground's
+// frame. An in-place clip walks on a treadmill: the ground passes back under it at the travel, so
+// a point p of the model at clip time t stands over the ground at p + travel·t (OnGround). A foot
+// planted on a step stays on that step while it slides back in model space, and a walk climbing
+// stairs or a ramp rises as it travels.
 struct ClipContacts {
   FeetSamples source;
   glm::vec3 travel{0.0f};  // per second
   bool in_place = false;
+  // How far the ground has passed back under the model at clip time `t` (0 with root motion).
+  glm::vec3 Travelled(float t) const { return travel * t; }
+  // Model-space point `p` at clip time `t` in the ground's frame.
+  glm::vec3 OnGround(const glm::vec3& p, float t) const { return p + Travelled(t); }
   std::vector<std::vector<ik::FootContact>> contacts;  // [leg]
   // [leg]: the foot's height above the floor while planted in the source (mean over its contacts);
   // where a planted foot stands above any ground.
@@ -112,7 +122,8 @@ struct FeetNumbers {
   float mean_skate_mm = 0.0f;  // over all contacts
   // While planted: how far the ankle sinks below (penetration) or rises above (float) the height
   // it stands at in the source on the authored floor (ClipContacts::planted_height), measured
-  // from `ground` (ik: Ground::HeightAbove); the largest of either.
+  // from `ground` in the ground's frame (ClipContacts::OnGround, Ground::HeightAbove); the largest
+  // of either.
   float penetration_mm = 0.0f;
   float float_mm = 0.0f;
   float knee_step_deg = 0.0f;  // the largest change of a knee angle between two frames

@@ -122,7 +122,8 @@ void Viewer::SyncFeet() {
       }
       double sum = 0.0;
       for (int f = c.first; f <= c.last; ++f) {
-        const float above = v.ground.HeightAbove(s.ankle[i][static_cast<size_t>(f)]);
+        const float above =
+            v.ground.HeightAbove(v.used.OnGround(s.ankle[i][static_cast<size_t>(f)], s.Time(f)));
         sum += double(above);
         const float d = (above - v.used.planted_height[i]) * kMillimetres;
         shown.sink_mm = std::max(shown.sink_mm, -d);
@@ -302,30 +303,44 @@ void Viewer::DrawGround(const renderer::View& view) {
   const glm::vec4 fill(0.50f, 0.62f, 0.80f, 0.45f), edge(0.70f, 0.80f, 0.95f, 0.9f);
   const float size = std::max(current_->extent.size, 0.5f);
   const float half = size, x0 = -half, x1 = half;
+  // Under an in-place clip the ground passes back with its travel (ClipContacts::OnGround): drawn
+  // from the ground's frame, world (x, z) at model (x, z) − shift.
+  glm::vec3 shift(0.0f);
+  if (feet_.ready && feet_.clip == playback_.clip) {
+    shift = feet_.used.Travelled(playback_.time);
+    shift.y = 0.0f;
+  }
+  const auto model = [&](const glm::vec3& p) { return p - shift; };
   if (ground.kind == Ground::Kind::kMesh) {
     const std::vector<glm::vec3>& t = ground.triangles;
     for (size_t k = 0; k + 2 < t.size() && k < 3 * 200000; k += 3) {
-      ground_shapes_.AddTriangle(t[k], t[k + 1], t[k + 2], fill);
+      ground_shapes_.AddTriangle(model(t[k]), model(t[k + 1]), model(t[k + 2]), fill);
     }
   } else if (ground.kind == Ground::Kind::kStairs && ground.depth > 0.0f) {
-    // Each step's tread and riser, over the model's size either side of the origin.
-    const int first = static_cast<int>(std::floor(-half / ground.depth));
-    const int last = static_cast<int>(std::ceil(half / ground.depth));
+    // Each step's tread and riser, over the model's size either side of it.
+    const float wx0 = x0 + shift.x, wx1 = x1 + shift.x;
+    const int first = static_cast<int>(std::floor((shift.z - half) / ground.depth));
+    const int last = static_cast<int>(std::ceil((shift.z + half) / ground.depth));
     for (int k = first; k <= last && k - first < 400; ++k) {
       const float z0 = float(k) * ground.depth, z1 = z0 + ground.depth;
       const float y = ground.HeightAt(0.0f, 0.5f * (z0 + z1));
-      ground_shapes_.AddQuad({x0, y, z0}, {x1, y, z0}, {x1, y, z1}, {x0, y, z1}, fill);
+      ground_shapes_.AddQuad(model({wx0, y, z0}), model({wx1, y, z0}), model({wx1, y, z1}),
+                             model({wx0, y, z1}), fill);
       const float y_next = ground.HeightAt(0.0f, z1 + 0.5f * ground.depth);
-      ground_shapes_.AddQuad({x0, y, z1}, {x1, y, z1}, {x1, y_next, z1}, {x0, y_next, z1}, fill);
-      ground_lines_.AddLine({x0, y, z0}, {x1, y, z0}, edge);
+      ground_shapes_.AddQuad(model({wx0, y, z1}), model({wx1, y, z1}), model({wx1, y_next, z1}),
+                             model({wx0, y_next, z1}), fill);
+      ground_lines_.AddLine(model({wx0, y, z0}), model({wx1, y, z0}), edge);
     }
   } else {
-    // A plane or a ramp: one quad, with lines across every tenth of the size.
+    // A plane or a ramp: one quad, with lines across every tenth of the size (fixed on the
+    // ground, so that they pass back under an in-place walk).
     const float z0 = -half, z1 = half;
-    auto at = [&](float x, float z) { return glm::vec3(x, ground.HeightAt(x, z), z); };
+    auto at = [&](float x, float z) {
+      return glm::vec3(x, ground.HeightAt(x + shift.x, z + shift.z), z);
+    };
     ground_shapes_.AddQuad(at(x0, z0), at(x1, z0), at(x1, z1), at(x0, z1), fill);
-    for (int k = 0; k <= 10; ++k) {
-      const float z = z0 + (z1 - z0) * float(k) / 10.0f;
+    const float spacing = 2.0f * half / 10.0f;
+    for (float z = std::ceil((z0 + shift.z) / spacing) * spacing - shift.z; z <= z1; z += spacing) {
       ground_lines_.AddLine(at(x0, z), at(x1, z), edge);
     }
     ground_lines_.AddLine(at(x0, z0), at(x0, z1), edge);

@@ -291,6 +291,57 @@ TEST(FootLock, BuiltinWalkOnARampKneeKeepsThePace) {
   ExpectKneesKeepThePace(steps);
 }
 
+// The built-in walk is in place: on stairs its ground passes back under it with the travel (a
+// treadmill), so a planted foot stays on the step it landed on while it slides back in model
+// space, and the walk rises as it travels. (Read in model space, the left foot's contact crossed
+// the step edge at z = 0, its target dropped the whole step and the knee turned 61 degrees in a
+// frame.)
+TEST(FootLock, InPlaceWalkOnStairsStaysOnItsStepsAndClimbs) {
+  const app::Ground stairs = Parse("stairs,step=0.15,depth=0.4");
+  const Locked l = Lock(Builtin(), 0, stairs);
+  ASSERT_TRUE(l.contacts.in_place);
+  EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+  EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+  EXPECT_LE(l.report.after.float_mm, 1.0f);
+  const app::FeetSamples after = LockedFeet(Builtin(), l);
+  ExpectKneesKeepThePace(MeasureKneeSteps(l.contacts.source, after));
+  // Each planted foot over one step for its whole contact, in the ground's frame; the later
+  // contacts on higher steps.
+  float lowest = 1e9f, highest = -1e9f;
+  for (size_t i = 0; i < after.legs.size(); ++i) {
+    for (const ik::FootContact& c : l.contacts.contacts[i]) {
+      const glm::vec3 first =
+          l.contacts.OnGround(after.ankle[i][size_t(c.first)], after.Time(c.first));
+      const float step = stairs.HeightAt(first.x, first.z);
+      lowest = std::min(lowest, step);
+      highest = std::max(highest, step);
+      for (int f = c.first; f <= c.last; ++f) {
+        const glm::vec3 at = l.contacts.OnGround(after.ankle[i][size_t(f)], after.Time(f));
+        EXPECT_EQ(stairs.HeightAt(at.x, at.z), step) << i << " " << f;
+      }
+    }
+  }
+  EXPECT_GE(highest - lowest, 0.15f - 1e-4f);
+  // The walk climbs: the hips end higher than they start.
+  EXPECT_GT(l.plan->hips_offset.back() - l.plan->hips_offset.front(), 0.5f * 0.15f);
+}
+
+// Down a ramp or stairs the in-place walk's knees keep the source's pace, its feet planted: a
+// foot landing ahead of the hips on lower ground than it left arrives a little earlier along its
+// way (PaceKnees' backward pass). Without it the knee straightened 7.0 degrees in a frame where
+// the source's turned 4.2 (12 degrees down), 7.7 down stairs.
+TEST(FootLock, InPlaceWalkDownhillKneeKeepsThePace) {
+  for (const char* spec : {"ramp,degrees=-12", "ramp,degrees=-5", "stairs,step=-0.15,depth=0.4",
+                           "stairs,step=0.1,depth=0.3"}) {
+    SCOPED_TRACE(spec);
+    const Locked l = Lock(Builtin(), 0, Parse(spec));
+    EXPECT_LE(l.report.after.max_skate_mm, 1.0f);
+    EXPECT_LE(l.report.after.penetration_mm, 1.0f);
+    EXPECT_LE(l.report.after.float_mm, 1.0f);
+    ExpectKneesKeepThePace(LockedKneeSteps(Builtin(), l));
+  }
+}
+
 TEST(FootLock, RaisedGroundRaisesTheHips) {
   const Locked l = Lock(SkatingWalk(), 0, Parse("plane,y=0.2"));
   EXPECT_LE(l.report.after.penetration_mm, 1.0f);
