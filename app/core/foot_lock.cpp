@@ -262,6 +262,25 @@ std::vector<ik::Limb> Legs(const Character& character) {
   return legs;
 }
 
+std::vector<int> LegJoints(const Character& character) {
+  std::vector<int> joints;
+  for (const ik::Limb& leg : Legs(character)) {
+    joints.insert(joints.end(), {leg.chain.start, leg.chain.mid, leg.chain.end});
+  }
+  return joints;
+}
+
+bool LegsAre(const Character& character, const std::vector<int>& joints) {
+  size_t k = 0;
+  for (const ik::Limb& limb : character.limbs()) {
+    if (limb.kind != ik::LimbKind::kLeg) continue;
+    for (int joint : {limb.chain.start, limb.chain.mid, limb.chain.end}) {
+      if (k >= joints.size() || joints[k++] != joint) return false;
+    }
+  }
+  return k == joints.size();
+}
+
 void SampleFeet(const Character& character, int clip, float fps, const EditState& edit,
                 const std::vector<ik::Limb>& legs, FeetSamples* out) {
   const ik::Skeleton& skeleton = character.skeleton();

@@ -30,6 +30,12 @@ namespace app {
 // right.
 std::vector<ik::Limb> Legs(const Character& character);
 
+// The legs' joints: start, mid and end of each, left then right (what contacts are found on).
+std::vector<int> LegJoints(const Character& character);
+// Whether `joints` (LegJoints) are the character's legs' joints still (a limb fix changes them).
+// Allocates nothing.
+bool LegsAre(const Character& character, const std::vector<int>& joints);
+
 // One clip's legs sampled at `fps`: frames + 1 samples at f / fps (the last at the duration, as
 // BakeClip samples), each frame evaluated by the frame pipeline (EvaluateEditedFrame) with an
 // edit. World space. `clip` is the character's (Character::clip: clips played together

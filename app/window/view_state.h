@@ -207,6 +207,7 @@ struct TimelineView {
 // the ground, the numbers, and the contact selected on the timeline's foot lanes.
 struct FeetView {
   const void* loaded = nullptr;  // the LoadedModel and clip the contacts were found for
+  std::vector<int> leg_joints;   // and its legs' joints (start, mid, end each): a limb fix
   int clip = -1;
   float duration = -1.0f;
   bool ready = false;  // contacts found (the model has legs and a clip plays)

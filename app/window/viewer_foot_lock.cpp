@@ -57,8 +57,10 @@ void Viewer::SyncFeet() {
   const assets::Clip* played = character.clip(clip);
   const float duration = played ? played->duration : -1.0f;
   bool changed = false;
-  if (v.loaded != current_.get() || v.clip != clip || v.duration != duration) {
+  if (v.loaded != current_.get() || v.clip != clip || v.duration != duration ||
+      !LegsAre(character, v.leg_joints)) {  // a limb fix changes the legs
     v.loaded = current_.get();
+    v.leg_joints = LegJoints(character);
     v.clip = clip;
     v.duration = duration;
     v.ready = false;

@@ -369,6 +369,24 @@ TEST(FootLock, ModelWithoutLegsIsRefused) {
   EXPECT_NE(error.find("no legs"), std::string::npos) << error;
 }
 
+// The window finds a clip's contacts again when a limb fix changes the legs: LegsAre tells.
+TEST(FootLock, ALimbFixChangesTheLegsContactsAreFoundOn) {
+  const assets::Model& model = Builtin();
+  const app::Character detected(model);
+  const std::vector<int> joints = app::LegJoints(detected);
+  ASSERT_EQ(joints.size(), 6u);
+  EXPECT_EQ(joints[2], model.skeleton.Find("LeftFoot"));
+  EXPECT_TRUE(app::LegsAre(detected, joints));
+  ik::TwoBoneChain chain;
+  chain.start = model.skeleton.Find("LeftUpLeg");
+  chain.mid = model.skeleton.Find("LeftLeg");
+  chain.end = model.skeleton.Find("LeftToeBase");
+  const app::Character fixed(model, {{"LeftLeg", chain}});
+  EXPECT_FALSE(app::LegsAre(fixed, joints));
+  EXPECT_TRUE(app::LegsAre(fixed, app::LegJoints(fixed)));
+  EXPECT_FALSE(app::LegsAre(detected, {joints.begin(), joints.begin() + 3}));
+}
+
 TEST(FootLock, CesiumManWalkHasAContactOnEveryStep) {
   const std::string path =
       testpaths::SharedModel("khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb");
