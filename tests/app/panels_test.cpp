@@ -660,6 +660,7 @@ TEST(HelpOverlay, ListsEveryShortcutAndItsCloseButtonClosesIt) {
   ImGuiWindow* window = ImGui::FindWindowByName(app::kHelpWindowName);
   ASSERT_NE(window, nullptr);
   EXPECT_LE(window->Size.y, 800.0f - 60.0f);  // on screen
+  EXPECT_EQ(window->ScrollMax.y, 0.0f);       // every row at once, without scrolling
   ASSERT_TRUE(ui.Hover(app::kHelpWindowName, window->GetID("#CLOSE"), draw));
   ui.Click(draw);
   EXPECT_FALSE(open);

@@ -41,6 +41,8 @@ constexpr Shortcut kShortcuts[] = {
     {"I", "key the active target (and its pole) at the playhead"},
     {"drag a target's key on the timeline",
      "move it in time; X or Delete: delete the selected key (right-click: delete, go to it)"},
+    {"drag a contact bar's end on a foot lane",
+     "move the foot contact; double-click an empty lane: add one; click + X or Delete: delete"},
     {"Ctrl+O", "open a file (or drop one on the window)"},
     {"Ctrl+R", "reload the current file (it also reloads by itself when the file changes)"},
     {"Ctrl+S / Ctrl+Shift+S", "save the session / save it as (NAME.skelview)"},
