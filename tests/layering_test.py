@@ -91,6 +91,7 @@ PRIVATE = {
     "app/core/retarget_rig.h": "room",
     "app/core/session_text.h": "room",
     "app/core/session_fields.h": "room",
+    "app/window/panels/timeline_draw.h": "room",
 }
 
 # Third-party libraries, by how their headers are included.
