@@ -70,6 +70,7 @@ PRIVATE = {
     "assets/files/messages.h": "library",
     "assets/files/model_files.h": "library",
     "assets/files/load_progress.h": "library",
+    "assets/files/model_io_stream.h": "room",
     "assets/gltf/gltf_document.h": "library",
     "assets/gltf/gltf_reader.h": "library",
     "assets/gltf/gltf_reader_steps.h": "room",
@@ -91,6 +92,7 @@ PRIVATE = {
     "app/core/retarget_rig.h": "room",
     "app/core/session_text.h": "room",
     "app/core/session_fields.h": "room",
+    "app/window/panels/timeline_draw.h": "room",
 }
 
 # Third-party libraries, by how their headers are included.

@@ -28,6 +28,57 @@ bool SamePath(const std::string& a, const std::string& b) {
 // A file's name for the title: its last component.
 std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
 
+// The display a session keeps, each field with the one the window shows it by: the one list that
+// CurrentSession copies out (ToSession) and ApplySession copies back (FromSession), as
+// `visit(session_field, window_field)`. The display spec goes through CurrentDisplay and
+// ApplyDisplay.
+template <typename SessionSide, typename DisplaySide, typename SelectionSide, typename Visit>
+void DisplayFields(SessionSide& d, DisplaySide& display, SelectionSide& selection, Visit&& visit) {
+  visit(d.xray, display.scene.skeleton_xray);
+  visit(d.mesh_opacity, display.scene.mesh_opacity);
+  visit(d.onion_step, display.scene.onion_step);
+  visit(d.all_chains, display.scene.all_chains);
+  visit(d.axes_selected_only, display.scene.axes_selected_only);
+  visit(d.on_ground, display.on_ground);
+  visit(d.follow_root, display.follow_root);
+  visit(d.axis_gizmo, display.show_axis_gizmo);
+  visit(d.rotate_gizmo, selection.rotate_gizmo);
+  visit(d.timeline, display.show_timeline);
+}
+
+// The camera a session keeps (SessionCamera) and the view's camera, field by field (as
+// DisplayFields).
+template <typename SessionSide, typename CameraSide, typename Visit>
+void CameraFields(SessionSide& c, CameraSide& camera, Visit&& visit) {
+  visit(c.yaw, camera.yaw);
+  visit(c.pitch, camera.pitch);
+  visit(c.distance, camera.distance);
+  visit(c.target, camera.target);
+  visit(c.ortho, camera.ortho);
+}
+
+// A window field into its session field; the rotate gizmo as its name.
+struct ToSession {
+  template <typename T>
+  void operator()(T& session, const T& window) const {
+    session = window;
+  }
+  void operator()(std::string& session, Selection::RotateGizmoMode window) const {
+    session = RotateGizmoName(window);
+  }
+};
+
+// A session field back into its window field; the rotate gizmo from its name.
+struct FromSession {
+  template <typename T>
+  void operator()(const T& session, T& window) const {
+    window = session;
+  }
+  void operator()(const std::string& session, Selection::RotateGizmoMode& window) const {
+    window = RotateGizmoFromName(session);
+  }
+};
+
 }  // namespace
 
 Session Viewer::CurrentSession() const {
@@ -40,21 +91,12 @@ Session Viewer::CurrentSession() const {
   s.range_of_motion = playback_.clip >= 0 && playback_.clip == current_->rom_clip;
   // Clips played together are the model's clips by name; `clip` is the first of them.
   if (!playback_.together.empty()) s.playback.clip = playback_.together[0];
-  s.camera =
-      SessionCamera{camera_.yaw, camera_.pitch, camera_.distance, camera_.target, camera_.ortho};
+  s.camera.emplace();
+  CameraFields(*s.camera, camera_, ToSession{});
   SessionDisplay& d = s.display;
   d.spec = CurrentDisplay();
   d.spec.onion_step = display_.scene.onion_step;
-  d.xray = display_.scene.skeleton_xray;
-  d.mesh_opacity = display_.scene.mesh_opacity;
-  d.onion_step = display_.scene.onion_step;
-  d.all_chains = display_.scene.all_chains;
-  d.axes_selected_only = display_.scene.axes_selected_only;
-  d.on_ground = display_.on_ground;
-  d.follow_root = display_.follow_root;
-  d.axis_gizmo = display_.show_axis_gizmo;
-  d.rotate_gizmo = RotateGizmoName(selection_.rotate_gizmo);
-  d.timeline = display_.show_timeline;
+  DisplayFields(d, display_, selection_, ToSession{});
   s.selected_joint = selection_.selected_joint;
   s.active_chain = selection_.active_chain;
   return s;
@@ -88,17 +130,7 @@ void Viewer::ApplySession(const Session& s) {
     playback_.time = std::clamp(playback_.time, 0.0f, model.clips[size_t(playback_.clip)].duration);
   }
   ApplyDisplay(s.display.spec);
-  SceneOptions& scene = display_.scene;
-  scene.skeleton_xray = s.display.xray;
-  scene.mesh_opacity = s.display.mesh_opacity;
-  scene.onion_step = s.display.onion_step;
-  scene.all_chains = s.display.all_chains;
-  scene.axes_selected_only = s.display.axes_selected_only;
-  display_.on_ground = s.display.on_ground;
-  display_.follow_root = s.display.follow_root;
-  display_.show_axis_gizmo = s.display.axis_gizmo;
-  selection_.rotate_gizmo = RotateGizmoFromName(s.display.rotate_gizmo);
-  display_.show_timeline = s.display.timeline;
+  DisplayFields(s.display, display_, selection_, FromSession{});
   if (s.selected_joint >= 0) selection_.selected_joint = s.selected_joint;
   selection_.scroll_to_selected = selection_.selected_joint >= 0;
   selection_.active_chain = s.active_chain;
@@ -106,11 +138,7 @@ void Viewer::ApplySession(const Session& s) {
     session_camera_ = s.camera;
     session_camera_pending_ = true;
     if (frame_count_ > 0) {  // the first frame frames the model first, then takes it
-      camera_.yaw = s.camera->yaw;
-      camera_.pitch = s.camera->pitch;
-      camera_.distance = s.camera->distance;
-      camera_.target = s.camera->target;
-      camera_.ortho = s.camera->ortho;
+      CameraFields(*s.camera, camera_, FromSession{});
       applied_lift_ = GroundLiftNow();
       session_camera_pending_ = false;
     }

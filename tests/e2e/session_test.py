@@ -1,10 +1,12 @@
 """End-to-end tests of posing and sessions in the window under Xvfb, driven as a user drives it:
 Ctrl+M mirrors the pose (the dragged left foot's target lands on the right foot, reflected), Ctrl+C
 then Ctrl+Shift+V pastes the copied pose flipped (the same mirror image), Ctrl+S saves a session
-(NAME.skelview) and opening it again restores the targets; the title names the file and marks
-unsaved edits with *; CesiumMan (no sides in its joint names) mirrors by symmetry and twice gives
-its pose back; re-exporting the model on disk reloads it by itself keeping the dragged
-target (not with --no-watch); Animation > Generate range of motion plays the generated clip.
+(NAME.skelview) and opening it again restores the targets; every display field and the camera
+a session holds come back as saved, opened at the start and dropped on an open window; the title
+names the file and marks unsaved edits with *; CesiumMan (no sides in its joint names) mirrors
+by symmetry and twice gives its pose back; re-exporting the model on disk reloads it by itself
+keeping the dragged target (not with --no-watch); Animation > Generate range of motion plays
+the generated clip.
 Usage: session_test.py SKELVIEW_BINARY. Exit code 77 means skipped (a tool is missing)."""
 
 import json
@@ -114,6 +116,72 @@ class SessionTest(xs.XvfbTestCase):
         self.wait_title(again, f"hero.skelview {DASH} skelview")
         again.screenshot(os.path.join(self.shots, "reopened.png"))
         self.assertEqual(again.quit(), 0)
+
+    def test_a_sessions_display_and_camera_come_back_as_it_saved_them(self):
+        model = self.export_character("hero.glb")
+        viewer = self.start([model], size="1000x620")
+        viewer.wait_event("ready")
+        viewer.find_window()
+        viewer.key("ctrl+s")
+        viewer.wait_frames()
+        viewer.key("Return")
+        saved = viewer.wait_event("session_saved")
+        self.assertTrue(saved["ok"], saved)
+        self.assertEqual(viewer.quit(), 0)
+        # Every display field and the camera set away from what a new window shows, paused (so
+        # that following the root moves nothing).
+        with open(saved["path"]) as f:
+            doc = json.load(f)
+        display = {"xray": False, "mesh_opacity": 0.5, "onion_step": 3, "all_chains": True,
+                   "axes_selected_only": True, "on_ground": True, "follow_root": True,
+                   "axis_gizmo": False, "rotate_gizmo": "global", "timeline": False}
+        defaults = {key: doc["display"][key] for key in display}
+        for key, value in display.items():
+            self.assertNotEqual(defaults[key], value, key)
+        doc["display"].update(display)
+        camera = {"yaw": 30.0, "pitch": -20.0, "distance": 2.5, "target": [0.1, 0.9, -0.2],
+                  "ortho": True}
+        doc["camera"] = camera
+        doc["animation"]["playing"] = False
+        with open(saved["path"], "w") as f:
+            json.dump(doc, f)
+
+        # Opened and saved again (Ctrl+S: to the session it opened), it writes them back as read.
+        again = self.start([saved["path"]], size="1000x620")
+        again.wait_event("ready")
+        again.find_window()
+        back = self.resave(again, saved["path"])
+        self.assert_display_and_camera(back, display, camera)
+
+        # Dropped on the open window with the display as a new window has it and another camera:
+        # a session opened after the first frame takes them at once, and they come back too.
+        back["display"].update(defaults)
+        other = {"yaw": -45.0, "pitch": 10.0, "distance": 4.0, "target": [-0.3, 1.1, 0.4],
+                 "ortho": False}
+        back["camera"] = other
+        with open(saved["path"], "w") as f:
+            json.dump(back, f)
+        self.assertTrue(again.drop_file(saved["path"]), "the window did not take the drop")
+        self.assertEqual(again.wait_event("load_done")["session"], saved["path"])
+        self.assert_display_and_camera(self.resave(again, saved["path"]), defaults, other)
+        self.assertEqual(again.quit(), 0)
+
+    def resave(self, viewer, path):
+        """Ctrl+S (to the session the window opened): the document it wrote to `path`."""
+        viewer.key("ctrl+s")
+        resaved = viewer.wait_event("session_saved")
+        self.assertTrue(resaved["ok"], resaved)
+        self.assertEqual(os.path.abspath(resaved["path"]), os.path.abspath(path))
+        with open(path) as f:
+            return json.load(f)
+
+    def assert_display_and_camera(self, doc, display, camera):
+        for key, value in display.items():
+            self.assertEqual(doc["display"][key], value, key)
+        for key in ("yaw", "pitch", "distance"):
+            self.assertAlmostEqual(doc["camera"][key], camera[key], places=4, msg=key)
+        self.assert_near(doc["camera"]["target"], camera["target"], 1e-5, "camera target")
+        self.assertEqual(doc["camera"]["ortho"], camera["ortho"])
 
     def test_cesium_man_mirrors_by_symmetry_and_twice_gives_the_pose_back(self):
         relative = "khronos-glTF-Sample-Models/CesiumMan/glTF-Binary/CesiumMan.glb"

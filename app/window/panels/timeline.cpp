@@ -1,6 +1,7 @@
 // The timeline along the bottom of the window: play and step controls, a ruler in frames or
-// seconds, the selected joint's keys and the IK weight keys in lanes, the loop range, and a scrub
-// area as wide as the view. Draws straight into its window's draw list: nothing is allocated.
+// seconds, the selected joint's keys and the IK weight keys in lanes (the feet's contacts below
+// them: timeline_feet.cpp), the loop range, and a scrub area as wide as the view. Draws straight
+// into its window's draw list: nothing is allocated.
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,17 +10,22 @@
 #include <cstring>
 
 #include "app/core/bake.h"
-#include "app/window/panels/panel_util.h"
+#include "app/window/panels/timeline_draw.h"
 
 namespace app {
 
 namespace {
 
+using timeline::FootMouse;
+using timeline::kHandleGrab;
+using timeline::kSelectedKeyColor;
+using timeline::Lanes;
+using timeline::TimeAxis;
+
 constexpr float kMargin = 8.0f;         // window coordinates, around the timeline
 constexpr float kHeightEms = 9.5f;      // the timeline's height in font heights
 constexpr float kLabelEms = 9.0f;       // the lanes' label column, at least
 constexpr float kMaxLabelShare = 0.4f;  // of the canvas's width, at most
-constexpr float kHandleGrab = 6.0f;     // how near a range bracket a press grabs it, pixels
 constexpr float kMinTickGapEms = 4.3f;  // between labelled ticks, in font heights (56 px at 1x)
 
 // The canvas and lanes in the dark theme and the light one (told apart by the text's colour).
@@ -42,22 +48,8 @@ const ImU32 kJointKeyColors[3] = {IM_COL32(235, 110, 95, 255), IM_COL32(120, 210
 const ImU32 kWeightKeyColor = IM_COL32(240, 210, 80, 255);
 const ImU32 kWeightCurveColor = IM_COL32(240, 210, 80, 120);
 const ImU32 kTargetKeyColor = IM_COL32(255, 140, 60, 255);
-const ImU32 kSelectedKeyColor = IM_COL32(255, 250, 205, 255);
-const ImU32 kContactColor = IM_COL32(70, 150, 200, 230);        // a foot contact, not locked
-const ImU32 kLockedContactColor = IM_COL32(70, 190, 110, 240);  // locked
-const ImU32 kContactEndColor = IM_COL32(235, 240, 250, 255);
 
 const char* const kPropertyNames[3] = {"translation", "rotation", "scale"};
-
-// The x of a time on the track and back.
-struct TimeAxis {
-  float x0 = 0.0f, x1 = 1.0f;  // screen x of time 0 and of the duration
-  float duration = 1.0f;
-  float X(float t) const { return x0 + (x1 - x0) * (duration > 0.0f ? t / duration : 0.0f); }
-  float Time(float x) const {
-    return std::clamp((x - x0) / std::max(x1 - x0, 1.0f), 0.0f, 1.0f) * duration;
-  }
-};
 
 // The frame rate of the clip, cached while the clip stays the same (EstimateFrameRate reads
 // every key).
@@ -109,6 +101,31 @@ void LaneLabel(ImDrawList* draw, const ImVec2& min, float width, float height, c
                 nullptr, 0.0f, &clip);
 }
 
+}  // namespace
+
+timeline::Lanes::Lanes(const TimeAxis& axis, const ImVec2& min, float label_width,
+                       float lane_height, float bottom)
+    : draw_(ImGui::GetWindowDrawList()),
+      axis_(axis),
+      min_(min),
+      label_width_(label_width),
+      lane_height_(lane_height),
+      bottom_(bottom),
+      color_(Canvas().lane),
+      y_(min.y) {}
+
+bool timeline::Lanes::Next(const char* name, ImU32 color, bool message) {
+  if (y_ + lane_height_ > bottom_ + 0.5f) return false;
+  draw_->AddRectFilled(ImVec2(min_.x, y_ + 1.0f), ImVec2(axis_.x1 + 6.0f, y_ + lane_height_ - 1.0f),
+                       color_);
+  LaneLabel(draw_, ImVec2(min_.x, y_), message ? axis_.x1 - min_.x : label_width_, lane_height_,
+            name, color);
+  y_ += lane_height_;
+  return true;
+}
+
+namespace {
+
 // The width the lanes' names need: the selected joint's animated properties and the chains with
 // IK weight keys, as DrawLanes names them.
 float LaneNamesWidth(const TimelineInput& in, const assets::Clip& clip) {
@@ -123,12 +140,7 @@ float LaneNamesWidth(const TimelineInput& in, const assets::Clip& clip) {
     widest = ImGui::CalcTextSize(in.model.skeleton.name(in.selected_joint).c_str()).x +
              ImGui::CalcTextSize(" translation").x;
   }
-  if (in.feet && in.feet->ready) {
-    for (const std::string& foot : in.feet->feet) {
-      widest = std::max(widest,
-                        ImGui::CalcTextSize(foot.c_str()).x + ImGui::CalcTextSize(" contacts").x);
-    }
-  }
+  widest = std::max(widest, timeline::FootLaneNamesWidth(in.feet));
   for (const ChainSettings& chain : in.edit.chains) {
     if (chain.weight_keys.empty() && !chain.keyed()) continue;
     widest = std::max(
@@ -186,7 +198,8 @@ const assets::JointAnimation* ChannelOf(const assets::Clip& clip, int joint) {
 }
 
 // The lanes under the ruler: the selected joint's animated properties, then every chain with IK
-// weight keys (the active one brighter, its weight drawn as a curve).
+// weight keys (the active one brighter, its weight drawn as a curve), the keyed targets, the
+// feet's contacts.
 void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis& axis,
                const ImVec2& min, float label_width, float lane_height, float bottom,
                TimelineView* view) {
@@ -194,33 +207,22 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
   view->foot_lanes.clear();
   view->lanes_x0 = axis.x0;
   view->lanes_x1 = axis.x1;
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImU32 lane_color = Canvas().lane;
+  Lanes lanes(axis, min, label_width, lane_height, bottom);
+  ImDrawList* draw = lanes.draw();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float r = std::max(3.0f, lane_height * 0.3f);
-  float y = min.y;
   char label[160];
-  // A lane with its name at the left; a message (no keys to show) spans the whole lane.
-  auto next_lane = [&](const char* name, ImU32 color, bool message = false) {
-    if (y + lane_height > bottom + 0.5f) return false;
-    draw->AddRectFilled(ImVec2(min.x, y + 1.0f), ImVec2(axis.x1 + 6.0f, y + lane_height - 1.0f),
-                        lane_color);
-    LaneLabel(draw, ImVec2(min.x, y), message ? axis.x1 - min.x : label_width, lane_height, name,
-              color);
-    y += lane_height;
-    return true;
-  };
   const assets::JointAnimation* channel =
       in.selected_joint >= 0 ? ChannelOf(clip, in.selected_joint) : nullptr;
   if (in.selected_joint < 0) {
-    next_lane("Select a joint (click it in the view or the Joints tree) to see its keys here.", dim,
-              true);
+    lanes.Next("Select a joint (click it in the view or the Joints tree) to see its keys here.",
+               dim, true);
   } else if (!channel || (channel->translation.empty() && channel->rotation.empty() &&
                           channel->scale.empty())) {
     std::snprintf(label, sizeof(label), "%s: no keys in this clip",
                   in.model.skeleton.name(in.selected_joint).c_str());
-    next_lane(label, dim, true);
+    lanes.Next(label, dim, true);
   } else {
     const std::vector<float>* tracks[3] = {&channel->translation.times, &channel->rotation.times,
                                            &channel->scale.times};
@@ -228,8 +230,8 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
       if (tracks[p]->empty()) continue;
       std::snprintf(label, sizeof(label), "%s %s",
                     in.model.skeleton.name(in.selected_joint).c_str(), kPropertyNames[p]);
-      const float lane_y = y + 0.5f * lane_height;
-      if (!next_lane(label, text)) return;
+      const float lane_y = lanes.top() + 0.5f * lane_height;
+      if (!lanes.Next(label, text)) return;
       KeyDiamonds(draw, axis, *tracks[p], lane_y, r, kJointKeyColors[p]);
     }
   }
@@ -238,8 +240,8 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
     if (chain.weight_keys.empty()) continue;
     const bool active = static_cast<int>(c) == in.active_chain;
     std::snprintf(label, sizeof(label), "IK weight %s", chain.label.c_str());
-    const float lane_top = y;
-    if (!next_lane(label, active ? text : dim)) return;
+    const float lane_top = lanes.top();
+    if (!lanes.Next(label, active ? text : dim)) return;
     // The weight between its keys (0 at the lane's bottom, 1 at its top), then the keys on it.
     const float y0 = lane_top + lane_height - 2.0f, span = lane_height - 4.0f;
     const glm::vec2* keys = chain.weight_keys.data();
@@ -267,8 +269,8 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
     if (!chain.keyed()) continue;
     const bool active = static_cast<int>(c) == in.active_chain;
     std::snprintf(label, sizeof(label), "%s target", chain.label.c_str());
-    const float lane_top = y;
-    if (!next_lane(label, active ? text : dim)) return;
+    const float lane_top = lanes.top();
+    if (!lanes.Next(label, active ? text : dim)) return;
     view->key_lanes.push_back({static_cast<int>(c), lane_top, lane_top + lane_height});
     const float lane_y = lane_top + 0.5f * lane_height;
     const bool this_chain = view->key_chain == static_cast<int>(c);
@@ -284,75 +286,7 @@ void DrawLanes(const TimelineInput& in, const assets::Clip& clip, const TimeAxis
       if (FindKey(chain.target_keys, k.time) < 0) key(k.time);
     }
   }
-  // The feet's contacts: a lane per foot with a bar per contact (green where locked), the
-  // selected one outlined, a dragged end where it is being dragged to.
-  const FeetView* feet = in.feet;
-  if (!feet || !feet->ready) return;
-  const float fps = std::max(feet->used.source.fps, 1.0f);
-  for (size_t leg = 0; leg < feet->contacts.size() && leg < feet->feet.size(); ++leg) {
-    std::snprintf(label, sizeof(label), "%s contacts", feet->feet[leg].c_str());
-    const float lane_top = y;
-    if (!next_lane(label, text)) return;
-    view->foot_lanes.push_back({static_cast<int>(leg), lane_top, lane_top + lane_height});
-    const std::vector<FeetView::Contact>& list = feet->contacts[leg];
-    for (size_t k = 0; k < list.size(); ++k) {
-      float start = list[k].start, end = list[k].end;
-      const bool dragged = view->drag == TimelineView::Drag::kContactEnd &&
-                           view->drag_leg == static_cast<int>(leg) &&
-                           view->drag_contact == static_cast<int>(k);
-      if (dragged) (view->drag_end ? end : start) = float(view->drag_frame) / fps;
-      const float x0 = std::floor(axis.X(start)), x1 = std::max(std::floor(axis.X(end)), x0 + 2.0f);
-      const ImVec2 lo(x0, lane_top + 3.0f), hi(x1 + 1.0f, lane_top + lane_height - 3.0f);
-      draw->AddRectFilled(lo, hi, feet->locked ? kLockedContactColor : kContactColor, 2.0f);
-      draw->AddLine(ImVec2(x0 + 0.5f, lo.y), ImVec2(x0 + 0.5f, hi.y), kContactEndColor, 2.0f);
-      draw->AddLine(ImVec2(x1 + 0.5f, lo.y), ImVec2(x1 + 0.5f, hi.y), kContactEndColor, 2.0f);
-      if (feet->leg == static_cast<int>(leg) && feet->contact == static_cast<int>(k)) {
-        draw->AddRect(ImVec2(lo.x - 1.0f, lo.y - 2.0f), ImVec2(hi.x + 1.0f, hi.y + 2.0f),
-                      kSelectedKeyColor, 2.0f, 0, 2.0f);
-      }
-    }
-  }
-}
-
-// The foot lane under the mouse (last frame's lanes): its leg (-1: none), the contact there (-1:
-// the empty lane) and which part: an end within the grab distance (-1 start, +1 end) or the bar.
-struct FootHit {
-  int leg = -1, contact = -1, edge = 0;
-};
-FootHit FootUnderMouse(const FeetView* feet, const TimelineView& view, const TimeAxis& axis) {
-  FootHit hit;
-  if (!feet || !feet->ready) return hit;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (const TimelineView::FootLane& lane : view.foot_lanes) {
-    if (mouse.y < lane.top || mouse.y >= lane.bottom ||
-        lane.leg >= static_cast<int>(feet->contacts.size())) {
-      continue;
-    }
-    hit.leg = lane.leg;
-    const std::vector<FeetView::Contact>& list = feet->contacts[size_t(lane.leg)];
-    float best = kHandleGrab + 1.0f;
-    for (size_t k = 0; k < list.size(); ++k) {
-      const float ds = std::abs(axis.X(list[k].start) - mouse.x);
-      const float de = std::abs(axis.X(list[k].end) - mouse.x);
-      if (ds <= kHandleGrab && ds < best) {
-        best = ds;
-        hit.contact = static_cast<int>(k);
-        hit.edge = -1;
-      }
-      if (de <= kHandleGrab && de < best) {
-        best = de;
-        hit.contact = static_cast<int>(k);
-        hit.edge = 1;
-      }
-    }
-    for (size_t k = 0; k < list.size() && hit.contact < 0; ++k) {
-      if (mouse.x >= axis.X(list[k].start) && mouse.x <= axis.X(list[k].end)) {
-        hit.contact = static_cast<int>(k);
-      }
-    }
-    return hit;
-  }
-  return hit;
+  timeline::DrawFootLanes(in.feet, &lanes, view);
 }
 
 // The keyed target's key under the mouse (last frame's lanes): its chain and time, or false.
@@ -457,51 +391,16 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
   // A right-click on a key selects it and offers to delete it or go to it.
   int chain = -1;
   float time = 0.0f;
-  FeetView* feet = in.feet;
-  const FootHit foot = FootUnderMouse(feet, *view, axis);
-  const float foot_fps = feet ? std::max(feet->used.source.fps, 1.0f) : 30.0f;
-  auto foot_time = [&]() {  // the mouse's time on a foot lane, on the contacts' frames
-    return std::round(axis.Time(io.MousePos.x) * foot_fps) / foot_fps;
-  };
-  if (ImGui::IsItemHovered() && foot.leg >= 0) {
-    // A right-click on a foot lane offers to delete the contact there or add one; a double-click
-    // on the empty lane adds one there (where the first click put the playhead).
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
-      view->popup_leg = foot.leg;
-      view->popup_contact = foot.contact;
-      view->popup_time = foot_time();
-      if (foot.contact >= 0) {
-        feet->leg = foot.leg;
-        feet->contact = foot.contact;
-        view->key_chain = -1;
-      }
-      ImGui::OpenPopup("##contact");
-    } else if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && foot.contact < 0 && out) {
-      Request added{RequestKind::kEditContact, "add", false, foot.leg};
-      added.time = foot_time();
-      out->push_back(added);
-    }
-  }
-  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && foot.leg < 0 &&
+  FootMouse feet(axis, in.feet, view);
+  feet.Clicks(out);
+  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && !feet.OverLane() &&
       KeyUnderMouse(in, axis, *view, key_radius, &chain, &time)) {
     view->key_chain = chain;
     view->key_time = time;
     ImGui::OpenPopup("##target key");
   }
-  if (ImGui::IsItemActivated() && foot.leg >= 0 && foot.contact >= 0) {
-    // A press on a contact selects it; on one of its ends, drags that end.
-    feet->leg = foot.leg;
-    feet->contact = foot.contact;
-    view->key_chain = -1;
-    view->drag = TimelineView::Drag::kContact;
-    if (foot.edge != 0) {
-      const ik::FootContact& c = feet->used.contacts[size_t(foot.leg)][size_t(foot.contact)];
-      view->drag = TimelineView::Drag::kContactEnd;
-      view->drag_leg = foot.leg;
-      view->drag_contact = foot.contact;
-      view->drag_end = foot.edge > 0;
-      view->drag_frame = view->drag_end ? c.last : c.first;
-    }
+  if (ImGui::IsItemActivated() && feet.OverContact()) {
+    feet.Press();
     view->was_playing = p->playing;
     p->playing = false;
   } else if (ImGui::IsItemActivated() &&
@@ -510,12 +409,12 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
     view->drag = TimelineView::Drag::kKey;
     view->key_chain = chain;
     view->key_time = time;
-    if (feet) feet->contact = -1;
+    feet.Deselect();
     view->key_drag_to = time;
     view->was_playing = p->playing;
     p->playing = false;
   } else if (ImGui::IsItemActivated()) {
-    if (feet && foot.leg >= 0) feet->contact = -1;  // a click on an empty foot lane
+    if (feet.OverLane()) feet.Deselect();  // a click on an empty foot lane
     const bool has_range = p->range_end > p->range_start;
     const float mx = io.MousePos.x;
     view->drag = TimelineView::Drag::kScrub;
@@ -545,7 +444,7 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
         view->key_drag_to = t;
         break;
       case TimelineView::Drag::kContactEnd:
-        view->drag_frame = static_cast<int>(std::lround(axis.Time(io.MousePos.x) * foot_fps));
+        feet.DragEnd();
         break;
       case TimelineView::Drag::kContact:
         break;
@@ -564,19 +463,7 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
       out->push_back(moved);
       view->key_time = view->key_drag_to;  // the selection goes with it
     }
-    if (view->drag == TimelineView::Drag::kContactEnd && feet && out && feet->ready &&
-        view->drag_leg < static_cast<int>(feet->used.contacts.size()) &&
-        view->drag_contact < static_cast<int>(feet->used.contacts[size_t(view->drag_leg)].size())) {
-      const ik::FootContact& c =
-          feet->used.contacts[size_t(view->drag_leg)][size_t(view->drag_contact)];
-      if (view->drag_frame != (view->drag_end ? c.last : c.first)) {
-        Request moved{RequestKind::kEditContact, view->drag_end ? "end" : "start", false,
-                      view->drag_leg};
-        moved.contact = view->drag_contact;
-        moved.time = float(view->drag_frame) / foot_fps;
-        out->push_back(moved);
-      }
-    }
+    feet.Release(out);
     view->drag = TimelineView::Drag::kNone;
   }
   if (ImGui::BeginPopup("##target key")) {
@@ -588,38 +475,8 @@ void Scrub(const TimelineInput& in, const TimeAxis& axis, float ruler_bottom, fl
     if (ImGui::MenuItem("Go to key")) p->time = view->key_time;
     ImGui::EndPopup();
   }
-  if (ImGui::BeginPopup("##contact")) {
-    if (view->popup_contact >= 0) {
-      if (ImGui::MenuItem("Delete contact", "X") && out) {
-        Request deleted{RequestKind::kEditContact, "delete", false, view->popup_leg};
-        deleted.contact = view->popup_contact;
-        out->push_back(deleted);
-      }
-      if (ImGui::MenuItem("Go to contact") && feet && feet->ready &&
-          view->popup_leg < static_cast<int>(feet->contacts.size()) &&
-          view->popup_contact < static_cast<int>(feet->contacts[size_t(view->popup_leg)].size())) {
-        p->time = feet->contacts[size_t(view->popup_leg)][size_t(view->popup_contact)].start;
-      }
-    } else if (ImGui::MenuItem("Add contact here") && out) {
-      Request added{RequestKind::kEditContact, "add", false, view->popup_leg};
-      added.time = view->popup_time;
-      out->push_back(added);
-    }
-    ImGui::EndPopup();
-  }
-  // The contact under the mouse: its numbers.
-  if (ImGui::IsItemHovered() && foot.contact >= 0 && !ImGui::IsPopupOpen("##contact")) {
-    const FeetView::Contact& c = feet->contacts[size_t(foot.leg)][size_t(foot.contact)];
-    char locked[48] = "";
-    if (c.locked_skate_mm >= 0.0f) {
-      std::snprintf(locked, sizeof(locked), " (locked %.1f mm)", double(c.locked_skate_mm));
-    }
-    ImGui::SetTooltip(
-        "%s contact %d: %.3f-%.3f s\nskate %.1f mm%s\nheight %.1f mm, sinks %.1f mm, floats "
-        "%.1f mm\nDrag an end to move it; right-click or X to delete.",
-        feet->feet[size_t(foot.leg)].c_str(), foot.contact + 1, double(c.start), double(c.end),
-        double(c.skate_mm), locked, double(c.height_mm), double(c.sink_mm), double(c.float_mm));
-  }
+  feet.Menu(p, out);
+  feet.Tooltip();
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
-// Model serialisation: a flat little-endian stream written field by field, and a reader that
-// checks every count against the bytes left before allocating and every value before keeping it,
-// because the bytes may come from a child process that a malformed file has corrupted.
-#include "assets/files/model_io.h"
-
+// Model serialisation, the reading half: a reader that checks every count against the bytes
+// left before allocating and every value before keeping it, because the bytes may come from a
+// child process that a malformed file has corrupted.
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -11,15 +9,18 @@
 #include <vector>
 
 #include "assets/files/limits.h"
+#include "assets/files/model_io.h"
+#include "assets/files/model_io_stream.h"
 #include "assets/files/text.h"
 #include "assets/model/animation.h"
 
 namespace assets {
 namespace {
 
-constexpr char kMagic[8] = {'S', 'K', 'V', 'M', 'O', 'D', 'E', 'L'};
-// Strings longer than this are refused (names and warnings are short; a source path is < 4 KiB).
-constexpr uint32_t kMaxStringBytes = 1u << 20;
+using model_io::kMagic;
+using model_io::MeshArrays;
+using model_io::MorphArrays;
+using model_io::Reader;
 
 // The stream stores floats and integers in the host's byte order, which must be little-endian
 // (every platform skelview builds on); bulk arrays are then plain memcpy.
@@ -28,213 +29,6 @@ bool HostIsLittleEndian() {
   uint8_t first = 0;
   std::memcpy(&first, &probe, 1);
   return first == 1;
-}
-
-// Element types copied as raw bytes. glm's vectors are not formally trivially copyable under
-// GLM_FORCE_CTOR_INIT (it gives them constructors) but are plain arrays of floats or integers.
-template <typename T>
-inline constexpr bool kPlainData =
-    std::is_standard_layout_v<T>&& std::is_trivially_destructible_v<T> &&
-    sizeof(T) % alignof(T) == 0;
-
-class Writer {
- public:
-  // Without a sink the writer only counts (SerializedModelSize).
-  explicit Writer(const ByteSink* sink) : sink_(sink) {
-    if (sink_) buffer_.reserve(kBufferBytes);
-  }
-  void Bytes(const void* data, size_t size) {
-    written_ += size;
-    if (!sink_ || !ok_ || size == 0) return;
-    if (buffer_.size() + size > kBufferBytes) Flush();
-    if (size >= kBufferBytes) {
-      ok_ = ok_ && (*sink_)(data, size);  // arrays go straight from the Model
-      return;
-    }
-    const auto* p = static_cast<const char*>(data);
-    buffer_.insert(buffer_.end(), p, p + size);
-  }
-  void U8(uint8_t v) { Bytes(&v, 1); }
-  void U32(uint32_t v) { Bytes(&v, 4); }
-  void I32(int32_t v) { Bytes(&v, 4); }
-  void F32(float v) { Bytes(&v, 4); }
-  void String(const std::string& s) {
-    U32(static_cast<uint32_t>(s.size()));
-    Bytes(s.data(), s.size());
-  }
-  // A vector of trivially copyable elements: count, then the raw elements.
-  template <typename T>
-  void Array(const std::vector<T>& v) {
-    static_assert(kPlainData<T>);
-    U32(static_cast<uint32_t>(v.size()));
-    Bytes(v.data(), v.size() * sizeof(T));
-  }
-  void Quat(const glm::quat& q) {
-    for (const float f : {q.x, q.y, q.z, q.w}) F32(f);
-  }
-  void Vec3(const glm::vec3& v) { Bytes(&v, sizeof(v)); }
-  void Mat4(const glm::mat4& m) { Bytes(&m, sizeof(m)); }
-  bool Flush() {
-    if (sink_ && ok_ && !buffer_.empty()) ok_ = (*sink_)(buffer_.data(), buffer_.size());
-    buffer_.clear();
-    return ok_;
-  }
-  uint64_t written() const { return written_; }
-
- private:
-  static constexpr size_t kBufferBytes = size_t{1} << 16;
-  const ByteSink* sink_;
-  std::vector<char> buffer_;
-  uint64_t written_ = 0;
-  bool ok_ = true;
-};
-
-class Reader {
- public:
-  Reader(const ByteSource* source, uint64_t size) : source_(source), size_(size) {}
-
-  uint64_t remaining() const { return size_ - offset_; }
-  bool failed() const { return !error_.empty(); }
-  const std::string& error() const { return error_; }
-
-  // Records the first failure only: later reads after a failure are no-ops returning zeros.
-  bool Fail(const std::string& reason) {
-    if (error_.empty()) error_ = reason;
-    return false;
-  }
-
-  bool Bytes(void* out, size_t size, const char* what) {
-    if (failed()) return false;
-    if (size > remaining()) {
-      return Fail(std::string("truncated model data: ") + what + " needs " + std::to_string(size) +
-                  " bytes, " + std::to_string(remaining()) + " remain");
-    }
-    if (size > 0 && !(*source_)(out, size)) {
-      return Fail(std::string("truncated model data: the stream ended in ") + what);
-    }
-    offset_ += size;
-    return true;
-  }
-  uint8_t U8(const char* what) { return Scalar<uint8_t>(what); }
-  uint32_t U32(const char* what) { return Scalar<uint32_t>(what); }
-  int32_t I32(const char* what) { return Scalar<int32_t>(what); }
-  float F32(const char* what) { return Scalar<float>(what); }
-  glm::vec3 Vec3(const char* what) {
-    glm::vec3 v(0.0f);
-    Bytes(&v, sizeof(v), what);
-    return v;
-  }
-  glm::quat Quat(const char* what) {
-    float v[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    Bytes(v, sizeof(v), what);
-    return glm::quat(v[3], v[0], v[1], v[2]);
-  }
-  glm::mat4 Mat4(const char* what) {
-    glm::mat4 m(1.0f);
-    Bytes(&m, sizeof(m), what);
-    return m;
-  }
-  std::string String(const char* what) {
-    const uint32_t size = U32(what);
-    if (failed()) return {};
-    if (size > kMaxStringBytes || size > remaining()) {
-      Fail(std::string("corrupted model data: ") + what + " claims " + std::to_string(size) +
-           " bytes, " + std::to_string(remaining()) + " remain");
-      return {};
-    }
-    std::string s(size, '\0');
-    if (!Bytes(s.data(), size, what)) return {};
-    return s;
-  }
-  // A name or message: a String that must be UTF-8 (the importer makes every name so; JSON
-  // output and the UI rely on it). Paths are Strings: they need not be.
-  std::string Text(const char* what) {
-    std::string s = String(what);
-    if (!failed() && !IsValidUtf8(s)) {
-      Fail(std::string("corrupted model data: a ") + what + " is not valid UTF-8");
-      return {};
-    }
-    return s;
-  }
-  // A count of elements that each take at least `min_bytes` of the stream: refused when the rest
-  // of the stream cannot hold that many, so no allocation exceeds the input's size.
-  size_t Count(size_t min_bytes, const char* what) {
-    const uint32_t n = U32(what);
-    if (failed()) return 0;
-    if (min_bytes > 0 && n > remaining() / min_bytes) {
-      Fail(std::string("corrupted model data: ") + what + " count " + std::to_string(n) +
-           " needs at least " + std::to_string(uint64_t{n} * min_bytes) + " bytes, " +
-           std::to_string(remaining()) + " remain");
-      return 0;
-    }
-    return n;
-  }
-  template <typename T>
-  bool Array(std::vector<T>* v, const char* what) {
-    static_assert(kPlainData<T>);
-    const size_t n = Count(sizeof(T), what);
-    if (failed()) return false;
-    v->resize(n);
-    return Bytes(v->data(), n * sizeof(T), what);
-  }
-
- private:
-  // A number read as raw bytes; 0 when the stream failed.
-  template <typename T>
-  T Scalar(const char* what) {
-    T v = 0;
-    Bytes(&v, sizeof(v), what);
-    return v;
-  }
-
-  const ByteSource* source_;
-  uint64_t size_;
-  uint64_t offset_ = 0;
-  std::string error_;
-};
-
-// --- writing --------------------------------------------------------------------------------
-
-template <typename T>
-void WriteTrack(Writer* w, const Track<T>& track) {
-  w->U8(static_cast<uint8_t>(track.interpolation));
-  w->Array(track.times);
-  w->U32(static_cast<uint32_t>(track.values.size()));
-  for (const T& v : track.values) {
-    if constexpr (std::is_same_v<T, glm::quat>) {
-      w->Quat(v);
-    } else {
-      w->Vec3(v);
-    }
-  }
-}
-
-// --- reading --------------------------------------------------------------------------------
-
-// A mesh's arrays in stream order, each with the name the reader's messages give it: the one list
-// the writer and the reader both go through (`visit(array, name)`).
-template <typename MeshType, typename Visit>
-void MeshArrays(MeshType& m, Visit&& visit) {
-  visit(m.positions, "mesh positions");
-  visit(m.normals, "mesh normals");
-  visit(m.tangents, "mesh tangents");
-  visit(m.uvs, "mesh uvs");
-  visit(m.joints, "mesh joints");
-  visit(m.weights, "mesh weights");
-  visit(m.extra_joints, "mesh extra joints");
-  visit(m.extra_weights, "mesh extra weights");
-  visit(m.weight_flags, "mesh weight flags");
-  visit(m.indices, "mesh indices");
-  visit(m.bone_joints, "mesh bone joints");
-  visit(m.bone_inverse_binds, "mesh inverse binds");
-}
-
-// A morph target's delta arrays in stream order (as MeshArrays).
-template <typename TargetType, typename Visit>
-void MorphArrays(TargetType& t, Visit&& visit) {
-  visit(t.positions, "morph position deltas");
-  visit(t.normals, "morph normal deltas");
-  visit(t.tangents, "morph tangent deltas");
 }
 
 bool WithinCoordinateLimit(float v) { return std::isfinite(v) && std::abs(v) <= kMaxCoordinate; }
@@ -478,112 +272,7 @@ bool ReadClip(Reader* r, int joint_count, const std::vector<Mesh>& meshes, Clip*
   return ReadMorphChannels(r, meshes, clip, what);
 }
 
-void WriteModel(Writer* writer, const Model& model) {
-  Writer& w = *writer;
-  w.Bytes(kMagic, sizeof(kMagic));
-  w.U32(kModelFormatVersion);
-  w.String(model.source);
-
-  const ik::Skeleton& s = model.skeleton;
-  w.U32(static_cast<uint32_t>(s.joint_count()));
-  for (int j = 0; j < s.joint_count(); ++j) {
-    const ik::Transform& rest = s.rest_locals()[j];
-    w.String(s.name(j));
-    w.I32(s.parent(j));
-    w.Vec3(rest.translation);
-    w.Quat(rest.rotation);
-    w.Vec3(rest.scale);
-    w.Mat4(s.inverse_binds()[j]);
-  }
-  std::vector<uint8_t> is_bone(model.is_bone.begin(), model.is_bone.end());
-  w.Array(is_bone);
-
-  w.U32(static_cast<uint32_t>(model.meshes.size()));
-  for (const Mesh& m : model.meshes) {
-    w.String(m.name);
-    w.U8(m.skinned ? 1 : 0);
-    MeshArrays(m, [&](const auto& array, const char*) { w.Array(array); });
-    w.I32(m.material);
-    w.I32(m.node);
-    w.U32(static_cast<uint32_t>(m.targets.size()));
-    for (const MorphTarget& t : m.targets) {
-      w.String(t.name);
-      MorphArrays(t, [&](const auto& array, const char*) { w.Array(array); });
-    }
-    w.Array(m.target_weights);
-  }
-  w.U32(static_cast<uint32_t>(model.materials.size()));
-  for (const Material& m : model.materials) {
-    w.String(m.name);
-    w.Bytes(&m.base_color, sizeof(m.base_color));
-    w.I32(m.base_color_texture);
-  }
-  w.U32(static_cast<uint32_t>(model.textures.size()));
-  for (const Texture& t : model.textures) {
-    w.String(t.name);
-    w.I32(t.width);
-    w.I32(t.height);
-    w.Array(t.rgba);
-  }
-  w.U32(static_cast<uint32_t>(model.clips.size()));
-  for (const Clip& c : model.clips) {
-    w.String(c.name);
-    w.F32(c.duration);
-    w.U32(static_cast<uint32_t>(c.channels.size()));
-    for (const JointAnimation& a : c.channels) {
-      w.I32(a.joint);
-      WriteTrack(&w, a.translation);
-      WriteTrack(&w, a.rotation);
-      WriteTrack(&w, a.scale);
-    }
-    w.U32(static_cast<uint32_t>(c.morph_channels.size()));
-    for (const MorphAnimation& a : c.morph_channels) {
-      w.I32(a.mesh);
-      w.I32(a.width);
-      w.U8(static_cast<uint8_t>(a.interpolation));
-      w.Array(a.times);
-      w.Array(a.values);
-    }
-  }
-  w.U32(static_cast<uint32_t>(model.warnings.size()));
-  for (const std::string& warning : model.warnings) w.String(warning);
-  w.Bytes(&model.influences, sizeof(InfluenceStats));
-  w.U32(static_cast<uint32_t>(model.source_files.size()));
-  for (const std::string& file : model.source_files) w.String(file);
-  const AvatarMeta& avatar = model.avatar;
-  for (const std::string* text : {&avatar.format, &avatar.title, &avatar.author, &avatar.license}) {
-    w.String(*text);
-  }
-  w.U32(static_cast<uint32_t>(s.humanoid().size()));
-  for (const ik::HumanoidBone& b : s.humanoid()) {
-    w.String(b.bone);
-    w.I32(b.joint);
-  }
-}
-
 }  // namespace
-
-uint64_t SerializedModelSize(const Model& model) {
-  Writer counter(nullptr);
-  WriteModel(&counter, model);
-  return counter.written();
-}
-
-bool SerializeModelTo(const Model& model, const ByteSink& sink) {
-  Writer w(&sink);
-  WriteModel(&w, model);
-  return w.Flush();
-}
-
-std::string SerializeModel(const Model& model) {
-  std::string out;
-  out.reserve(SerializedModelSize(model));
-  SerializeModelTo(model, [&out](const void* data, size_t size) {
-    out.append(static_cast<const char*>(data), size);
-    return true;
-  });
-  return out;
-}
 
 bool DeserializeModel(std::string_view bytes, Model* out, std::string* error) {
   size_t offset = 0;
