@@ -5,6 +5,7 @@
 // one undo step (the edit holds the plan and what it was planned from) and a trace event.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "app/core/bake.h"
 #include "app/core/contact_edit.h"
@@ -291,10 +292,9 @@ void Viewer::GroundLoaded(const std::string& spec, Ground ground, bool chosen) {
     return;
   }
   SyncFeet();  // the edit's ground (undo, redo, a session) in effect
-  if (!gl.replan || !edit_.foot_lock) return;
   // The lock was planned before its ground was in (a session opened locked): planned again, as
   // part of opening it when nothing was edited since.
-  gl.replan = false;
+  if (!std::exchange(gl.replan, false) || !edit_.foot_lock) return;
   const bool untouched =
       recorder_.undo_count() == 0 && recorder_.redo_count() == 0 && !recorder_.running();
   const bool was_saved = edit_ == saved_edit_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/window/panels/panel_util.h"
 
@@ -120,11 +121,13 @@ void DrawGround(FeetView* v, Requests* out) {
     Ask(out, RequestKind::kSetGround, v->mesh_path);
   }
   ImGui::TextDisabled("ground: %s", v->ground_spec.c_str());
-  if (!v->ground_loading.empty()) {
-    ImGui::TextDisabled("loading %s ...", v->ground_loading.c_str());
-    ImGui::SameLine();
+  if (!v->ground_loading.empty()) {  // the button first: a long name wraps after it
     if (ImGui::SmallButton("Cancel##ground")) Ask(out, RequestKind::kCancelGround);
     Tip("Stop reading the mesh; the ground stays as it is.");
+    ImGui::SameLine();
+    ImGui::TextDisabled("loading %s ...",
+                        std::filesystem::path(v->ground_loading).filename().string().c_str());
+    Tip(v->ground_loading.c_str());
   }
 }
 
