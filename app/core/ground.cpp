@@ -74,34 +74,60 @@ bool LoadMeshGround(const std::string& spec, Ground* out, std::string* error) {
                           &load_error)) {
     return BadSpec(spec, load_error, error);
   }
+  std::string why;
+  if (!GroundFromModel(model, spec, out, &why)) return BadSpec(spec, why, error);
+  return true;
+}
+
+}  // namespace
+
+bool IsGroundMeshSpec(const std::string& spec) {
+  std::string lower = spec;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto ends_with = [&](const char* suffix) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    return lower.size() >= n && lower.compare(lower.size() - n, n, suffix) == 0;
+  };
+  return ends_with(".glb") || ends_with(".gltf");
+}
+
+bool GroundFromModel(const assets::Model& model, const std::string& spec, Ground* out,
+                     std::string* why) {
+  size_t count = 0;
+  for (const assets::Mesh& mesh : model.meshes) count += mesh.indices.size() / 3;
+  if (count > kMaxGroundTriangles) {
+    *why = "more than " + std::to_string(kMaxGroundTriangles) + " triangles (" +
+           std::to_string(count) + ")";
+    return false;
+  }
+  if (count == 0) {
+    *why = "the file has no triangles";
+    return false;
+  }
   std::vector<glm::mat4> models;
   ik::LocalToModel(model.skeleton, ik::Pose{model.skeleton.rest_locals()}, &models);
   Ground g;
   g.kind = Ground::Kind::kMesh;
   g.spec = spec;
+  g.triangles.reserve(3 * count);
   std::vector<glm::vec3> positions;
   for (const assets::Mesh& mesh : model.meshes) {
     assets::SkinMesh(mesh, models, &positions, nullptr);
     for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-      if (g.triangles.size() / 3 >= kMaxGroundTriangles) {
-        return BadSpec(spec, "more than " + std::to_string(kMaxGroundTriangles) + " triangles",
-                       error);
-      }
       for (size_t k = 0; k < 3; ++k) {
         const uint32_t v = mesh.indices[i + k];
-        if (v >= positions.size()) return BadSpec(spec, "a triangle index out of range", error);
+        if (v >= positions.size()) {
+          *why = "a triangle index out of range";
+          return false;
+        }
         g.triangles.push_back(positions[v]);
       }
     }
   }
-  if (g.triangles.empty()) return BadSpec(spec, "the file has no triangles", error);
-  std::string why;
-  if (!BuildGroundGrid(&g, &why)) return BadSpec(spec, why, error);
+  if (!BuildGroundGrid(&g, why)) return false;
   *out = std::move(g);
   return true;
 }
-
-}  // namespace
 
 bool BuildGroundGrid(Ground* g, std::string* error) {
   const size_t count = g->triangles.size() / 3;
@@ -205,13 +231,7 @@ glm::vec3 Ground::PointAbove(float x, float z, float height) const {
 }
 
 bool ParseGroundSpec(const std::string& spec, Ground* out, std::string* error) {
-  std::string lower = spec;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto ends_with = [&](const char* suffix) {
-    const size_t n = std::char_traits<char>::length(suffix);
-    return lower.size() >= n && lower.compare(lower.size() - n, n, suffix) == 0;
-  };
-  if (ends_with(".glb") || ends_with(".gltf")) return LoadMeshGround(spec, out, error);
+  if (IsGroundMeshSpec(spec)) return LoadMeshGround(spec, out, error);
   std::vector<std::string> parts;
   std::stringstream stream(spec);
   for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);

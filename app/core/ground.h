@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace assets {
+struct Model;
+}
+
 namespace app {
 
 struct Ground {
@@ -49,5 +53,14 @@ bool BuildGroundGrid(Ground* ground, std::string* error);
 
 inline constexpr size_t kMaxGroundTriangles = 1'000'000;
 bool ParseGroundSpec(const std::string& spec, Ground* out, std::string* error);
+
+// True when `spec` names a mesh file (it ends in .glb or .gltf, any case): ParseGroundSpec reads
+// it with the model loader; the window reads it in the background (GroundLoad).
+bool IsGroundMeshSpec(const std::string& spec);
+// The mesh ground of a loaded model: its triangles in world space (the rest pose), at most
+// kMaxGroundTriangles, with the grid built; `spec` is kept as the ground's spec. False with the
+// reason alone (no file name) when it has no triangles, too many or unusable ones.
+bool GroundFromModel(const assets::Model& model, const std::string& spec, Ground* out,
+                     std::string* why);
 
 }  // namespace app

@@ -18,6 +18,7 @@
 #include "app/core/session_text.h"
 #include "app/core/settings.h"
 #include "assets/files/file_output.h"
+#include "assets/files/text.h"
 #include "ik/core/rotation.h"
 
 namespace app {
@@ -526,8 +527,17 @@ bool AttachSession(const SessionFile& file, const assets::Model& model, const Jo
     if (edit.contacts.empty()) edit.clip = -1;
     Ground parsed;
     std::string why;
-    if (f.ok() && !ParseGroundSpec(edit.ground, &parsed, &why)) {
-      found.lines.push_back("foot_lock: " + why);  // e.g. a mesh file gone: the authored floor
+    std::error_code gone;
+    if (f.ok() && IsGroundMeshSpec(edit.ground)) {
+      // A mesh is read by whoever uses it (the window: in the background); one that is gone is
+      // the authored floor.
+      if (!std::filesystem::is_regular_file(edit.ground, gone)) {
+        found.lines.push_back("foot_lock: --ground '" + assets::ShownArgument(edit.ground) +
+                              "': no such file");
+        edit.ground = "plane";
+      }
+    } else if (f.ok() && !ParseGroundSpec(edit.ground, &parsed, &why)) {
+      found.lines.push_back("foot_lock: " + why);
       edit.ground = "plane";
     }
   }

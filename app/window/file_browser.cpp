@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "app/core/ground.h"
 #include "app/core/session.h"
 #include "assets/formats.h"
 
@@ -40,7 +41,7 @@ std::string HumanSize(unsigned long long bytes) {
 }  // namespace
 
 bool ListDirectory(const std::string& directory, bool show_all_files, bool show_hidden,
-                   std::vector<DirectoryEntry>* entries, std::string* error) {
+                   std::vector<DirectoryEntry>* entries, std::string* error, BrowseFor what) {
   entries->clear();
   std::error_code ec;
   fs::directory_iterator it(directory, fs::directory_options::skip_permission_denied, ec);
@@ -57,10 +58,11 @@ bool ListDirectory(const std::string& directory, bool show_all_files, bool show_
     entry.is_directory = it->is_directory(type_error);
     if (!entry.is_directory) {
       if (!it->is_regular_file(type_error)) continue;
-      if (!show_all_files && !assets::HasSupportedExtension(entry.name) &&
-          !IsSessionPath(entry.name)) {
-        continue;
-      }
+      const bool chosen =
+          what == BrowseFor::kGroundMesh
+              ? IsGroundMeshSpec(entry.name)
+              : assets::HasSupportedExtension(entry.name) || IsSessionPath(entry.name);
+      if (!show_all_files && !chosen) continue;
       entry.size = it->file_size(type_error);
     }
     entries->push_back(std::move(entry));
@@ -72,9 +74,10 @@ bool ListDirectory(const std::string& directory, bool show_all_files, bool show_
   return true;
 }
 
-void FileBrowser::Open(const std::string& directory, const char* title) {
+void FileBrowser::Open(const std::string& directory, const char* title, BrowseFor what) {
   open_ = true;
   title_ = title;
+  what_ = what;
   std::error_code ec;
   Enter(directory.empty() ? fs::current_path(ec).string() : directory);
 }
@@ -90,7 +93,7 @@ void FileBrowser::Enter(const std::string& directory) {
 
 void FileBrowser::Refresh() {
   error_.clear();
-  if (!ListDirectory(directory_, show_all_files_, show_hidden_, &entries_, &error_)) {
+  if (!ListDirectory(directory_, show_all_files_, show_hidden_, &entries_, &error_, what_)) {
     entries_.clear();
   }
 }
@@ -154,7 +157,10 @@ bool FileBrowser::Draw(std::string* chosen) {
     }
     ImGui::PopID();
   }
-  if (entries_.empty() && error_.empty()) ImGui::TextDisabled("(no model or session files here)");
+  if (entries_.empty() && error_.empty()) {
+    ImGui::TextDisabled(what_ == BrowseFor::kGroundMesh ? "(no .glb or .gltf files here)"
+                                                        : "(no model or session files here)");
+  }
   ImGui::EndChild();
   if (!enter.empty()) Enter(enter);
   if (ImGui::Checkbox("All files", &show_all_files_)) Refresh();

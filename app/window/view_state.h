@@ -232,6 +232,10 @@ struct FeetView {
   int kind = 0;
   float y = 0.0f, degrees = 10.0f, step = 0.15f, depth = 0.3f;
   std::string mesh_path;
+  std::string ground_loading;  // the mesh file being read ("": none); the ground stays meanwhile
+  // Where the Ground section's kind box, its popup's "Mesh file" item and Browse... are this frame
+  // (window coordinates, their centres; -1 when not on screen), for the trace (ground_ui).
+  glm::vec2 kind_px{-1.0f}, mesh_item_px{-1.0f}, browse_px{-1.0f};
   int FrameOf(float seconds) const {
     return static_cast<int>(std::lround(double(seconds) * double(used.source.fps)));
   }

@@ -158,6 +158,17 @@ void Viewer::CarryOut(const Requests& requests) {
       case RequestKind::kEditContact:
         EditContactNow(request);
         break;
+      case RequestKind::kBrowseGround: {
+        const std::string folder = std::filesystem::path(feet_.mesh_path).parent_path().string();
+        std::error_code ec;
+        ground_loading_.browser.Open(
+            !folder.empty() && std::filesystem::is_directory(folder, ec) ? folder : OpenFolder(),
+            "Choose a ground mesh", BrowseFor::kGroundMesh);
+        break;
+      }
+      case RequestKind::kCancelGround:
+        if (ground_loading_.load) ground_loading_.load->Cancel();  // PollGround reports it
+        break;
       case RequestKind::kSaveSession:
         SaveSession(request.text, request.index == 1);
         break;

@@ -5,6 +5,7 @@
 // one undo step (the edit holds the plan and what it was planned from) and a trace event.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "app/core/bake.h"
 #include "app/core/contact_edit.h"
@@ -79,18 +80,39 @@ void Viewer::SyncFeet() {
     }
     changed = true;
   }
-  if (v.ground_spec != edit_.foot_lock_edit.ground) {
-    std::string error;
-    Ground ground;
-    if (ParseGroundSpec(edit_.foot_lock_edit.ground, &ground, &error)) {
-      v.ground = std::move(ground);
-    } else {  // e.g. a session's mesh file gone: the authored floor
-      ShowMessage(error, MessageLevel::kWarning);
-      v.ground = Ground();
+  const std::string& wanted = edit_.foot_lock_edit.ground;
+  GroundLoading& gl = ground_loading_;
+  if (gl.load && !gl.chosen && gl.load->spec() != wanted) {  // the edit moved on (undo, redo)
+    gl.load.reset();
+    v.ground_loading.clear();
+  }
+  if (v.ground_spec != wanted) {
+    if (IsGroundMeshSpec(wanted)) {
+      // A mesh read before is taken at once; else it is read in the background, the ground in
+      // effect staying meanwhile (and while a file the user chose is being read).
+      const auto kept = std::find_if(gl.kept.begin(), gl.kept.end(),
+                                     [&](const Ground& g) { return g.spec == wanted; });
+      if (kept != gl.kept.end()) {
+        v.ground = *kept;
+        v.ground_spec = wanted;
+        ShowGround(v.ground, &v);
+        changed = true;
+      } else if (!gl.load) {
+        StartGroundLoad(wanted, /*chosen=*/false);
+      }
+    } else {
+      std::string error;
+      Ground ground;
+      if (ParseGroundSpec(wanted, &ground, &error)) {
+        v.ground = std::move(ground);
+      } else {
+        ShowMessage(error, MessageLevel::kWarning);
+        v.ground = Ground();
+      }
+      v.ground_spec = wanted;
+      ShowGround(v.ground, &v);
+      changed = true;
     }
-    v.ground_spec = edit_.foot_lock_edit.ground;
-    ShowGround(v.ground, &v);
-    changed = true;
   }
   if (!v.ready) {
     v.locked = false;
@@ -148,6 +170,11 @@ void Viewer::Replan() {
   options.ground = feet_.ground;
   edit_.foot_lock = PlanFootLock(current_->character, feet_.used, options);
   SyncFeet();
+  // Planned on the ground in effect while the edit's own is still being read: again once it is in.
+  const GroundLoading& gl = ground_loading_;
+  if (gl.load && !gl.chosen && gl.load->spec() == edit_.foot_lock_edit.ground) {
+    ground_loading_.replan = true;
+  }
 }
 
 void Viewer::LockFeetNow(bool on) {
@@ -173,11 +200,19 @@ void Viewer::LockFeetNow(bool on) {
 }
 
 void Viewer::SetGroundNow(const std::string& spec) {
+  if (IsGroundMeshSpec(spec)) {  // read in the background; set once it is in (GroundLoaded)
+    StartGroundLoad(spec, /*chosen=*/true);
+    return;
+  }
   Ground ground;
   std::string error;
   if (!ParseGroundSpec(spec, &ground, &error)) {
     ShowMessage(error, MessageLevel::kError);
     return;
+  }
+  if (ground_loading_.load && ground_loading_.chosen) {  // this ground instead of the mesh
+    ground_loading_.load.reset();
+    feet_.ground_loading.clear();
   }
   edit_.foot_lock_edit.ground = spec;
   if (feet_.locked) {
@@ -190,7 +225,127 @@ void Viewer::SetGroundNow(const std::string& spec) {
   if (!trace_.is_open()) return;
   Json event = FeetJson("ground");
   event["on"] = feet_.locked;
+  event["triangles"] = feet_.ground.triangles.size() / 3;
   trace_.Write(event);
+}
+
+void Viewer::StartGroundLoad(const std::string& spec, bool chosen) {
+  GroundLoading& gl = ground_loading_;
+  gl.load.reset();  // a file still being read is not wanted any more
+  gl.load = std::make_unique<GroundLoad>();
+  gl.chosen = chosen;
+  gl.replan = false;
+  ImportLimits limits;
+  gl.load->Start(spec, limits);  // a worker that cannot start: a failure, in PollGround
+  feet_.ground_loading = spec;
+  if (chosen) feet_.mesh_path = spec;
+}
+
+void Viewer::PollGround() {
+  GroundLoading& gl = ground_loading_;
+  if (gl.load) {
+    const GroundLoad::State state = gl.load->Poll();
+    if (state != GroundLoad::State::kRunning) {
+      const std::unique_ptr<GroundLoad> load = std::move(gl.load);
+      feet_.ground_loading.clear();
+      if (state == GroundLoad::State::kDone) {
+        GroundLoaded(load->spec(), load->TakeGround(), gl.chosen);
+      } else {
+        GroundFailed(load->spec(), load->error(), gl.chosen);
+      }
+    }
+  }
+  // Where the Ground section's controls are, when that changes (for tests driving them).
+  const glm::vec2 shown[3] = {feet_.kind_px, feet_.mesh_item_px, feet_.browse_px};
+  if (!trace_.is_open() || std::equal(shown, shown + 3, gl.traced_px)) return;
+  std::copy(shown, shown + 3, gl.traced_px);
+  auto at = [](const glm::vec2& p) { return p.x < 0.0f ? Json(nullptr) : Json{p.x, p.y}; };
+  trace_.Write(Json{{"event", "ground_ui"},
+                    {"kind_px", at(shown[0])},
+                    {"mesh_item_px", at(shown[1])},
+                    {"browse_px", at(shown[2])}});
+}
+
+void Viewer::GroundLoaded(const std::string& spec, Ground ground, bool chosen) {
+  GroundLoading& gl = ground_loading_;
+  const size_t triangles = ground.triangles.size() / 3;
+  // Kept for undo and redo (the newest two): a step back to this ground takes it at once.
+  gl.kept.erase(std::remove_if(gl.kept.begin(), gl.kept.end(),
+                               [&](const Ground& g) { return g.spec == spec; }),
+                gl.kept.end());
+  gl.kept.insert(gl.kept.begin(), std::move(ground));
+  if (gl.kept.size() > 2) gl.kept.resize(2);
+  feet_.ground_spec.clear();  // SyncFeet takes the ground from `kept`, also a file read again
+  if (chosen) {  // as a ground set in the section: one undo step, the lock planned on it
+    edit_.foot_lock_edit.ground = spec;
+    if (feet_.locked) {
+      Replan();
+    } else {
+      SyncFeet();
+    }
+    recorder_.Changed(edit_);
+    Update(0.0);
+    ShowMessage("ground: " + spec + " (" + std::to_string(triangles) + " triangles)",
+                MessageLevel::kNote);
+    if (!trace_.is_open()) return;
+    Json event = FeetJson("ground");
+    event["on"] = feet_.locked;
+    event["triangles"] = triangles;
+    trace_.Write(event);
+    return;
+  }
+  SyncFeet();  // the edit's ground (undo, redo, a session) in effect
+  // The lock was planned before its ground was in (a session opened locked): planned again, as
+  // part of opening it when nothing was edited since.
+  if (!std::exchange(gl.replan, false) || !edit_.foot_lock) return;
+  const bool untouched =
+      recorder_.undo_count() == 0 && recorder_.redo_count() == 0 && !recorder_.running();
+  const bool was_saved = edit_ == saved_edit_;
+  Replan();
+  if (untouched) {
+    recorder_.Reset(edit_);
+    if (was_saved) saved_edit_ = edit_;
+  } else {
+    recorder_.Changed(edit_);
+  }
+  Update(0.0);
+  if (!trace_.is_open()) return;
+  Json event = FeetJson("foot_lock");
+  event["on"] = feet_.locked;
+  trace_.Write(event);
+}
+
+void Viewer::GroundFailed(const std::string& spec, const std::string& error, bool chosen) {
+  if (trace_.is_open()) {
+    trace_.Write(Json{{"event", "ground_failed"},
+                      {"file", spec},
+                      {"message", error},
+                      {"chosen", chosen},
+                      {"ground", chosen ? feet_.ground_spec : std::string("plane")}});
+  }
+  if (chosen) {  // the ground in effect stays
+    ShowMessage("Ground: " + error + " (the ground stays " + feet_.ground_spec + ")",
+                MessageLevel::kError);
+    return;
+  }
+  // The edit's mesh could not be read (a session's file gone or broken): the authored floor, as
+  // the plane kept under the mesh's name, so that it is not read again and again.
+  ShowMessage("Ground: " + error + " (the plane instead)", MessageLevel::kWarning);
+  Ground plane;
+  plane.spec = spec;
+  GroundLoaded(spec, std::move(plane), /*chosen=*/false);
+}
+
+void Viewer::DrawGroundBrowser() {
+  GroundLoading& gl = ground_loading_;
+  if (gl.load) frame_idle_ = false;
+  std::string chosen;
+  if (!gl.browser.Draw(&chosen)) return;
+  if (!IsGroundMeshSpec(chosen)) {
+    ShowMessage("Ground: " + chosen + ": not a .glb or .gltf file", MessageLevel::kError);
+    return;
+  }
+  SetGroundNow(chosen);
 }
 
 void Viewer::EditContactNow(const Request& request) {

@@ -286,6 +286,7 @@ int Viewer::Run() {
 void Viewer::RunFrame(double dt_seconds) {
   PollLoading();
   PollImportClip();
+  PollGround();
   PollModelFile();
   PollExport();
   SDL_Event event;
@@ -405,6 +406,7 @@ void Viewer::DrawUi() {
   std::string chosen;
   if (file_browser_.Draw(&chosen)) requests_.push_back({RequestKind::kOpen, chosen, false});
   DrawImportClip();
+  DrawGroundBrowser();
   DrawMessage(log_);
   DrawMessageLog(&log_);
   DrawHelpOverlay(&help_open_);

@@ -11,6 +11,7 @@
 #include "app/core/bake.h"
 #include "app/core/chain_edit.h"
 #include "app/core/file_watch.h"
+#include "app/core/ground_load.h"
 #include "app/core/import_process.h"
 #include "app/core/limb_picks.h"
 #include "app/core/mirror_edit.h"
@@ -237,6 +238,22 @@ class Viewer {
   void Replan();                                // the lock planned again from feet_ (when on)
   Json FeetJson(const char* event_name) const;  // the feet, contacts, lanes: a trace event
   void DrawGround(const renderer::View& view);
+  // A mesh ground read in the background (GroundLoad): `chosen` in the Ground section (set as an
+  // undo step once it is in) or wanted by the edit (undo, a session: a file gone is the plane).
+  void StartGroundLoad(const std::string& spec, bool chosen);
+  void PollGround();         // the load's end, the Ground section's controls for the trace
+  void DrawGroundBrowser();  // Browse...: the file browser choosing a ground mesh
+  void GroundLoaded(const std::string& spec, Ground ground, bool chosen);
+  void GroundFailed(const std::string& spec, const std::string& error, bool chosen);
+  struct GroundLoading {
+    FileBrowser browser;
+    std::unique_ptr<GroundLoad> load;
+    bool chosen = false;
+    bool replan = false;       // the lock was planned while the edit's ground was being read
+    std::vector<Ground> kept;  // mesh grounds read, newest first (undo and redo take them)
+    glm::vec2 traced_px[3] = {glm::vec2(-1.0f), glm::vec2(-1.0f), glm::vec2(-1.0f)};  // ground_ui
+  };
+  GroundLoading ground_loading_;
   FeetView feet_;
   renderer::DebugShapes ground_shapes_;
   renderer::DebugLines ground_lines_;

@@ -120,7 +120,8 @@ void Viewer::ApplySession(const Session& s) {
     if (!edit_.foot_lock) ShowMessage("session: Lock feet: " + feet_.error, MessageLevel::kWarning);
     recorder_.Reset(edit_);
     saved_edit_ = edit_;
-    if (trace_.is_open()) {
+    // A mesh ground still being read: planned again and traced once it is in (GroundLoaded).
+    if (trace_.is_open() && !ground_loading_.replan) {
       Json event = FeetJson("foot_lock");
       event["on"] = feet_.locked;
       trace_.Write(event);

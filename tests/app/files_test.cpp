@@ -124,6 +124,23 @@ TEST(ListDirectory, FoldersFirstThenModelFilesOnly) {
   EXPECT_THAT(names, testing::Contains(".hidden_dir"));
 }
 
+TEST(ListDirectory, ChoosingAGroundMeshListsGlbAndGltfOnly) {
+  const std::string dir = Fresh("ground-listing");
+  fs::create_directories(dir + "/terrain");
+  Touch(dir + "/hill.GLB");
+  Touch(dir + "/steps.gltf");
+  Touch(dir + "/rock.fbx");
+  Touch(dir + "/walk.skelview");
+  Touch(dir + "/notes.txt");
+  std::vector<app::DirectoryEntry> entries;
+  std::string error;
+  ASSERT_TRUE(app::ListDirectory(dir, false, false, &entries, &error, app::BrowseFor::kGroundMesh))
+      << error;
+  std::vector<std::string> names;
+  for (const auto& e : entries) names.push_back(e.name);
+  EXPECT_THAT(names, ElementsAre("terrain", "hill.GLB", "steps.gltf"));
+}
+
 TEST(ListDirectory, UnreadableFolderIsAnErrorNamingIt) {
   std::vector<app::DirectoryEntry> entries;
   std::string error;

@@ -377,6 +377,49 @@ TEST(JointLimitChoice, NarrowingTheHingeBelowThePoseSaysSoOnRelease) {
       << message->text;
 }
 
+TEST(FootLockPanel, AMeshGroundHasBrowseAndAReadInProgressShowsWithCancel) {
+  HeadlessUi ui;
+  app::FeetView feet;
+  feet.kind = 3;  // Mesh file
+  feet.mesh_path = "/data/ground.glb";
+  app::Requests requests;
+  const auto draw = [&] { app::DrawFootLockPanel(&feet, &requests); };
+  ui.Frame(draw);
+  EXPECT_GE(feet.kind_px.x, 0.0f);  // on screen, for the trace
+  EXPECT_GE(feet.browse_px.x, 0.0f);
+  EXPECT_LT(feet.mesh_item_px.x, 0.0f);  // the kind's popup is closed
+  EXPECT_FALSE(AnyRowHas(TextRows("panel"), "loading"));
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Browse..."), draw));
+  requests.clear();
+  ui.Click(draw);
+  EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kBrowseGround});
+
+  feet.ground_loading = "/data/ground.glb";  // being read: said, and it can be stopped
+  ui.Frame(draw);
+  EXPECT_TRUE(AnyRowHas(TextRows("panel"), "loading ground.glb ..."));
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Cancel##ground"), draw));
+  requests.clear();
+  ui.Click(draw);
+  EXPECT_EQ(Kinds(requests), std::vector<RequestKind>{RequestKind::kCancelGround});
+}
+
+TEST(FootLockPanel, ChoosingMeshFileInTheKindBoxShowsItsItemForTheTrace) {
+  HeadlessUi ui;
+  app::FeetView feet;
+  app::Requests requests;
+  const auto draw = [&] { app::DrawFootLockPanel(&feet, &requests); };
+  ui.Frame(draw);
+  ASSERT_TRUE(ui.Hover("panel", HeadlessUi::ItemId("panel", {}, "Ground##kind"), draw));
+  ui.Click(draw);
+  ASSERT_GE(feet.mesh_item_px.x, 0.0f);  // the popup is open: where its "Mesh file" item is
+  ImGui::GetIO().MousePos = ImVec2(feet.mesh_item_px.x, feet.mesh_item_px.y);
+  ui.Frame(draw);
+  ui.Click(draw);
+  EXPECT_EQ(feet.kind, 3);
+  EXPECT_GE(feet.browse_px.x, 0.0f);  // its path and Browse... shown
+  EXPECT_TRUE(requests.empty());      // no path yet: nothing to load
+}
+
 // The side panel with everything open: every section, every chain (one unreachable, one with
 // weight keys, a FABRIK chain added and a root marked), a rotated joint selected.
 struct FullSidePanel {

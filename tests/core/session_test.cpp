@@ -408,6 +408,33 @@ TEST(Session, AClipThatIsGoneFallsBackToTheFirstAndSaysSo) {
   EXPECT_EQ(problems.lines[0], "clip 'Idle': no such clip in fewer.glb; playing 'Walk'");
 }
 
+TEST(Session, AMeshGroundIsReadByTheViewerAndOneThatIsGoneIsThePlane) {
+  // Attaching never reads the mesh (the window reads it in the background): a file that is there
+  // stays the ground, even one that will not load; one that is gone is the plane, and said.
+  const assets::Model model = Character();
+  Session s = FullSession(model);
+  const std::string dir = testpaths::TempDir();
+  const std::string there = Write(dir + "/session-ground.glb", "not read when attaching");
+  const std::string path = dir + "/mesh-ground.skelview";
+  std::string error;
+  s.edit.foot_lock_edit.ground = there;
+  ASSERT_TRUE(WriteSessionFile(path, SessionJson(model, s, path), &error)) << error;
+  Session back;
+  SessionProblems problems;
+  ASSERT_TRUE(Attach(path, model, &back, &problems, &error)) << error;
+  EXPECT_EQ(back.edit.foot_lock_edit.ground, there);
+  EXPECT_TRUE(problems.lines.empty());
+
+  s.edit.foot_lock_edit.ground = dir + "/no-such-ground.glb";
+  ASSERT_TRUE(WriteSessionFile(path, SessionJson(model, s, path), &error)) << error;
+  problems = SessionProblems();
+  ASSERT_TRUE(Attach(path, model, &back, &problems, &error)) << error;
+  EXPECT_EQ(back.edit.foot_lock_edit.ground, "plane");
+  ASSERT_EQ(problems.lines.size(), 1u);
+  EXPECT_EQ(problems.lines[0],
+            "foot_lock: --ground '" + dir + "/no-such-ground.glb': no such file");
+}
+
 TEST(CompareRigs, FindsJointsAddedRemovedAndRenamed) {
   const assets::Model model = Character();
   EXPECT_TRUE(CompareRigs(model.skeleton, model.skeleton).empty());

@@ -2,7 +2,9 @@
 // selected on the timeline's foot lanes, and the ground the lock stands the feet on.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/window/panels/panel_util.h"
 
@@ -39,14 +41,34 @@ void NumbersRow(const char* what, float before, float after, bool locked, const 
   }
 }
 
+// The centre of the last item, when it is on screen (else -1).
+glm::vec2 ItemCentre() {
+  if (!ImGui::IsItemVisible()) return glm::vec2(-1.0f);
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  return glm::vec2(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y));
+}
+
 void DrawGround(FeetView* v, Requests* out) {
+  v->kind_px = v->mesh_item_px = v->browse_px = glm::vec2(-1.0f);
   const bool open = ImGui::CollapsingHeader("Ground", ImGuiTreeNodeFlags_DefaultOpen);
   Tip("The ground the foot lock stands planted feet on (as `--ground SPEC` on the command line); "
       "drawn in the view unless it is the authored floor.");
   if (!open) return;
-  bool changed = ImGui::Combo("Ground##kind", &v->kind, kGroundKinds, 4);
+  bool changed = false;
+  const bool combo = ImGui::BeginCombo("Ground##kind", kGroundKinds[v->kind]);
+  v->kind_px = ItemCentre();
   Tip("Plane: level at a height. Ramp: y = z tan(degrees), rising along +Z. Stairs: steps of a "
       "height every depth along +Z. Mesh file: the triangles of a .glb or .gltf.");
+  if (combo) {
+    for (int k = 0; k < 4; ++k) {
+      if (ImGui::Selectable(kGroundKinds[k], v->kind == k)) {
+        v->kind = k;
+        changed = true;
+      }
+      if (k == 3) v->mesh_item_px = ItemCentre();
+    }
+    ImGui::EndCombo();
+  }
   switch (v->kind) {
     case 1:
       ImGui::SliderFloat("Slope", &v->degrees, -45.0f, 45.0f, "%.1f deg");
@@ -64,12 +86,25 @@ void DrawGround(FeetView* v, Requests* out) {
     case 3: {
       char path[512];
       std::snprintf(path, sizeof(path), "%s", v->mesh_path.c_str());
-      if (ImGui::InputText("File", path, sizeof(path), ImGuiInputTextFlags_EnterReturnsTrue)) {
+      const char* browse = "Browse...";
+      const float browse_width =
+          ImGui::CalcTextSize(browse).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+      ImGui::SetNextItemWidth(
+          std::max(ImGui::CalcItemWidth() - browse_width - ImGui::GetStyle().ItemInnerSpacing.x,
+                   4.0f * ImGui::GetFontSize()));
+      if (ImGui::InputText("##ground_file", path, sizeof(path),
+                           ImGuiInputTextFlags_EnterReturnsTrue)) {
         changed = true;
       }
       v->mesh_path = path;
       Tip("A .glb or .gltf whose triangles are the ground (its rest pose, world units); Enter "
-          "loads it.");
+          "loads it (in the background: the ground in effect stays until it is in).");
+      ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+      if (ImGui::Button(browse)) Ask(out, RequestKind::kBrowseGround);
+      v->browse_px = ItemCentre();
+      Tip("Choose the ground mesh in a file browser (.glb and .gltf files).");
+      ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+      ImGui::TextUnformatted("File");
       if (v->mesh_path.empty()) changed = false;
       break;
     }
@@ -86,6 +121,14 @@ void DrawGround(FeetView* v, Requests* out) {
     Ask(out, RequestKind::kSetGround, v->mesh_path);
   }
   ImGui::TextDisabled("ground: %s", v->ground_spec.c_str());
+  if (!v->ground_loading.empty()) {  // the button first: a long name wraps after it
+    if (ImGui::SmallButton("Cancel##ground")) Ask(out, RequestKind::kCancelGround);
+    Tip("Stop reading the mesh; the ground stays as it is.");
+    ImGui::SameLine();
+    ImGui::TextDisabled("loading %s ...",
+                        std::filesystem::path(v->ground_loading).filename().string().c_str());
+    Tip(v->ground_loading.c_str());
+  }
 }
 
 }  // namespace

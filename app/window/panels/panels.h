@@ -65,11 +65,16 @@ enum class RequestKind {
   kApplyRetarget,
   kCancelRetarget,
   // The foot lock (viewer_foot_lock.cpp), one undo step and a trace event each: `option` on or
-  // off (foot_lock); the ground `text` (a --ground SPEC); contact `contact` of leg `index` edited:
-  // `text` "start" or "end" moved to `time`, "add" at `time`, "delete" (contact_edited).
+  // off (foot_lock); the ground `text` (a --ground SPEC; a mesh file is read in the background
+  // first); contact `contact` of leg `index` edited: `text` "start" or "end" moved to `time`,
+  // "add" at `time`, "delete" (contact_edited).
   kLockFeet,
   kSetGround,
   kEditContact,
+  // The Ground section's Browse... (the browser choosing a ground mesh) and Cancel (the mesh
+  // being read is not used).
+  kBrowseGround,
+  kCancelGround,
 };
 
 struct Request {
