@@ -22,6 +22,7 @@
 #include "app/core/body_solve.h"
 #include "app/core/evaluate.h"
 #include "assets/builtin/builtin_character.h"
+#include "tests/assets/gltf_reference.h"
 #include "tests/run_process.h"
 #include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
@@ -868,20 +869,7 @@ TEST(CliImportCrashes, MalformedFilesExitTwoWithinFiveSeconds) {
 
 // ---- Weight problems in `info` (issue 13) ----
 
-std::string Base64(const std::vector<uint8_t>& bytes) {
-  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    const uint32_t n = (uint32_t(bytes[i]) << 16) |
-                       (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0u) |
-                       (i + 2 < bytes.size() ? uint32_t(bytes[i + 2]) : 0u);
-    out += kDigits[(n >> 18) & 63];
-    out += kDigits[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
-  }
-  return out;
-}
+using gltfref::Base64;
 
 // Two triangles skinned to a chain of ten joints: vertex 1 has no weight, vertex 2 weights
 // summing to 0.6, vertex 3 nine influences; the others are clean.

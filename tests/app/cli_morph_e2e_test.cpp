@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/assets/gltf_reference.h"
 #include "tests/run_process.h"
 #include "tests/support/bad_input.h"
 #include "tests/test_paths.h"
@@ -21,20 +22,7 @@ namespace {
 using nlohmann::json;
 using testing::HasSubstr;
 
-std::string Base64(const std::vector<uint8_t>& data) {
-  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < data.size(); i += 3) {
-    uint32_t v = uint32_t(data[i]) << 16;
-    if (i + 1 < data.size()) v |= uint32_t(data[i + 1]) << 8;
-    if (i + 2 < data.size()) v |= data[i + 2];
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < data.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += i + 2 < data.size() ? kAlphabet[v & 63] : '=';
-  }
-  return out;
-}
+using gltfref::Base64;
 
 // A triangle (mesh "face") whose target "Up" lifts every vertex by 1 along y and "Out" pushes
 // vertex 0 by 1 along z; default weights 0.72 and 0.28. With `clip`, a 1 s clip "Blend" takes the

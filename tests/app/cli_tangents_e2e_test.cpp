@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/assets/gltf_reference.h"
 #include "tests/run_process.h"
 #include "tests/test_paths.h"
 
@@ -17,20 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string Base64(const std::vector<uint8_t>& data) {
-  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < data.size(); i += 3) {
-    uint32_t v = uint32_t(data[i]) << 16;
-    if (i + 1 < data.size()) v |= uint32_t(data[i + 1]) << 8;
-    if (i + 2 < data.size()) v |= data[i + 2];
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < data.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += i + 2 < data.size() ? kAlphabet[v & 63] : '=';
-  }
-  return out;
-}
+using gltfref::Base64;
 
 // Two triangles on nodes of their own: "plain" without tangents, "lit" with NORMAL, TANGENT (one
 // left-handed) and a target "Bend" that moves vertex 2 and tilts its tangent.
